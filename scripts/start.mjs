@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm start`: build when the sources changed since the last build, then serve the API and
+// the web UI. The database is migrated by the server itself at start-up
+// (src/hooks.server.ts `init`), so a fresh clone needs no database command.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const STAMP = join(ROOT, 'build', '.source-fingerprint');
+const INPUTS = ['src', 'prisma', 'static', 'svelte.config.js', 'vite.config.ts', 'package.json', 'package-lock.json'];
+
+function* files(path) {
+  if (!existsSync(path)) return;
+  const stat = statSync(path);
+  if (stat.isFile()) {
+    yield path;
+    return;
+  }
+  for (const entry of readdirSync(path).sort()) {
+    if (entry === 'generated' || entry === 'node_modules') continue;
+    yield* files(join(path, entry));
+  }
+}
+
+export function sourceFingerprint() {
+  const hash = createHash('sha256');
+  for (const input of INPUTS) {
+    for (const file of files(join(ROOT, input))) {
+      hash.update(file.slice(ROOT.length));
+      hash.update(readFileSync(file));
+    }
+  }
+  return hash.digest('hex');
+}
+
+export function buildIfNeeded() {
+  const fingerprint = sourceFingerprint();
+  const current = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
+  if (existsSync(join(ROOT, 'build', 'index.js')) && current === fingerprint) return false;
+  process.stderr.write('start: building the app (sources changed since the last build)\n');
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  writeFileSync(STAMP, fingerprint);
+  return true;
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
+  if (!process.argv.includes('--no-build')) buildIfNeeded();
+  if (process.argv.includes('--build-only')) process.exit(0);
+  process.env.NODE_ENV ??= 'production';
+  // The service enforces its own 256 KB cap while streaming (src/lib/server/http/body.ts);
+  // adapter-node's coarser limit would answer first, in another format, without this.
+  process.env.BODY_SIZE_LIMIT ??= 'Infinity';
+  await import(join(ROOT, 'build', 'index.js'));
+}

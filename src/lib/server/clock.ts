@@ -1,0 +1,56 @@
+import { SvcError } from './errors';
+
+/**
+ * Strict ISO 8601 date-time: a calendar date, a time and an explicit zone (Z or ±hh:mm).
+ * A bare date or a zone-less time is ambiguous across servers, so it is refused.
+ */
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Parses an ISO 8601 timestamp into a Date, or returns undefined when it is not one. */
+export function parseIsoInstant(value: string): Date | undefined {
+  const m = ISO_DATE_TIME.exec(value);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return undefined;
+  // Reject rolled-over dates such as 2026-02-30 (Date would quietly move them to March).
+  const probe = new Date(Date.UTC(Number(y), month - 1, day));
+  if (probe.getUTCMonth() !== month - 1) return undefined;
+  return date;
+}
+
+/**
+ * The clock of one request: `nowIso` pins it (so the same request gives a byte-identical
+ * answer), otherwise the wall clock at the time the request arrived.
+ */
+export function resolveClock(nowIso: unknown, wallClock: Date = new Date()): Date {
+  if (nowIso === undefined || nowIso === null) return wallClock;
+  if (typeof nowIso !== 'string') {
+    throw new SvcError('NOW_ISO_INVALID', 'nowIso must be an ISO 8601 timestamp string', {
+      issues: [{ code: 'NOW_ISO_INVALID', message: 'expected an ISO 8601 string', path: 'nowIso' }],
+    });
+  }
+  const parsed = parseIsoInstant(nowIso);
+  if (!parsed) {
+    throw new SvcError('NOW_ISO_INVALID', 'nowIso is not a valid ISO 8601 timestamp with a time zone', {
+      issues: [
+        {
+          code: 'NOW_ISO_INVALID',
+          message: 'expected e.g. 2026-01-01T00:00:00Z',
+          path: 'nowIso',
+        },
+      ],
+    });
+  }
+  return parsed;
+}
+
+/** A Date as the canonical ISO string every response uses (UTC, milliseconds). */
+export function toIso(date: Date): string {
+  return date.toISOString();
+}

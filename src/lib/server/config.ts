@@ -1,0 +1,92 @@
+/**
+ * Typed view of the runtime contract's environment variables. Every variable is optional;
+ * an unset one means "not configured" and each route says so in its own words.
+ *
+ * Values marked secret here are server-only: they never appear in a response or a log line
+ * (see `secretValues`, which the HTTP layer and the logger scrub for).
+ */
+
+export type ServiceConfig = ReturnType<typeof loadConfig>;
+
+function bool(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+}
+
+function int(value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new Error(`invalid integer configuration value (expected an integer >= ${min})`);
+  }
+  return n;
+}
+
+function opt(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  return v ? v : undefined;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const port = int(env.PORT, 3000, 1);
+  return {
+    port,
+    host: opt(env.HOST) ?? '0.0.0.0',
+    origin: opt(env.ORIGIN) ?? `http://localhost:${port}`,
+    databaseUrl: opt(env.DATABASE_URL) ?? 'file:./data/svc.db',
+    rateLimit: {
+      max: int(env.RATE_LIMIT_MAX, 30, 1),
+      windowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 300, 1),
+      /** Separates the counters of deployments that share one Redis. */
+      namespace: opt(env.RATE_LIMIT_NAMESPACE) ?? 'default',
+    },
+    redisUrl: opt(env.REDIS_URL),
+    strategistProvider: parseStrategistProvider(env.STRATEGIST_PROVIDER),
+    partner: {
+      apiUrl: opt(env.PARTNER_API_URL),
+      apiKey: opt(env.PARTNER_API_KEY),
+      agentApiEnabled: bool(env.PARTNER_AGENT_API_ENABLED),
+      stockTradeMaxNotionalUsd: int(env.PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD, 500, 0),
+      timeoutMs: int(env.PARTNER_TIMEOUT_MS, 15000, 1),
+      walletAddress: opt(env.PARTNER_WALLET_ADDRESS),
+      depositExecutionEnabled: bool(env.PARTNERBOT_DEPOSIT_EXECUTION_ENABLED),
+      ownerApprovedWalletDeposit: bool(env.OWNER_APPROVED_PARTNER_WALLET_DEPOSIT),
+    },
+    brokerChainRpcUrl: opt(env.BROKER_CHAIN_RPC_URL),
+    facilitator: {
+      enabled: bool(env.FACILITATOR_ENABLED),
+      apiKey: opt(env.FACILITATOR_API_KEY),
+      url: opt(env.FACILITATOR_URL),
+      network: opt(env.FACILITATOR_NETWORK),
+      chainId: opt(env.FACILITATOR_CHAIN_ID),
+      usdgAddress: opt(env.FACILITATOR_USDG_ADDRESS),
+      address: opt(env.FACILITATOR_ADDRESS),
+      payToAddress: opt(env.FACILITATOR_PAYTO_ADDRESS),
+    },
+  };
+}
+
+export type StrategistProvider = 'mock' | 'partner' | 'partner_or_mock';
+
+function parseStrategistProvider(value: string | undefined): StrategistProvider {
+  const v = opt(value) ?? 'partner_or_mock';
+  if (v === 'mock' || v === 'partner' || v === 'partner_or_mock') return v;
+  throw new Error('STRATEGIST_PROVIDER must be mock, partner or partner_or_mock');
+}
+
+let cached: ServiceConfig | undefined;
+
+/** The process-wide configuration, read once from the environment. */
+export function config(): ServiceConfig {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/**
+ * Configuration values that must never leave the process. Short values are skipped:
+ * scrubbing a two-character string out of every response would corrupt honest output
+ * and a value that short is not a meaningful secret anyway.
+ */
+export function secretValues(cfg: ServiceConfig = config()): string[] {
+  const values = [cfg.partner.apiKey, cfg.facilitator.apiKey, cfg.brokerChainRpcUrl, process.env.DATABASE_URL];
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length >= 8))];
+}

@@ -1,0 +1,49 @@
+/**
+ * The one error type domain code throws. It names a stable machine-readable `code` and
+ * field-level `issues`; it knows nothing about HTTP. The HTTP layer maps codes to statuses
+ * (src/lib/server/trpc/error-status.ts) and renders the spec's envelopes.
+ */
+export interface ErrorIssue {
+  code: string;
+  message: string;
+  /** Dotted field path, when the issue is about one field. */
+  path?: string;
+}
+
+export interface SvcErrorOptions {
+  issues?: ErrorIssue[];
+  /**
+   * A complete response body that replaces the standard envelope. Only the strategist
+   * failures use it (spec 4.2: `{ error, code, prompt }`).
+   */
+  body?: Record<string, unknown>;
+  /** Response headers the error needs, e.g. `retry-after`. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class SvcError extends Error {
+  readonly code: string;
+  readonly issues: ErrorIssue[];
+  readonly body?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: string, message: string, options: SvcErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SvcError';
+    this.code = code;
+    this.issues = options.issues ?? [];
+    this.body = options.body;
+    this.headers = options.headers;
+  }
+}
+
+/** Finds a SvcError in an error's cause chain (tRPC wraps thrown errors). */
+export function findSvcError(error: unknown): SvcError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current instanceof SvcError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,110 @@
+/**
+ * Reads a POST body with a hard byte cap, counted as the bytes stream in: a missing or
+ * false content-length, or a chunked body, is still cut off at the cap (spec 8).
+ */
+import { SvcError } from '../errors';
+
+export const MAX_BODY_BYTES = 256 * 1024;
+/**
+ * After the cap is passed the rest is read and discarded (never buffered) up to this bound,
+ * so that the client receives the 413 instead of a reset connection; past it the stream
+ * is cancelled.
+ */
+const DRAIN_BYTES = 8 * 1024 * 1024;
+
+export interface ParsedBody {
+  text: string;
+  value: Record<string, unknown>;
+}
+
+function tooLarge(limit: number, closeConnection = false): SvcError {
+  return new SvcError('BODY_TOO_LARGE', `The request body exceeds ${limit} bytes`, {
+    issues: [{ code: 'BODY_TOO_LARGE', message: `limit is ${limit} bytes (256 KB)` }],
+    // An unread body would otherwise sit in a kept-alive connection.
+    headers: closeConnection ? { connection: 'close' } : undefined,
+  });
+}
+
+/** Collects the body bytes, stopping (and cancelling the stream) as soon as the cap is passed. */
+export async function readBodyCapped(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > DRAIN_BYTES) throw tooLarge(limit, true);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await drain(reader, total);
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number): Promise<void> {
+  let total = seen;
+  while (total <= DRAIN_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    total += value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
+}
+
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const mediaType = value.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+/**
+ * Reads and parses a JSON object body. An empty body stands for `{}` (a POST that takes no
+ * input); anything else must be `application/json`, valid UTF-8 JSON, and an object.
+ */
+export async function readJsonObjectBody(request: Request, limit = MAX_BODY_BYTES): Promise<ParsedBody> {
+  const bytes = await readBodyCapped(request, limit);
+  if (bytes.byteLength === 0) return { text: '{}', value: {} };
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    throw new SvcError('BODY_CONTENT_TYPE', 'POST bodies must be JSON (content-type: application/json)', {
+      issues: [{ code: 'BODY_CONTENT_TYPE', message: 'send content-type: application/json' }],
+    });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new SvcError('BODY_MALFORMED_JSON', 'The request body is not valid UTF-8', {
+      issues: [{ code: 'BODY_ENCODING', message: 'the body must be UTF-8 encoded JSON' }],
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SvcError('BODY_MALFORMED_JSON', 'The request body is not valid JSON', {
+      issues: [{ code: 'BODY_MALFORMED_JSON', message: (error as Error).message }],
+    });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new SvcError('BODY_NOT_OBJECT', 'The request body must be a JSON object', {
+      issues: [
+        {
+          code: 'BODY_NOT_OBJECT',
+          message: `expected an object, received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+        },
+      ],
+    });
+  }
+  return { text, value: value as Record<string, unknown> };
+}

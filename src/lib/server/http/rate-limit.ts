@@ -1,0 +1,105 @@
+/**
+ * Rate limit (spec 8): RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_SECONDS, per client,
+ * per tool. Counters live in memory, or in Redis when REDIS_URL is set so several instances
+ * enforce one limit. rate-limiter-flexible does the counting; if Redis becomes unreachable
+ * its insurance limiter keeps limiting in memory rather than letting everything through.
+ */
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { config } from '../config';
+import { logger } from './logger';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the client may try again (at least 1 when refused). */
+  retryAfterSeconds: number;
+}
+
+let limiter: RateLimiterAbstract | undefined;
+let redisClient: Redis | undefined;
+
+function createLimiter(): RateLimiterAbstract {
+  const { max, windowSeconds, namespace } = config().rateLimit;
+  const keyPrefix = `svc-rl:${namespace}`;
+  const memory = new RateLimiterMemory({ points: max, duration: windowSeconds, keyPrefix });
+  const redisUrl = config().redisUrl;
+  if (!redisUrl) return memory;
+  redisClient = new Redis(redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+  });
+  redisClient.on('error', (error: Error) => {
+    // The URL may hold a password: log the kind of failure only.
+    logger.warn({ event: 'redis_error', reason: error.name }, 'rate-limit store unreachable; limiting in memory');
+  });
+  return new RateLimiterRedis({
+    storeClient: redisClient,
+    points: max,
+    duration: windowSeconds,
+    keyPrefix,
+    insuranceLimiter: memory,
+  });
+}
+
+/**
+ * Creates the limiter at start-up and, with Redis, waits (briefly) for the connection, so
+ * the first requests are counted in the shared store rather than per instance.
+ */
+export async function initRateLimiter(timeoutMs = 3000): Promise<void> {
+  getLimiter();
+  if (!redisClient || redisClient.status === 'ready') return;
+  const client = redisClient;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      logger.warn({ event: 'redis_not_ready' }, 'rate-limit store not ready; limiting in memory until it is');
+      resolve();
+    }, timeoutMs);
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function getLimiter(): RateLimiterAbstract {
+  limiter ??= createLimiter();
+  return limiter;
+}
+
+/** Counts one request of `client` against `tool`. */
+export async function consumeRateLimit(client: string, tool: string): Promise<RateDecision> {
+  const active = getLimiter();
+  const key = `${tool}|${client}`;
+  try {
+    const res = await active.consume(key, 1);
+    return { allowed: true, limit: active.points, remaining: res.remainingPoints, retryAfterSeconds: 0 };
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) {
+      return {
+        allowed: false,
+        limit: active.points,
+        remaining: 0,
+        retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+      };
+    }
+    throw rejection;
+  }
+}
+
+/** Whether the shared store answers (readiness reports it). */
+export async function rateLimitStoreState(): Promise<'memory' | 'redis_ok' | 'redis_unreachable'> {
+  if (!config().redisUrl) return 'memory';
+  getLimiter();
+  try {
+    const pong = await Promise.race([
+      redisClient!.ping(),
+      new Promise<string>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000)),
+    ]);
+    return pong === 'PONG' ? 'redis_ok' : 'redis_unreachable';
+  } catch {
+    return 'redis_unreachable';
+  }
+}

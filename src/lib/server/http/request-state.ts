@@ -1,0 +1,11 @@
+/** Per-request facts that `handle` establishes before any route runs. */
+export interface RequestState {
+  requestId: string;
+  receivedAt: Date;
+  startedAtMs: number;
+  clientAddress: string;
+  /** `METHOD /template` of the matched route: the rate-limit "tool" and the log's route. */
+  routeKey: string;
+  /** The POST body as received (already size-checked, parsed and credential-checked). */
+  rawBody?: string;
+}

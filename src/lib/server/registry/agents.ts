@@ -1,0 +1,171 @@
+/**
+ * The agent workflow index (spec 4.4 `GET /api/agents/schema`): each workflow with its
+ * endpoints, the names (never values) of its environment gates, its truth rules, its MCP
+ * tools (spec 4.9), its skill pack and its rail id.
+ */
+
+export const RAIL_IDS = ['rail_a_vault_deposit', 'rail_b_partner_stock_token', 'rail_c_broker_wallet_external'] as const;
+export type RailId = (typeof RAIL_IDS)[number];
+
+/** The 34 MCP tools of spec 4.9, by group. */
+export const MCP_TOOLS = {
+  tooling: [
+    'svc_generate_coil',
+    'svc_validate_coil',
+    'svc_score_coil',
+    'svc_create_receipt',
+    'svc_compile_broker_capsule',
+    'svc_risk_audit',
+    'svc_drift_check',
+    'svc_export_share_card',
+    'svc_verify_receipt',
+    'svc_explain_oracle_policy',
+  ],
+  autonomy: [
+    'svc_compile_partnerbot_broker_path',
+    'svc_validate_autonomy_fuses',
+    'svc_generate_partnerbot_command_pack',
+    'svc_generate_broker_mcp_instructions',
+    'svc_post_run_audit',
+  ],
+  vaults: [
+    'svc_validate_usdg_vault',
+    'svc_create_vault_manifest',
+    'svc_compile_vault_rebalance_policy',
+    'svc_generate_vault_deposit_intent',
+    'svc_generate_vault_receipt',
+    'svc_post_vault_rebalance_audit',
+    'svc_calculate_vault_fees',
+    'svc_score_vault_risk',
+    'svc_compare_vaults_without_recommendation',
+  ],
+  partnerRails: [
+    'svc_prepare_partnerbot_vault_deposit',
+    'svc_generate_partnerbot_deposit_command',
+    'svc_reconcile_partnerbot_deposit_receipt',
+    'svc_prepare_partner_stock_token_trade',
+    'svc_generate_partner_stock_token_command',
+    'svc_submit_partner_stock_token_intent',
+    'svc_reconcile_partner_stock_token_job',
+    'svc_prepare_vault_partner_rebalance',
+    'svc_import_partner_fee_claim',
+    'svc_plan_provider_rewards',
+  ],
+} as const;
+
+export const TRUTH_RULES = [
+  'No order is ever placed by this service; it prepares plans and command packs only.',
+  'No key, seed phrase, password or custody is ever held; credential-shaped fields are rejected and never echoed.',
+  'Every tool payload carries notInvestmentAdvice: true and liveOrderSent: false.',
+  'A status advances only on proof: job completion is the partner\'s word, only an on-chain confirmed receipt counts.',
+  'An unknown reading is reported as unknown, never as zero and never as live.',
+  'Validation rejects instead of clamping.',
+] as const;
+
+export interface AgentWorkflow {
+  id: string;
+  title: string;
+  railId: RailId | null;
+  endpoints: string[];
+  envGates: string[];
+  mcpTools: string[];
+  skillPack: string;
+  truthRules: readonly string[];
+}
+
+export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
+  {
+    id: 'coil_tooling',
+    title: 'Thesis to validated Coil: generate, validate, score, audit, drift-check, receipt, share',
+    railId: null,
+    endpoints: [
+      'GET /api/agent/svc',
+      'POST /api/agent/svc',
+      'POST /api/tools/generate-coil',
+      'POST /api/tools/validate-coil',
+      'POST /api/tools/score-coil',
+      'POST /api/tools/compile-capsule',
+      'POST /api/tools/risk-audit',
+      'POST /api/tools/drift-check',
+      'POST /api/tools/receipt',
+      'POST /api/tools/share-card',
+      'POST /api/coil/verify',
+    ],
+    envGates: ['STRATEGIST_PROVIDER', 'PARTNER_API_URL', 'PARTNER_API_KEY', 'PARTNER_TIMEOUT_MS'],
+    mcpTools: [...MCP_TOOLS.tooling],
+    skillPack: 'svc-coil-tooling',
+    truthRules: TRUTH_RULES,
+  },
+  {
+    id: 'partner_autonomy_path',
+    title: 'Trading-agent autonomy path: compile, validate autonomy fuses, command packs, post-run audits',
+    railId: null,
+    endpoints: ['GET /api/partnerbot/schema'],
+    envGates: ['PARTNER_API_URL', 'PARTNER_API_KEY'],
+    mcpTools: [...MCP_TOOLS.autonomy],
+    skillPack: 'svc-partnerbot-autonomy',
+    truthRules: TRUTH_RULES,
+  },
+  {
+    id: 'usdg_vault_deposit',
+    title: 'USDG vault deposit packs the user signs in their own wallet; completion only on chain',
+    railId: 'rail_a_vault_deposit',
+    endpoints: [
+      'POST /api/partnerbot/vault-deposit/prepare-command',
+      'POST /api/partnerbot/vault-deposit/submit-intent',
+      'GET /api/partnerbot/vault-deposit/status/{jobId}',
+      'POST /api/vaults/{slug}/deposit-partnerbot-intent',
+      'GET /api/vaults/{slug}/deposit-link',
+      'GET /api/vaults/schema',
+      'GET /api/vaults/v2/status',
+    ],
+    envGates: ['BROKER_CHAIN_RPC_URL', 'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'PARTNER_WALLET_ADDRESS'],
+    mcpTools: [...MCP_TOOLS.vaults, 'svc_prepare_partnerbot_vault_deposit', 'svc_generate_partnerbot_deposit_command', 'svc_reconcile_partnerbot_deposit_receipt'],
+    skillPack: 'svc-vault-agent-kit',
+    truthRules: TRUTH_RULES,
+  },
+  {
+    id: 'partner_stock_token',
+    title: 'Stock-token command packs an external partner executes; reconciled only from on-chain proof',
+    railId: 'rail_b_partner_stock_token',
+    endpoints: [
+      'GET /api/stocks/registry',
+      'GET /api/stocks/partner-status',
+      'POST /api/stocks/prepare-partner-command',
+      'POST /api/stocks/submit-partner-intent',
+      'GET /api/stocks/partner-job/{jobId}',
+      'POST /api/stocks/reconcile-receipt',
+    ],
+    envGates: ['PARTNER_AGENT_API_ENABLED', 'PARTNER_API_KEY', 'PARTNER_API_URL', 'PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD', 'BROKER_CHAIN_RPC_URL'],
+    mcpTools: [
+      'svc_prepare_partner_stock_token_trade',
+      'svc_generate_partner_stock_token_command',
+      'svc_submit_partner_stock_token_intent',
+      'svc_reconcile_partner_stock_token_job',
+      'svc_prepare_vault_partner_rebalance',
+      'svc_import_partner_fee_claim',
+      'svc_plan_provider_rewards',
+    ],
+    skillPack: 'svc-stock-tokens',
+    truthRules: TRUTH_RULES,
+  },
+  {
+    id: 'broker_wallet_external',
+    title: "The user's own broker wallet: outside this service; no tools, no credentials, no execution",
+    railId: 'rail_c_broker_wallet_external',
+    endpoints: [],
+    envGates: [],
+    mcpTools: [],
+    skillPack: 'svc-broker-wallet-boundary',
+    truthRules: TRUTH_RULES,
+  },
+];
+
+export function agentsSchema() {
+  return {
+    schemaVersion: '1.0.0',
+    rails: [...RAIL_IDS],
+    mcpToolCount: Object.values(MCP_TOOLS).reduce((n, group) => n + group.length, 0),
+    workflows: AGENT_WORKFLOWS.map((w) => ({ ...w, truthRules: [...w.truthRules] })),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Production readiness (spec 4.1 `GET /api/readiness`): states only, never values. Every
+ * probe has a timeout; a failed probe is reported as failed, never as healthy.
+ */
+import { createPublicClient, http } from 'viem';
+import type { ServiceConfig } from '../config';
+import { BROKER_CHAIN_ID } from '../registry';
+
+export type ChainState = 'not_configured' | 'reachable' | 'wrong_chain' | 'unreachable';
+
+export interface DatabaseProbe {
+  provider: 'sqlite' | 'postgresql';
+  reachable: boolean;
+  migrations: 'current' | 'pending' | 'ahead' | 'unknown';
+  appliedMigrations: number;
+  bundledMigrations: number;
+}
+
+export const PROBE_TIMEOUT_MS = 2000;
+
+/** Reads eth_chainId from the configured RPC. The URL never leaves this function. */
+export async function probeChain(rpcUrl: string | undefined, timeoutMs = PROBE_TIMEOUT_MS): Promise<{ state: ChainState; expectedChainId: number }> {
+  if (!rpcUrl) return { state: 'not_configured', expectedChainId: BROKER_CHAIN_ID };
+  try {
+    const client = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
+    const chainId = await client.getChainId();
+    return { state: chainId === BROKER_CHAIN_ID ? 'reachable' : 'wrong_chain', expectedChainId: BROKER_CHAIN_ID };
+  } catch {
+    return { state: 'unreachable', expectedChainId: BROKER_CHAIN_ID };
+  }
+}
+
+export function x402ProviderStates(cfg: ServiceConfig) {
+  return {
+    partnerCloud: { configured: true, note: 'public partner-cloud lane on base (USDC); no server key needed to describe it' },
+    facilitator: {
+      enabled: cfg.facilitator.enabled,
+      configured: Boolean(cfg.facilitator.apiKey && cfg.facilitator.url),
+      payToPinned: Boolean(cfg.facilitator.payToAddress),
+    },
+    selfHosted: { configured: false, note: 'disabled: research candidate only' },
+  };
+}
+
+export function deploymentCommit(): string {
+  const fromEnv = process.env.SVC_DEPLOY_COMMIT?.trim();
+  if (fromEnv && /^[0-9a-f]{7,40}$/i.test(fromEnv)) return fromEnv;
+  return typeof __SVC_BUILD_COMMIT__ === 'string' ? __SVC_BUILD_COMMIT__ : 'unknown';
+}
+
+export function overallReadiness(db: DatabaseProbe, chain: ChainState): 'ready' | 'degraded' | 'not_ready' {
+  if (!db.reachable || db.migrations === 'pending' || db.migrations === 'unknown') return 'not_ready';
+  if (chain === 'unreachable' || chain === 'wrong_chain') return 'degraded';
+  return 'ready';
+}

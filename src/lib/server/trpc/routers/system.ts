@@ -1,0 +1,202 @@
+/** Health, readiness and the canonical registry (spec 4.1, 2.8). */
+import { z } from 'zod';
+import { getDb, providerOf } from '../../db/client';
+import { migrationState } from '../../db/migrate';
+import { rateLimitStoreState } from '../../http/rate-limit';
+import { checkCanonical, findAssetByTicker, publicRegistry } from '../../registry';
+import { agentsSchema } from '../../registry/agents';
+import { SvcError } from '../../errors';
+import { serviceHealth } from '../../system/health';
+import {
+  deploymentCommit,
+  overallReadiness,
+  probeChain,
+  x402ProviderStates,
+  type DatabaseProbe,
+} from '../../system/readiness';
+import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
+
+const flagsSchema = z.object({
+  partnerApiConfigured: z.boolean(),
+  partnerAgentApiEnabled: z.boolean(),
+  partnerStockSubmitAvailable: z.boolean(),
+  partnerbotDepositExecutionEnabled: z.boolean(),
+  ownerApprovedPartnerWalletDeposit: z.boolean(),
+  partnerWalletConfigured: z.boolean(),
+  brokerChainRpcConfigured: z.boolean(),
+  facilitatorEnabled: z.boolean(),
+  facilitatorConfigured: z.boolean(),
+  sharedRateLimitStore: z.boolean(),
+  liveOrderPlacement: z.literal(false),
+  custodyHeld: z.literal(false),
+});
+
+const healthSchema = z.object({
+  status: z.literal('ok'),
+  service: z.string(),
+  mode: z.literal('planning_only'),
+  strategistProvider: z.enum(['mock', 'partner', 'partner_or_mock']),
+  flags: flagsSchema,
+});
+
+const readinessSchema = z.object({
+  status: z.enum(['ready', 'degraded', 'not_ready']),
+  checkedAt: z.string(),
+  database: z.object({
+    provider: z.enum(['sqlite', 'postgresql']),
+    reachable: z.boolean(),
+    migrations: z.enum(['current', 'pending', 'ahead', 'unknown']),
+    appliedMigrations: z.number().int(),
+    bundledMigrations: z.number().int(),
+  }),
+  chain: z.object({
+    state: z.enum(['not_configured', 'reachable', 'wrong_chain', 'unreachable']),
+    expectedChainId: z.literal(4663),
+  }),
+  rateLimitStore: z.enum(['memory', 'redis_ok', 'redis_unreachable']),
+  x402Providers: z.object({
+    partnerCloud: z.object({ configured: z.boolean(), note: z.string() }),
+    facilitator: z.object({ enabled: z.boolean(), configured: z.boolean(), payToPinned: z.boolean() }),
+    selfHosted: z.object({ configured: z.boolean(), note: z.string() }),
+  }),
+  deployment: z.object({ commit: z.string() }),
+});
+
+const assetSchema = z.object({
+  ticker: z.string(),
+  name: z.string(),
+  kind: z.enum(['stock', 'etf', 'stablecoin', 'wrapped_native']),
+  address: z.string(),
+  decimals: z.number().int(),
+  priceFeedAddress: z.string().nullable(),
+  addressSource: z.string(),
+});
+
+const registrySchema = z.object({
+  registryVersion: z.string(),
+  oraclePolicyVersion: z.string(),
+  chainId: z.literal(4663),
+  identityRule: z.string(),
+  assets: z.array(assetSchema),
+});
+
+const resolveInput = z
+  .object({
+    ticker: z.string().min(1).max(32).optional(),
+    address: z.string().max(64).optional(),
+    nowIso: nowIsoField,
+  })
+  .refine((v) => v.ticker !== undefined || v.address !== undefined, { message: 'give a ticker, an address or both' });
+
+const resolveOutput = z.object({
+  status: z.enum(['canonical', 'ticker_address_mismatch', 'unknown_address', 'malformed_address', 'unknown_ticker']),
+  asset: assetSchema.nullable(),
+  message: z.string(),
+});
+
+const workflowSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  railId: z.enum(['rail_a_vault_deposit', 'rail_b_partner_stock_token', 'rail_c_broker_wallet_external']).nullable(),
+  endpoints: z.array(z.string()),
+  envGates: z.array(z.string()),
+  mcpTools: z.array(z.string()),
+  skillPack: z.string(),
+  truthRules: z.array(z.string()),
+});
+
+async function probeDatabase(databaseUrl: string): Promise<DatabaseProbe> {
+  const provider = providerOf(databaseUrl);
+  const db = getDb();
+  try {
+    await db.$queryRawUnsafe('SELECT 1');
+  } catch {
+    return { provider, reachable: false, migrations: 'unknown', appliedMigrations: 0, bundledMigrations: 0 };
+  }
+  const m = await migrationState((sql) => db.$queryRawUnsafe(sql), provider);
+  return { provider, reachable: true, migrations: m.state, appliedMigrations: m.applied, bundledMigrations: m.bundled };
+}
+
+export const systemRouter = router({
+  health: publicProcedure
+    .meta({ family: 'system', openapi: rest('GET', '/health', 'Service mode and feature flags (booleans only)') })
+    .input(z.object({ nowIso: z.string().optional() }).optional())
+    .output(healthSchema)
+    .query(({ ctx }) => serviceHealth(ctx.config)),
+
+  readiness: publicProcedure
+    .meta({
+      family: 'system',
+      openapi: rest('GET', '/readiness', 'Production readiness: database, chain, x402 providers, deployment commit (states only)', {
+        description: 'Always answers 200 with the state of each probe; a failed probe is reported as failed, never as healthy.',
+      }),
+    })
+    .input(z.object({ nowIso: z.string().optional() }).optional())
+    .output(readinessSchema)
+    .query(async ({ ctx }) => {
+      const [database, chain, rateLimitStore] = await Promise.all([
+        probeDatabase(ctx.config.databaseUrl),
+        probeChain(ctx.config.brokerChainRpcUrl),
+        rateLimitStoreState(),
+      ]);
+      return {
+        status: overallReadiness(database, chain.state),
+        checkedAt: ctx.now.toISOString(),
+        database,
+        chain: { state: chain.state, expectedChainId: 4663 as const },
+        rateLimitStore,
+        x402Providers: x402ProviderStates(ctx.config),
+        deployment: { commit: deploymentCommit() },
+      };
+    }),
+
+  registry: publicProcedure
+    .meta({ family: 'registry', openapi: rest('GET', '/stocks/registry', 'The canonical registry of chain 4663 (public-safe)') })
+    .input(z.object({ nowIso: z.string().optional() }).optional())
+    .output(registrySchema)
+    .query(() => publicRegistry()),
+
+  resolveAsset: publicProcedure
+    .meta({
+      family: 'registry',
+      openapi: rest('POST', '/stocks/registry/resolve', 'Resolve an asset by ticker and/or address (the address decides)', {
+        description: 'A canonical ticker presented at another address is a mismatch, never a match. Addresses are compared case-insensitively and returned checksummed.',
+      }),
+    })
+    .input(resolveInput)
+    .output(resolveOutput)
+    .mutation(({ input }) => {
+      if (input.address === undefined) {
+        const asset = findAssetByTicker(input.ticker!);
+        return asset
+          ? { status: 'canonical' as const, asset, message: `${asset.ticker} is canonical at ${asset.address}` }
+          : { status: 'unknown_ticker' as const, asset: null, message: `No canonical asset has the ticker ${input.ticker}` };
+      }
+      const check = checkCanonical(input.ticker, input.address);
+      switch (check.status) {
+        case 'canonical':
+          return { status: check.status, asset: check.asset, message: `${check.asset.ticker} is canonical at ${check.asset.address}` };
+        case 'ticker_address_mismatch':
+          return { status: check.status, asset: check.asset, message: `${check.asset.ticker} is canonical only at ${check.asset.address}; the given address is not it` };
+        case 'unknown_address':
+          return { status: check.status, asset: null, message: 'no canonical asset lives at this address' };
+        default:
+          throw new SvcError('INPUT_INVALID', 'The address is not a 20-byte hex address', {
+            issues: [{ code: 'ADDRESS_MALFORMED', message: 'expected 0x followed by 40 hex digits', path: 'address' }],
+          });
+      }
+    }),
+
+  agentsSchema: publicProcedure
+    .meta({ family: 'autonomy', openapi: rest('GET', '/agents/schema', 'Index of agent workflows: endpoints, env-gate names (never values), truth rules, MCP tools, rail ids') })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(
+      stampedOutput({
+        schemaVersion: z.string(),
+        rails: z.array(z.string()),
+        mcpToolCount: z.number().int(),
+        workflows: z.array(workflowSchema),
+      }),
+    )
+    .query(() => agentsSchema()),
+});

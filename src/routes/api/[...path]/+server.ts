@@ -1,0 +1,7 @@
+// Every REST path of the spec, generated from the tRPC procedures (trpc-to-openapi).
+import type { RequestHandler } from './$types';
+import { handleRest } from '$lib/server/trpc/http';
+
+export const GET: RequestHandler = (event) => handleRest(event);
+export const POST: RequestHandler = (event) => handleRest(event);
+export const fallback: RequestHandler = (event) => handleRest(event);

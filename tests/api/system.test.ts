@@ -1,0 +1,139 @@
+/**
+ * Health, readiness, registry, OpenAPI and the docs page through the real server, and
+ * persistence across restarts (`.ci/run` repeats this file against PostgreSQL).
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+const extra: TestServer[] = [];
+const fakes: Server[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await Promise.all([server?.stop(), ...extra.map((s) => s.stop())]);
+  for (const f of fakes) f.close();
+});
+
+/** A JSON-RPC endpoint that answers eth_chainId with the given id. */
+async function fakeRpc(chainIdHex: string): Promise<string> {
+  const port = await freePort();
+  const srv = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const msg = JSON.parse(body);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: chainIdHex }));
+    });
+  });
+  await new Promise<void>((r) => srv.listen(port, '127.0.0.1', r));
+  fakes.push(srv);
+  return `http://127.0.0.1:${port}/rpc-secret-path`;
+}
+
+describe('health', () => {
+  it('reports the planning-only mode and each feature flag as a boolean', async () => {
+    const res = await server.get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.json.mode).toBe('planning_only');
+    for (const value of Object.values(res.json.flags)) expect(typeof value).toBe('boolean');
+    expect(res.json.flags.liveOrderPlacement).toBe(false);
+  });
+});
+
+describe('readiness', () => {
+  it('reports states only: database reachable with migrations current, chain not configured', async () => {
+    const res = await server.get('/api/readiness');
+    expect(res.status).toBe(200);
+    expect(res.json.database).toMatchObject({ reachable: true, migrations: 'current' });
+    expect(res.json.database.appliedMigrations).toBe(res.json.database.bundledMigrations);
+    expect(res.json.chain.state).toBe('not_configured');
+    expect(res.json.deployment.commit).toMatch(/\S/);
+    expect(res.json.x402Providers.facilitator).toEqual({ enabled: false, configured: false, payToPinned: false });
+  });
+
+  it('reports an unreachable RPC as unreachable (still 200), never as healthy', async () => {
+    const port = await freePort();
+    const s = await startServer({ env: { BROKER_CHAIN_RPC_URL: `http://127.0.0.1:${port}/closed` } });
+    extra.push(s);
+    const res = await s.get('/api/readiness');
+    expect(res.status).toBe(200);
+    expect(res.json.chain.state).toBe('unreachable');
+    expect(res.json.status).toBe('degraded');
+  });
+
+  it('tells a chain that answers another chain id apart from chain 4663', async () => {
+    const wrong = await startServer({ env: { BROKER_CHAIN_RPC_URL: await fakeRpc('0x1') } });
+    const right = await startServer({ env: { BROKER_CHAIN_RPC_URL: await fakeRpc('0x1237') } });
+    extra.push(wrong, right);
+    expect((await wrong.get('/api/readiness')).json.chain.state).toBe('wrong_chain');
+    const ok = await right.get('/api/readiness');
+    expect(ok.json.chain.state).toBe('reachable');
+    expect(ok.text).not.toContain('rpc-secret-path');
+  });
+});
+
+describe('registry', () => {
+  it('serves the public-safe canonical table', async () => {
+    const res = await server.get('/api/stocks/registry');
+    expect(res.status).toBe(200);
+    expect(res.json.chainId).toBe(4663);
+    expect(res.json.assets).toHaveLength(17);
+    const usdg = res.json.assets.find((a: { ticker: string }) => a.ticker === 'USDG');
+    expect(usdg).toMatchObject({ address: '0x5fc5360D0400a0Fd4f2af552ADD042D716F1d168', decimals: 6 });
+  });
+
+  it('resolves by address case-insensitively and checksums the answer', async () => {
+    const res = await server.post('/api/stocks/registry/resolve', { address: '0x5FC5360D0400A0FD4F2AF552ADD042D716F1D168'.toLowerCase() });
+    expect(res.json).toMatchObject({ status: 'canonical', asset: { ticker: 'USDG', address: '0x5fc5360D0400a0Fd4f2af552ADD042D716F1d168' } });
+    const mismatch = await server.post('/api/stocks/registry/resolve', { ticker: 'NVDA', address: '0x' + '11'.repeat(20) });
+    expect(mismatch.json.status).toBe('ticker_address_mismatch');
+  });
+});
+
+describe('OpenAPI and docs', () => {
+  it('serves an OpenAPI 3.1 document of every REST route', async () => {
+    const res = await server.get('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json.openapi).toBe('3.1.0');
+    for (const path of ['/health', '/readiness', '/stocks/registry', '/stocks/registry/resolve', '/agents/schema']) {
+      expect(Object.keys(res.json.paths)).toContain(path);
+    }
+    expect(res.json.paths['/health'].get.security).toBeUndefined();
+  });
+
+  it('renders the docs page for people', async () => {
+    const res = await fetch(`${server.url}/docs`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('/api/stocks/registry');
+    expect(html).toContain('Strategy Basket Service');
+  });
+
+  it('renders the home page with the registry table on the server', async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    expect(html).toContain('data-testid="registry-table"');
+    expect(html).toContain('0x5fc5360D0400a0Fd4f2af552ADD042D716F1d168');
+    expect(html).toContain('planning_only');
+  });
+});
+
+describe('@persistence', () => {
+  it('applies migrations once: a restart on the same database applies nothing and stays current', async () => {
+    const first = await startServer();
+    const dbUrl = first.databaseUrl;
+    const firstLog = first.logs.map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.event === 'migrations');
+    expect(firstLog.applied.length).toBeGreaterThan(0);
+    await first.stop({ keepData: true });
+    const again = await startServer({ databaseUrl: dbUrl });
+    again.adoptDataOf(first);
+    extra.push(again);
+    const log = again.logs.map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.event === 'migrations');
+    expect(log).toMatchObject({ applied: [], alreadyApplied: firstLog.applied.length });
+    expect((await again.get('/api/readiness')).json.database.migrations).toBe('current');
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, secretValues } from '../../src/lib/server/config';
+import { containsSecret, scrubSecrets } from '../../src/lib/server/guards/secret-scrub';
+
+describe('secret scrub', () => {
+  it('finds and removes raw and JSON-escaped secrets', () => {
+    const secret = 'http://user:p"ss@rpc.example/key';
+    const json = JSON.stringify({ url: secret });
+    expect(containsSecret(json, [secret])).toBe(true);
+    expect(scrubSecrets(json, [secret])).not.toContain('p\\"ss');
+    expect(scrubSecrets(`x ${secret} y`, [secret])).toBe('x [redacted] y');
+  });
+
+  it('lists the four server-only values from configuration', () => {
+    const cfg = loadConfig({ PARTNER_API_KEY: 'partner-key-123', FACILITATOR_API_KEY: 'facilitator-key-1', BROKER_CHAIN_RPC_URL: 'http://127.0.0.1:8545/x' });
+    expect(secretValues(cfg)).toEqual(expect.arrayContaining(['partner-key-123', 'facilitator-key-1', 'http://127.0.0.1:8545/x']));
+  });
+
+  it('rejects malformed numeric configuration instead of guessing', () => {
+    expect(() => loadConfig({ RATE_LIMIT_MAX: 'ten' })).toThrow();
+    expect(loadConfig({}).rateLimit).toEqual({ max: 30, windowSeconds: 300, namespace: 'default' });
+  });
+});
