@@ -171,6 +171,18 @@ describe('POST /api/stocks/reconcile-receipt on chain 4663', () => {
     expect(res.json.receipt).toMatchObject({ status: 'onchain_confirmed', txHash: retry.transactionHash });
   });
 
+  it('a plan already proven on chain without a job is not submitted to the partner (409 RECEIPT_NOT_SUBMITTABLE)', async () => {
+    const body = intent({ inputAmount: '41' });
+    const prep = await main.post('/api/stocks/prepare-partner-command', { intent: body, nowIso: freshNowIso() });
+    const tx = await transferStockToken(NVDA);
+    expect((await main.post(RECONCILE, { planHash: prep.json.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe('onchain_confirmed');
+    const before = partner.submissions().length;
+    const res = await main.post('/api/stocks/submit-partner-intent', { intent: body, userConfirmedPlanHash: prep.json.planHash, nowIso: prep.json.generatedAt });
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe('RECEIPT_NOT_SUBMITTABLE');
+    expect(partner.submissions().length).toBe(before);
+  });
+
   it('without a txHash it reads the recorded partner job; a completed job stays unconfirmed', async () => {
     const plan = await submitted(main);
     partner.setJob(plan.jobId, { statuses: ['completed'], reads: 0 });

@@ -12,6 +12,7 @@ import { findAssetByTicker } from '../../src/lib/server/registry';
 import { assertVenuePhrase, partnerCommand, tradePhrase } from '../../src/lib/server/stocks/command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntentInput } from '../../src/lib/server/stocks/intent';
 import { asksForExternalVerification } from '../../src/lib/server/stocks/partner-client';
+import { checkSubmitGates } from '../../src/lib/server/stocks/lane';
 import { computePlanHash } from '../../src/lib/server/stocks/plan';
 import {
   chainProofTransition,
@@ -76,6 +77,40 @@ describe('validation never clamps', () => {
   it('applies the cap it is given (submit revalidates with the current one)', () => {
     expect(() => validateStockIntent(input({ maxNotionalUsd: 200 }), { maxNotionalUsd: 500 })).not.toThrow();
     expect(() => validateStockIntent(input({ maxNotionalUsd: 200 }), { maxNotionalUsd: 100 })).toThrow(SvcError);
+  });
+});
+
+describe('submit gates (pure, transmit nothing)', () => {
+  const at = new Date('2026-05-01T12:00:00Z');
+  const cfg = (over: Partial<{ agentApiEnabled: boolean; apiKey: string; cap: number }> = {}) => ({
+    partner: {
+      apiUrl: 'http://127.0.0.1:9',
+      apiKey: 'apiKey' in over ? over.apiKey : 'k'.repeat(16),
+      agentApiEnabled: over.agentApiEnabled ?? true,
+      stockTradeMaxNotionalUsd: over.cap ?? 500,
+      timeoutMs: 1000,
+    },
+  });
+  const gateCode = (fn: () => unknown) => {
+    try {
+      fn();
+      return 'passed';
+    } catch (error) {
+      return (error as SvcError).code;
+    }
+  };
+
+  it('apply in the order lane, hash, revalidation, mode', () => {
+    const rebalanceOverCap = input({ mode: 'vault_operator_rebalance', venue: 'broker', maxNotionalUsd: 400, inputAmount: '300' });
+    const hash = computePlanHash(normalizeIntent(rebalanceOverCap), at);
+    const submit = (i: StockIntentInput, h: string) => ({ intent: i, userConfirmedPlanHash: h, planGeneratedAt: at });
+    expect(gateCode(() => checkSubmitGates(submit(rebalanceOverCap, 'x'), cfg({ agentApiEnabled: false })))).toBe('LANE_NOT_ENABLED');
+    expect(gateCode(() => checkSubmitGates(submit(rebalanceOverCap, 'x'), cfg({ apiKey: undefined })))).toBe('LANE_NOT_ENABLED');
+    expect(gateCode(() => checkSubmitGates(submit(rebalanceOverCap, 'x'), cfg({ cap: 100 })))).toBe('PLAN_HASH_MISMATCH');
+    expect(gateCode(() => checkSubmitGates(submit(rebalanceOverCap, hash), cfg({ cap: 100 })))).toBe('STOCK_INTENT_INVALID');
+    expect(gateCode(() => checkSubmitGates(submit(rebalanceOverCap, hash), cfg()))).toBe('VAULT_REBALANCE_NOT_ALLOWED_HERE');
+    const personal = input();
+    expect(gateCode(() => checkSubmitGates(submit(personal, computePlanHash(normalizeIntent(personal), at).toUpperCase()), cfg()))).toBe('passed');
   });
 });
 

@@ -211,9 +211,9 @@ export interface SubmitDeps {
   store: StockReceiptStore;
   /** The real time of the request: the time recorded for the submission and its lease. */
   observedAt: Date;
-  /** Injectable for tests; how long a second submit of the same plan waits for the first. */
+  /** Real time, for the submission lease and for how long a concurrent submit waits for the first. */
+  wallClock: () => Date;
   sleep?: (ms: number) => Promise<void>;
-  wallClock?: () => Date;
 }
 
 const SUBMIT_POLL_INTERVAL_MS = 100;
@@ -240,14 +240,14 @@ function submitAnswer(record: StockReceiptRecord, replayed: boolean) {
 /**
  * Submit gates, in order (spec 4.5): 1 lane enabled (503), 2 confirmed plan hash (409),
  * 3 intent revalidated, notional cap included (422), 4 no vault_operator_rebalance (403).
- * Then at most one partner job per plan hash, however many times or however concurrently
- * the plan is submitted.
+ * Pure: it reads no store and contacts no one, so a caller that must never transmit (the MCP
+ * tool) can run the same gates.
  */
-export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
-  const endpoint = requireLane(deps.config);
+export function checkSubmitGates(input: SubmitInput, cfg: StockLaneConfig) {
+  const endpoint = requireLane(cfg);
 
-  const recomputed = computePlanHash(normalizeIntent(input.intent), input.planGeneratedAt);
-  if (recomputed !== input.userConfirmedPlanHash.toLowerCase()) {
+  const planHash = computePlanHash(normalizeIntent(input.intent), input.planGeneratedAt);
+  if (planHash !== input.userConfirmedPlanHash.toLowerCase()) {
     throw new SvcError(STOCK_ERROR.PLAN_HASH_MISMATCH, 'userConfirmedPlanHash is not the plan hash of this intent at this nowIso; nothing was sent', {
       issues: [
         {
@@ -259,7 +259,7 @@ export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
     });
   }
 
-  const { intent, target } = validateStockIntent(input.intent, { maxNotionalUsd: deps.config.partner.stockTradeMaxNotionalUsd });
+  const { intent, target } = validateStockIntent(input.intent, { maxNotionalUsd: cfg.partner.stockTradeMaxNotionalUsd });
 
   if (intent.mode === 'vault_operator_rebalance') {
     throw new SvcError(
@@ -268,9 +268,18 @@ export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
       { issues: [{ code: STOCK_ERROR.VAULT_REBALANCE_NOT_ALLOWED_HERE, message: 'only personal_partner_trade intents may be submitted', path: 'intent.mode' }] },
     );
   }
+  return { endpoint, planHash, intent, target };
+}
+
+/**
+ * Runs the gates, then hands the plan to the partner as at most one job per plan hash,
+ * however many times or however concurrently the plan is submitted.
+ */
+export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
+  const { endpoint, planHash: recomputed, intent, target } = checkSubmitGates(input, deps.config);
 
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const wallClock = deps.wallClock ?? (() => new Date());
+  const wallClock = deps.wallClock;
   let { record } = await deps.store.ensurePrepared({
     id: receiptIdFor(recomputed),
     planHash: recomputed,

@@ -270,7 +270,7 @@ export const stocksRouter = router({
     .mutation(async ({ input, ctx }) => {
       const answer = await submitStockIntent(
         { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.now },
-        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.receivedAt },
+        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.receivedAt, wallClock: () => new Date() },
       );
       logger.info({ event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed }, 'stock plan handed to the partner');
       return answer;
