@@ -3,10 +3,12 @@
  * here. `AppRouter` is the type a TypeScript consumer builds a typed client from.
  */
 import { router } from './init';
+import { stocksRouter } from './routers/stocks';
 import { systemRouter } from './routers/system';
 
 export const appRouter = router({
   system: systemRouter,
+  stocks: stocksRouter,
 });
 
 export type AppRouter = typeof appRouter;
