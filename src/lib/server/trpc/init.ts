@@ -11,7 +11,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { resolveClock } from '../clock';
 import type { RequestContext } from './context';
-import { findSvcError } from '../errors';
+import { findSvcError, type ErrorIssue } from '../errors';
 import { asTrpcError, toSvcError } from './error-map';
 
 /**
@@ -37,9 +37,10 @@ export type SvcMeta = OpenApiMeta<{
   family?: RouteFamily;
   /**
    * The top-level error code when the input fails validation. A function receives the
-   * dotted path of the first failing field (e.g. tools answer `COIL_SHAPE` for `coil.*`).
+   * dotted path of the first failing field (e.g. tools answer `COIL_SHAPE` for `coil.*`)
+   * and that field's issue.
    */
-  inputErrorCode?: string | ((firstPath: string) => string);
+  inputErrorCode?: string | ((firstPath: string, firstIssue?: ErrorIssue) => string);
 }>;
 
 const t = initTRPC

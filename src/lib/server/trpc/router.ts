@@ -3,10 +3,14 @@
  * here. `AppRouter` is the type a TypeScript consumer builds a typed client from.
  */
 import { router } from './init';
+import { strategistRouter } from './routers/strategist';
 import { systemRouter } from './routers/system';
+import { toolsRouter } from './routers/tools';
 
 export const appRouter = router({
   system: systemRouter,
+  tools: toolsRouter,
+  strategist: strategistRouter,
 });
 
 export type AppRouter = typeof appRouter;
