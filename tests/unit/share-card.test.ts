@@ -16,11 +16,12 @@ describe('share card', () => {
   it('carries title, assets and weights, memo, receipt id and the disclaimer', () => {
     const card = cardOf({ memo: { title: 'AI thesis', body: 'Accelerators keep scaling.', disclaimer: 'Not investment advice.' } });
     expect(card.title).toBe('AI chips test basket');
-    expect(card.assets).toEqual([
+    expect(card.assets.map(({ ticker, weightBps, weightPercent }) => ({ ticker, weightBps, weightPercent }))).toEqual([
       { ticker: 'NVDA', weightBps: 4000, weightPercent: '40.00%' },
       { ticker: 'AMD', weightBps: 3000, weightPercent: '30.00%' },
       { ticker: 'MSFT', weightBps: 3000, weightPercent: '30.00%' },
     ]);
+    expect(card.assets[0]!.rationale).toBe('Leads data-center accelerators.');
     expect(card.memo?.title).toBe('AI thesis');
     expect(card.receiptId).toMatch(/^hrcpt_[0-9a-f]{32}$/);
     expect(card.disclaimer).toMatch(/not a performance claim/);

@@ -209,6 +209,7 @@ describe('partner answer checks', () => {
   it('rejects an execution claim anywhere in the answer as GUARDRAIL_REJECTED', () => {
     expect(code(answer(good, { memo: { title: 'Done', body: 'I bought 10 NVDA for you.' } }))).toBe('GUARDRAIL_REJECTED');
     expect(code('Order placed successfully.')).toBe('GUARDRAIL_REJECTED');
+    expect(code(`Done! I bought 10 NVDA for you.\n${answer(good)}`)).toBe('GUARDRAIL_REJECTED');
   });
 
   it('rejects a non-canonical or look-alike asset as GUARDRAIL_REJECTED', () => {

@@ -40,7 +40,7 @@ export interface ShareCard {
   slug: string;
   headline: string;
   summary: string;
-  assets: Array<{ ticker: string; weightBps: number; weightPercent: string }>;
+  assets: Array<{ ticker: string; weightBps: number; weightPercent: string; rationale: string }>;
   memo: { title: string; body: string; disclaimer: string } | null;
   receiptId: string;
   manifestHash: string;
@@ -82,7 +82,7 @@ export function buildShareCard(input: ShareCardInput): ShareCard {
   assertNoPerformanceClaim(coil);
   const origin = input.serviceOrigin.replace(/\/+$/, '');
   const base = (input.shareUrlBase ?? `${origin}${SHARE_CARD_PATH}`).replace(/\/+$/, '');
-  const assets = coil.assets.map((a) => ({ ticker: a.ticker, weightBps: a.weightBps, weightPercent: percentOf(a.weightBps) }));
+  const assets = coil.assets.map((a) => ({ ticker: a.ticker, weightBps: a.weightBps, weightPercent: percentOf(a.weightBps), rationale: truncate(a.rationale, 280) }));
   const headline = truncate(coil.memo?.title || coil.name, 120);
   const summary = truncate(coil.memo?.body ?? assets.map((a) => `${a.ticker} ${a.weightPercent}`).join(', '), 400);
   return {

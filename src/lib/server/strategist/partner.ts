@@ -109,7 +109,8 @@ function allStrings(value: unknown, out: string[] = []): string[] {
 /** Parses and checks the partner's answer text into a basket draft, or throws the right failure. */
 export function parsePartnerAnswer(answer: string, request: StrategistRequest): BasketDraft {
   const parsed = extractJson(answer);
-  const texts = parsed === undefined ? [answer] : allStrings(parsed);
+  // The prose around the JSON counts as much as the JSON's own strings.
+  const texts = parsed === undefined ? [answer] : [answer, ...allStrings(parsed)];
   if (texts.some((t) => findExecutionClaim(t))) {
     throw fail('GUARDRAIL_REJECTED', 'The partner answer reads as a claim that an execution happened; it was discarded', [
       { code: 'EXECUTION_CLAIM', message: 'no order is placed by this service or on its behalf' },

@@ -71,10 +71,12 @@ const clockMiddleware = t.middleware(async ({ ctx, getRawInput, next }) => {
  * Gives a SvcError thrown anywhere below the tRPC class of its status, so the /trpc
  * endpoint answers the same status as the REST route.
  */
-const errorStatusMiddleware = t.middleware(async ({ next }) => {
+const errorStatusMiddleware = t.middleware(async ({ meta, next }) => {
   const result = await next();
   if (result.ok) return result;
-  const svc = findSvcError(result.error);
+  // Input validation fails inside this middleware too: mapping it here with the procedure's
+  // meta gives the typed client the same `inputErrorCode` (e.g. COIL_SHAPE) as REST.
+  const svc = findSvcError(result.error) ?? (result.error.code === 'BAD_REQUEST' ? toSvcError(result.error, meta) : undefined);
   return svc ? { ...result, error: asTrpcError(svc) } : result;
 });
 

@@ -147,7 +147,7 @@ export const shareCardOut = z.object({
   slug: z.string(),
   headline: z.string(),
   summary: z.string(),
-  assets: z.array(z.object({ ticker: z.string(), weightBps: z.number(), weightPercent: z.string() })),
+  assets: z.array(z.object({ ticker: z.string(), weightBps: z.number(), weightPercent: z.string(), rationale: z.string() })),
   memo: memoSchema.nullable(),
   receiptId: z.string(),
   manifestHash: z.string(),
