@@ -5,7 +5,7 @@ import { compileCapsule } from '../../src/lib/server/coil/capsule';
 import { REQUIRED_CAPSULE_FUSES } from '../../src/lib/server/coil/fuse-catalogue';
 import { scoreCoil } from '../../src/lib/server/coil/health';
 import { SvcError } from '../../src/lib/server/errors';
-import { ADDR, FULL_FUSES, makeCoil, rawCoil, UNKNOWN_ADDRESS } from '../support/coils';
+import { ADDR, FULL_FUSES, makeCoil, UNKNOWN_ADDRESS } from '../support/coils';
 
 function svcError(fn: () => unknown): SvcError {
   try {
@@ -171,9 +171,5 @@ describe('capsule', () => {
     const capsule = compileCapsule(makeCoil({ executionMode, fuses: FULL_FUSES }));
     expect(capsule.executionMode).toBe(executionMode);
     expect(capsule.humanConfirmation.mustConfirm.length).toBeGreaterThanOrEqual(3);
-  });
-
-  it('keeps a raw Coil and a parsed Coil alike', () => {
-    expect(rawCoil().assets).toHaveLength(3);
   });
 });

@@ -93,14 +93,15 @@ function confirmations(executionMode: ExecutionMode, defaulted: FuseKind[]): str
   return list;
 }
 
-function planSteps(coil: Coil): string[] {
+/** Steps a user's own brokerage MCP could follow for a `brokerage-mcp-plan` Coil (compile-only). */
+export function brokeragePlanSteps(coil: Coil): string[] {
   if (coil.mode !== 'brokerage-mcp-plan') return [];
   return [
     'Connect your own brokerage MCP in your own client; this service never sees its credentials.',
-    'Check each token address against the canonical registry (GET /api/stocks/registry).',
+    `Check each of the ${coil.assets.length} token addresses against the canonical registry (GET /api/stocks/registry).`,
     `Check that every price feed is fresher than ${coil.risk.oracleStalenessSeconds} seconds; stop otherwise.`,
-    'Preview each allocation at its target weight within the fuses of this capsule.',
-    'Confirm each order yourself in your brokerage; this plan is compile-only.',
+    'Compile a capsule (POST /api/tools/compile-capsule) and read what a human must still confirm.',
+    'Preview each position at its target weight within the fuses; confirm each order yourself in your brokerage.',
   ];
 }
 
@@ -169,7 +170,7 @@ export function compileCapsule(coil: Coil, options: CapsuleOptions = {}): Capsul
     fuseChecksum: fuseChecksumOf(fuses),
     humanConfirmation: { required: true as const, mustConfirm: confirmations(coil.executionMode, fusesDefaulted) },
     agenticModeAcknowledged: coil.executionMode === 'agentic_mcp_enabled' && acknowledged,
-    planSteps: planSteps(coil),
+    planSteps: brokeragePlanSteps(coil),
     containsOrders: false as const,
     svcExecutes: false as const,
   };

@@ -4,6 +4,7 @@
  * memo disclaimer, risk summary, score and disclaimers.
  */
 import { SvcError } from '../errors';
+import { brokeragePlanSteps } from '../coil/capsule';
 import { scoreCoil, strategistScore } from '../coil/health';
 import { COIL_SCHEMA_VERSION, type Coil, type ExecutionMode } from '../coil/manifest';
 import { validateCoil } from '../coil/validate';
@@ -55,16 +56,6 @@ function executionModeOf(request: StrategistRequest): ExecutionMode {
   if (request.mode === 'paper') return 'paper_only';
   if (request.executionMode) return request.executionMode;
   return request.mode === 'brokerage-mcp-plan' ? 'human_confirm' : 'paper_only';
-}
-
-export function planSteps(coil: Coil): string[] {
-  return [
-    'Connect your own brokerage MCP in your own client; this service never sees its credentials.',
-    `Check each of the ${coil.assets.length} token addresses against the canonical registry (GET /api/stocks/registry).`,
-    `Check that every price feed is fresher than ${coil.risk.oracleStalenessSeconds} seconds; stop otherwise.`,
-    'Compile a capsule (POST /api/tools/compile-capsule) and read what a human must still confirm.',
-    'Preview each position at its target weight within the fuses; confirm each order yourself in your brokerage.',
-  ];
 }
 
 function riskSummaryOf(coil: Coil, draft: BasketDraft): string {
@@ -142,6 +133,6 @@ export function assembleResponse(coil: Coil, draft: BasketDraft, providerMeta: P
       ...(draft.isDefaultBasket ? ['Default basket: the thesis named no theme or ticker the strategist recognises.'] : []),
     ],
   };
-  if (coil.mode === 'brokerage-mcp-plan') response.plan = { compileOnly: true, steps: planSteps(coil) };
+  if (coil.mode === 'brokerage-mcp-plan') response.plan = { compileOnly: true, steps: brokeragePlanSteps(coil) };
   return response;
 }
