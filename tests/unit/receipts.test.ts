@@ -119,6 +119,11 @@ describe('manifest identity', () => {
     expect(manifestHashOf(coilSchema.parse({ ...GOLDEN_ROOT, createdAt: '2030-01-01T00:00:00Z' }))).toBe(GOLDEN_ROOT_HASH);
   });
 
+  it('has one form for "no parent"', () => {
+    expect(manifestHashOf(coilSchema.parse({ ...GOLDEN_ROOT, parentManifestHash: null }))).toBe(GOLDEN_ROOT_HASH);
+    expect(verifyReceipt(coilSchema.parse({ ...GOLDEN_ROOT, parentManifestHash: null }), { ...buildReceipt(root(), 'coil_manifest', new Date(0)) }).ok).toBe(true);
+  });
+
   it('ignores key order and address case', () => {
     const reordered = coilSchema.parse({
       rebalancePolicy: GOLDEN_ROOT.rebalancePolicy,

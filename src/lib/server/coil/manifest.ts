@@ -114,9 +114,11 @@ export const TIMESTAMP_FIELDS = ['createdAt'] as const;
  * checksum form so that the case in which an address was written does not change the hash.
  */
 export function identityContent(coil: Coil): Record<string, unknown> {
-  const { createdAt: _createdAt, ...rest } = coil;
+  const { createdAt: _createdAt, parentManifestHash, ...rest } = coil;
   return {
     ...rest,
+    // "No parent" has one form: an explicit null and an absent field hash alike.
+    ...(parentManifestHash ? { parentManifestHash } : {}),
     assets: coil.assets.map((a) => ({ ...a, tokenAddress: checksumAddress(a.tokenAddress) ?? a.tokenAddress })),
   };
 }
