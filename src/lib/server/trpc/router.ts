@@ -4,10 +4,14 @@
  */
 import { router } from './init';
 import { stocksRouter } from './routers/stocks';
+import { strategistRouter } from './routers/strategist';
 import { systemRouter } from './routers/system';
+import { toolsRouter } from './routers/tools';
 
 export const appRouter = router({
   system: systemRouter,
+  tools: toolsRouter,
+  strategist: strategistRouter,
   stocks: stocksRouter,
 });
 
