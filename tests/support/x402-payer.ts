@@ -81,7 +81,7 @@ export function v1PaymentHeader(signed: SignedAuthorization, network = 'broker')
 }
 
 /** A v2 `PAYMENT-SIGNATURE` header value accepting the given requirement. */
-export function v2PaymentHeader(signed: SignedAuthorization, accepted: Record<string, unknown>, resource?: Record<string, unknown>): string {
+export function v2PaymentHeader(signed: SignedAuthorization, accepted: object, resource?: object): string {
   return encodePaymentSignatureHeader({
     x402Version: 2,
     ...(resource ? { resource: resource as never } : {}),
