@@ -293,7 +293,7 @@ describe('paid calls', () => {
     expect(call.json).toMatchObject({ x402Version: 1, paymentRequirements: { network: 'broker', maxAmountRequired: '10000', payTo: PAY_TO } });
   });
 
-  it('the identical payment replayed is refused and the facilitator is not called again', async () => {
+  it('@persistence the identical payment replayed is refused and the facilitator is not called again', async () => {
     const { header } = await v2Payment();
     expect((await payV2(header)).status).toBe(200);
     const settles = facilitator.settleCalls().length;
@@ -305,7 +305,7 @@ describe('paid calls', () => {
     expect(facilitator.settleCalls().length).toBe(settles);
   });
 
-  it('two simultaneous presentations of one authorization reach the facilitator once', async () => {
+  it('@persistence two simultaneous presentations of one authorization reach the facilitator once (unique nonce key)', async () => {
     const { header } = await v2Payment();
     const settles = facilitator.settleCalls().length;
     const [a, b] = await Promise.all([payV2(header), payV2(header)]);

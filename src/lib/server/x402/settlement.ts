@@ -161,7 +161,8 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
       ? { kind: 'pending_reconciliation', requirements, previous }
       : { kind: 'nonce_used', requirements, previous };
   };
-  if (await input.store.find(key)) return seen();
+  // No look-up first: the database's unique key alone decides, so a replay and a race take
+  // the same path.
   if (!(await input.store.reserve(row, input.receivedAt))) return seen();
 
   const outcome = await settlePayment(input.facilitator, settleRequestBody(payment, requirements));
