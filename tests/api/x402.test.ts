@@ -69,6 +69,21 @@ async function v2Payment(terms: Partial<Parameters<typeof signAuthorization>[1]>
   return { signed, header: v2PaymentHeader(signed, accepted, v2.resource as never) };
 }
 
+async function waitForLog(match: (line: any) => boolean): Promise<any> {
+  for (let i = 0; i < 50; i++) {
+    for (const raw of server.logs) {
+      try {
+        const line = JSON.parse(raw);
+        if (match(line)) return line;
+      } catch {
+        // not a JSON line
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('log line not found');
+}
+
 function payV2(header: string, body: unknown = composition) {
   return server.request('POST', '/api/vaults/x402/vault-risk-score', { body, headers: { 'PAYMENT-SIGNATURE': header } });
 }
@@ -421,6 +436,10 @@ describe('facilitator outcomes', () => {
     const status = await server.get(`/api/x402/authorizations/${signed.authorization.from}/${signed.authorization.nonce}`);
     expect(status.json.authorization).toMatchObject({ status: 'settlement_unknown', facilitatorReason: 'timeout', serviceName: 'vault-risk-score' });
     expect(status.json.reconciliationNeeded).toBe(true);
+
+    // The operator's log names the authorization for reconciliation (never the header or the key).
+    const logged = await waitForLog((l) => l.event === 'x402_payment' && l.outcome === 'settlement_unknown' && l.authorizationId === res.json.authorization.id);
+    expect(logged.reason).toBeUndefined();
 
     const settles = facilitator.settleCalls().length;
     const again = await payV2(header);

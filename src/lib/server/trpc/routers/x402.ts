@@ -9,6 +9,7 @@ import { getAddress } from 'viem';
 import { z } from 'zod';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
 import { SvcError } from '../../errors';
+import { logger } from '../../http/logger';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { feeScheduleSchema, FEE_SCHEDULE, formatUsdgUnits } from '../../vaults/fees';
@@ -285,7 +286,7 @@ function settlementView(outcome: Extract<PaymentOutcome, { kind: 'settled' }>) {
 }
 
 async function settleFor(ctx: Ctx & { now: Date }, service: PaidVaultService, lane: LaneSelection, paymentHeader: { header: string; value: string } | undefined) {
-  return settleServicePayment({
+  const outcome = await settleServicePayment({
     service,
     pinned: pinnedOf(ctx),
     facilitator: facilitatorEndpoint(ctx.config),
@@ -294,6 +295,26 @@ async function settleFor(ctx: Ctx & { now: Date }, service: PaidVaultService, la
     now: ctx.now,
     receivedAt: ctx.receivedAt,
   });
+  // One line per payment presented, for reconciliation: ids and outcomes, never a header or the key.
+  if (outcome.kind !== 'payment_required') {
+    logger.info(
+      {
+        event: 'x402_payment',
+        requestId: ctx.requestId,
+        service: service.name,
+        outcome: outcome.kind,
+        reason: 'reason' in outcome ? outcome.reason : undefined,
+        authorizationId: 'previous' in outcome ? outcome.previous.id : 'payment' in outcome ? authorizationIdOf(outcome.payment) : undefined,
+        receiptId: outcome.kind === 'settled' ? outcome.receipt.receiptId : undefined,
+      },
+      'x402 payment',
+    );
+  }
+  return outcome;
+}
+
+function authorizationIdOf(payment: { authorization: { from: string; nonce: string } }): string {
+  return authorizationId({ network: FACILITATOR_LANE.network, asset: FACILITATOR_LANE.assetAddress, payer: payment.authorization.from, nonce: payment.authorization.nonce });
 }
 
 function requestPaymentHeader(ctx: Ctx, req: () => BuiltRequirements, lane: LaneSelection) {
