@@ -4,7 +4,7 @@ import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
-import { x402Architecture } from '../../src/lib/server/x402/architecture';
+import { x402Architecture, x402ArchitectureFromConfig } from '../../src/lib/server/x402/architecture';
 import { findPaidService, PAID_VAULT_SERVICES } from '../../src/lib/server/x402/catalogue';
 import { PARTNER_CLOUD_ENDPOINTS, PARTNER_CLOUD_LANE } from '../../src/lib/server/x402/constants';
 import { settlePayment, type FacilitatorEndpoint } from '../../src/lib/server/x402/facilitator-client';
@@ -69,6 +69,9 @@ describe('architecture object (spec 2.11)', () => {
     expect(a.x402Providers.partnerCloud).toMatchObject({ status: 'live_or_configured', paymentChain: 'base' });
     expect(a.x402Providers.facilitator).toMatchObject({ status: 'configured_or_live_or_blocked', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', facilitator: null });
     expect(x402Architecture(PAY_TO).x402Providers.facilitator.facilitator).toBe(PAY_TO);
+    expect(x402ArchitectureFromConfig({ address: PAY_TO.toLowerCase() }).x402Providers.facilitator.facilitator).toBe(PAY_TO);
+    expect(x402ArchitectureFromConfig({ address: 'nope' }).x402Providers.facilitator.facilitator).toBeNull();
+    expect(x402ArchitectureFromConfig({})).toEqual(a);
   });
 });
 

@@ -5,6 +5,7 @@
  * The status strings are the spec's literal values: they name the states a lane can be in
  * (the live state of each lane is reported beside it by the providers and status routes).
  */
+import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { BROKER_CHAIN_ID, USDG } from '../registry';
 import { BROKER_CHAIN_NAME } from '../registry/data';
@@ -61,6 +62,12 @@ export function x402Architecture(facilitatorAddress: string | null): X402Archite
     svcStoresBrokerCredentials: false,
     svcPlacesOrders: false,
   };
+}
+
+/** The architecture object for the service configuration (FACILITATOR_ADDRESS, checksummed; null when unset or invalid). */
+export function x402ArchitectureFromConfig(facilitator: { address?: string }): X402Architecture {
+  const address = facilitator.address && isAddress(facilitator.address, { strict: false }) ? getAddress(facilitator.address) : null;
+  return x402Architecture(address);
 }
 
 const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/);

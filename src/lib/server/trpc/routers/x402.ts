@@ -70,7 +70,7 @@ function priceOf(service: PaidVaultService, lane: LaneSelection) {
 function requireService(name: string): PaidVaultService {
   const service = findPaidService(name);
   if (!service) {
-    throw new SvcError('X402_SERVICE_UNKNOWN', `No paid vault service is named ${JSON.stringify(name.slice(0, 64))}`, {
+    throw new SvcError('X402_SERVICE_UNKNOWN', 'No paid vault service has this name', {
       issues: [{ code: 'X402_SERVICE_UNKNOWN', message: `known services: ${PAID_VAULT_SERVICES.map((s) => s.name).join(', ')}`, path: 'serviceName' }],
     });
   }
@@ -191,10 +191,6 @@ function failOutcome(outcome: Exclude<PaymentOutcome, { kind: 'settled' }>, lane
 function authorizationView(a: { id: string; status: string; receiptId: string | null; serviceName: string }) {
   return { id: a.id, status: a.status, receiptId: a.receiptId, serviceName: a.serviceName };
 }
-
-const laneLabelFields = {
-  lane: laneSelectionSchema,
-};
 
 const priceSchema = z.object({ units: z.string(), amount: z.string(), asset: z.string(), decimals: z.literal(6) });
 
@@ -424,7 +420,7 @@ export const x402Router = router({
         }),
         laneSelection: z.object({
           rule: z.string(),
-          vaultServices: z.array(z.object({ service: z.string(), price: priceSchema, ...laneLabelFields })),
+          vaultServices: z.array(z.object({ service: z.string(), price: priceSchema, lane: laneSelectionSchema })),
         }),
         generatedAt: z.string(),
         ...chainBlockFields,
