@@ -7,12 +7,16 @@ import { stocksRouter } from './routers/stocks';
 import { strategistRouter } from './routers/strategist';
 import { systemRouter } from './routers/system';
 import { toolsRouter } from './routers/tools';
+import { vaultAnalysisRouter } from './routers/vault-analysis';
+import { x402Router } from './routers/x402';
 
 export const appRouter = router({
   system: systemRouter,
   tools: toolsRouter,
   strategist: strategistRouter,
   stocks: stocksRouter,
+  vaultAnalysis: vaultAnalysisRouter,
+  x402: x402Router,
 });
 
 export type AppRouter = typeof appRouter;
