@@ -428,8 +428,8 @@ export async function readVaultV2Status(reader: ChainReader | null, now: Date) {
     suite: V2_SUITE.map((c, i) => ({ role: c.role, name: c.name, address: c.address, codePresent: suiteCode[i]! })),
     stageLadder: [
       { stage: 'PREPARATION' as const, order: 1, provenBy: 'nothing on chain: a compiled request or calldata; nothing is signed or sent', onchainCount: null },
-      { stage: 'SUBMISSION' as const, order: 2, provenBy: "the user's own signed transaction placed a request in the on-chain queue", onchainCount: submissionReceipts, openQueueRequests: pendingCount },
-      { stage: 'SETTLEMENT' as const, order: 3, provenBy: 'a keeper batch epoch settled with exact conservation, or the instant or in-kind path completed; only this stage is a completed deposit or redemption', onchainCount: settlementReceipts },
+      { stage: 'SUBMISSION' as const, order: 2, provenBy: "a request in the on-chain queue, created by the user's own signed transaction; not yet a completed deposit or redemption", onchainCount: submissionReceipts, openQueueRequests: pendingCount },
+      { stage: 'SETTLEMENT' as const, order: 3, provenBy: 'on-chain proof of a keeper batch epoch settlement with exact conservation, or of a completed instant or in-kind path; only this stage is a completed deposit or redemption', onchainCount: settlementReceipts },
     ],
     mode: vaultMode(heldAssets),
     liveness,
