@@ -112,7 +112,7 @@ export const sourceVerificationShape = z.object({
   source: z.string(),
   lastVerified: z.string().describe('YYYY-MM-DD of the published source snapshot, or the timestamp of a live read in this response'),
   method: z.enum(['published_source_snapshot', 'live_chain_read', 'registry_copy']),
-});
+}).meta({ id: 'SourceVerification' });
 
 export const chainContextShape = {
   vaultChain: z
@@ -124,7 +124,7 @@ export const chainContextShape = {
       baseAssetDecimals: z.literal(6),
       role: z.string(),
     })
-    .describe('The chain the vaults live on: always the broker chain, id 4663, USDG with 6 decimals'),
+    .meta({ id: 'VaultChain', description: 'The chain the vaults live on: always the broker chain, id 4663, USDG with 6 decimals' }),
   x402PaymentChain: z
     .object({
       lane: z.enum(['facilitator', 'partner_cloud']),
@@ -135,7 +135,7 @@ export const chainContextShape = {
       reason: z.string(),
       appliesTo: z.string(),
     })
-    .describe('The x402 lane a paid vault service would use; kept apart from the vault chain'),
+    .meta({ id: 'X402PaymentChain', description: 'The x402 lane a paid vault service would use; kept apart from the vault chain' }),
   sourceVerification: z.array(sourceVerificationShape),
 };
 
@@ -167,7 +167,7 @@ export const packShape = z.object({
   svcExecutesDeposit: z.literal(false),
   partnerbotSocialCommand: z.string(),
   depositLinkUrl: z.string(),
-});
+}).meta({ id: 'VaultDepositPack' });
 
 export const ackVerificationShape = z.object({
   source: z.enum(['onchain_eth_call', 'registry_pinned_copy']).describe('Which values the recomputed hashes were compared with'),
@@ -179,13 +179,13 @@ export const ackVerificationShape = z.object({
   pinned: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
   checkedAt: z.string(),
   note: z.string(),
-});
+}).meta({ id: 'AckVerification' });
 
 export const modesShape = z.object({
   A: z.object({ mode: z.literal('A'), title: z.string(), available: z.literal(true), executionVerifiable: z.literal(false), socialCommand: z.string(), note: z.string() }),
   B: z.object({ mode: z.literal('B'), title: z.string(), available: z.boolean(), userDepositPath: z.literal(false), route: z.string(), gates: z.array(z.string()), note: z.string() }),
   C: z.object({ mode: z.literal('C'), title: z.string(), available: z.literal(true), recommended: z.literal(true), depositLinkUrl: z.string(), note: z.string() }),
-});
+}).meta({ id: 'DepositModes' });
 
 export const depositEventShape = z.object({ sender: addressShape, receiver: addressShape, assets: z.string(), shares: z.string(), logIndex: z.number().int() });
 
@@ -211,7 +211,7 @@ export const verificationShape = z
     confirmedVaultDeposit: z.boolean(),
     reason: z.string(),
   })
-  .describe("Re-read on chain at every call (chain id first). confirmedVaultDeposit: a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount");
+  .meta({ id: 'DepositVerification', description: "Re-read on chain at every call (chain id first). confirmedVaultDeposit: a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount" });
 
 export const gateShape = z.object({
   vaultSlug: z.string(),
@@ -231,7 +231,7 @@ export const gateShape = z.object({
   ),
   readiness: z.object({ candidate: z.boolean(), depositTermsReady: z.boolean(), auditReady: z.boolean(), blocked: z.boolean() }).nullable(),
   reason: z.string(),
-});
+}).meta({ id: 'DepositGate' });
 
 export const jobShape = z.object({
   id: z.string().describe('bvd_ followed by 24 hex digits'),
@@ -247,7 +247,7 @@ export const jobShape = z.object({
   amountUnits: z.string(),
   createdAt: z.string(),
   userDepositPath: z.literal(false),
-});
+}).meta({ id: 'VaultDepositJob' });
 
 // ---- V2 status ------------------------------------------------------------------------
 
@@ -256,7 +256,7 @@ const readSourceShape = z.object({
   address: addressShape,
   call: z.string(),
   interface: z.enum(['published', 'expected_unpublished']).describe("'published': the operator's published read; 'expected_unpublished': the read this service expects where none is published"),
-});
+}).meta({ id: 'VaultReadSource' });
 
 function reading<T extends z.ZodType>(value: T) {
   return z.discriminatedUnion('state', [
@@ -289,8 +289,12 @@ const capacityShape = z.discriminatedUnion('state', [
 
 const fuseShape = z.enum(LIMITING_FUSES);
 const modeShape = z.enum(EXECUTION_MODES);
-const stringReading = reading(z.string());
-const boolReading = reading(z.boolean());
+const stringReading = reading(z.string()).meta({ id: 'StringReading' });
+const boolReading = reading(z.boolean()).meta({ id: 'BoolReading' });
+const usdgReading = reading(usdgValueShape).meta({ id: 'UsdgReading' });
+const capacityReading = reading(capacityValueShape).meta({ id: 'CapacityReading' });
+const fuseReading = reading(fuseShape).meta({ id: 'LimitingFuseReading' });
+const modeReading = reading(modeShape).meta({ id: 'ExecutionModeReading' });
 
 export const v2StatusShape = {
   statusVersion: z.literal('svc-vault-v2-status-1.0.0'),
@@ -349,11 +353,11 @@ export const v2StatusShape = {
         ticker: z.string().nullable(),
         canonical: z.boolean(),
         enabledInAssetRegistry: boolReading,
-        executionMode: reading(modeShape),
-        buyCapacityUsdg: reading(capacityValueShape),
-        sellCapacityUsdg: reading(capacityValueShape),
-        depositLimitingFuse: reading(fuseShape),
-        redemptionLimitingFuse: reading(fuseShape),
+        executionMode: modeReading,
+        buyCapacityUsdg: capacityReading,
+        sellCapacityUsdg: capacityReading,
+        depositLimitingFuse: fuseReading,
+        redemptionLimitingFuse: fuseReading,
       }),
     ),
   ),
@@ -362,11 +366,11 @@ export const v2StatusShape = {
   limitingFuse: z
     .object({ deposit: derived(fuseShape), redemption: derived(fuseShape) })
     .describe('One of liveness, twap, peg, rolling_flow_budget, manipulation_cost, usdg_cash_buffer; unknown when not read'),
-  usdgCash: reading(usdgValueShape),
-  navUsdg: reading(usdgValueShape),
+  usdgCash: usdgReading,
+  navUsdg: usdgReading,
   totalSupply: stringReading,
   pricePerShare: reading(z.object({ pricePerShare: z.string(), markAvailabilityFlag: z.number().int() })),
-  queue: z.object({ pendingCount: stringReading, pendingDepositUsdg: reading(usdgValueShape), pendingRedemptionShares: stringReading, pendingRedeemCount: stringReading }),
+  queue: z.object({ pendingCount: stringReading, pendingDepositUsdg: usdgReading, pendingRedemptionShares: stringReading, pendingRedeemCount: stringReading }),
   timelock: reading(z.array(z.object({ id: bytes32Shape, label: z.string(), etaUnix: z.string(), eta: z.string(), ready: z.boolean() }))).describe(
     'Pending timelocked operations with their ETAs',
   ),

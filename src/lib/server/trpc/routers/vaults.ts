@@ -85,7 +85,7 @@ const listingShape = z.object({
   depositRoute: z.enum(['deposit_with_acks', 'request_queue']),
   acceptsDepositPacks: z.boolean(),
   addressSource: z.string(),
-});
+}).meta({ id: 'VaultListing' });
 
 const ackTextShape = z.object({ slot: z.enum(['risk', 'jurisdiction']), text: z.string(), keccak256: bytes32Shape });
 
@@ -118,12 +118,12 @@ const manifestShape = z.object({
   feeConfig: z.object({ performanceFeeBps: z.number(), managementFeeBps: z.number() }),
   notInvestmentAdvice: z.boolean(),
   liveExecutionAllowed: z.boolean(),
-});
+}).meta({ id: 'VaultManifest' });
 const validationShape = z.object({
   valid: z.boolean(),
   status: z.enum(['valid', 'valid-with-warnings', 'invalid']),
   issues: z.array(z.object({ severity: z.enum(['error', 'warning']), code: z.string(), message: z.string(), path: z.string().optional() })),
-});
+}).meta({ id: 'VaultManifestValidation' });
 const receiptShape = z.object({
   receiptVersion: z.string(),
   receiptId: z.string(),
@@ -143,7 +143,7 @@ const receiptShape = z.object({
   anchoring: z.literal('paper'),
   observedAt: z.string(),
   receiptHash: z.string(),
-});
+}).meta({ id: 'VaultReceipt' });
 const callShape = z.object({ step: z.number().int(), to: addressShape, data: hexShape, description: z.string() });
 
 const slugInput = z.string().min(1).max(100).describe('A vault slug or address');
