@@ -165,7 +165,13 @@ export async function startLocalChain(options: StartChainOptions = {}): Promise<
   }
   const chain = new LocalChain(`${base}/rpc-${Math.random().toString(36).slice(2, 10)}`, child);
   chain.artifacts = artifacts;
-  if (options.placeRegistryTokens !== false) await placeRegistryTokens(chain);
+  try {
+    if (options.placeRegistryTokens !== false) await placeRegistryTokens(chain);
+  } catch (error) {
+    // The caller never gets the chain to stop, so the node would outlive the test run.
+    await chain.stop();
+    throw error;
+  }
   return chain;
 }
 
