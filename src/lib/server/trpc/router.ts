@@ -3,11 +3,13 @@
  * here. `AppRouter` is the type a TypeScript consumer builds a typed client from.
  */
 import { router } from './init';
+import { partnerbotRouter } from './routers/partnerbot';
 import { stocksRouter } from './routers/stocks';
 import { strategistRouter } from './routers/strategist';
 import { systemRouter } from './routers/system';
 import { toolsRouter } from './routers/tools';
 import { vaultAnalysisRouter } from './routers/vault-analysis';
+import { vaultsRouter } from './routers/vaults';
 import { x402Router } from './routers/x402';
 
 export const appRouter = router({
@@ -15,6 +17,8 @@ export const appRouter = router({
   tools: toolsRouter,
   strategist: strategistRouter,
   stocks: stocksRouter,
+  vaults: vaultsRouter,
+  partnerbot: partnerbotRouter,
   vaultAnalysis: vaultAnalysisRouter,
   x402: x402Router,
 });
