@@ -8,7 +8,7 @@ import { BROKER_CHAIN_ID } from '../registry';
 import { readTransactionProof, type ChainRead } from './chain-proof';
 import { partnerCommand } from './command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntentInput } from './intent';
-import { isPlausibleJobId, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint } from './partner-client';
+import { isPlausibleJobId, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint } from '../partner/agent-api';
 import { buildPlan, canonicalJson, computePlanHash, HARD_FLAGS, type PreparedPlan } from './plan';
 import { chainProofTransition, jobStatusTransition, REASON, REASON_MEANING, STATUS_MEANING, type PartnerJobStatus, type ReasonCode, type ReceiptStatus } from './status';
 import type { ReceiptChange, ReceiptEventInput, StockReceiptRecord, StockReceiptStore } from './store';

@@ -14,8 +14,9 @@
  * receipt read from chain 4663 moves it again (see `chainProofTransition`).
  */
 
-export const PARTNER_JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
-export type PartnerJobStatus = (typeof PARTNER_JOB_STATUSES)[number];
+import { isPartnerJobStatus, PARTNER_JOB_STATUSES, type PartnerJobStatus } from '../partner/agent-api';
+
+export { isPartnerJobStatus, PARTNER_JOB_STATUSES, type PartnerJobStatus };
 
 export const RECEIPT_STATUSES = [
   'prepared',
@@ -55,10 +56,6 @@ export const STATUS_MEANING: Record<ReceiptStatus, string> = {
 
 export function isOnchainStatus(status: ReceiptStatus): boolean {
   return status === 'onchain_confirmed' || status === 'onchain_reverted';
-}
-
-export function isPartnerJobStatus(value: unknown): value is PartnerJobStatus {
-  return typeof value === 'string' && (PARTNER_JOB_STATUSES as readonly string[]).includes(value);
 }
 
 /** Why a reconciliation moved a receipt, or why it did not. Stable codes. */

@@ -6,11 +6,12 @@
  *   - any execution claim, or a performance claim           → GUARDRAIL_REJECTED
  *   - any asset that is not canonical                       → GUARDRAIL_REJECTED
  *   - anything that is not the stated shape or breaks rules → PARTNER_INVALID_OUTPUT
- * Transport: non-2xx, network errors, failed or cancelled jobs → PARTNER_HTTP_ERROR; the whole
- * exchange is bounded by PARTNER_TIMEOUT_MS → PARTNER_TIMEOUT.
+ * Transport (src/lib/server/partner/agent-api.ts): non-2xx, network errors, failed or cancelled
+ * jobs → PARTNER_HTTP_ERROR; the whole exchange is bounded by PARTNER_TIMEOUT_MS → PARTNER_TIMEOUT.
  */
 import { z } from 'zod';
 import { SvcError } from '../errors';
+import { PARTNER_ERROR, PartnerHttpError, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint, type PartnerJob } from '../partner/agent-api';
 import { findExecutionClaim } from '../guards/output-guard';
 import { findPerformanceClaim } from '../coil/share-card';
 import { HEX_ADDRESS } from '../coil/manifest';
@@ -23,8 +24,8 @@ export const PARTNER_FAILURE_CODES = ['PARTNER_NOT_CONFIGURED', 'PARTNER_HTTP_ER
 export interface PartnerClientOptions {
   apiUrl?: string;
   apiKey?: string;
+  /** The overall budget of one strategist exchange: submission and every poll (PARTNER_TIMEOUT_MS). */
   timeoutMs: number;
-  fetch?: typeof fetch;
   /** Monotonic milliseconds; injectable for tests. */
   clock?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -174,56 +175,34 @@ export function parsePartnerAnswer(answer: string, request: StrategistRequest): 
   };
 }
 
-function isTimeout(error: unknown): boolean {
-  const name = (error as { name?: string })?.name;
-  return name === 'TimeoutError' || name === 'AbortError';
-}
-
 /** Runs one prompt through the partner API and returns its answer text. */
 export async function askPartner(prompt: string, options: PartnerClientOptions): Promise<string> {
   if (!partnerConfigured(options)) {
     throw fail('PARTNER_NOT_CONFIGURED', 'The partner strategist is not configured (PARTNER_API_URL and PARTNER_API_KEY)');
   }
-  const doFetch = options.fetch ?? fetch;
   const clock = options.clock ?? (() => performance.now());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const deadline = clock() + options.timeoutMs;
-  const base = options.apiUrl!.replace(/\/+$/, '');
+  const endpoint: PartnerEndpoint = { apiUrl: options.apiUrl!, apiKey: options.apiKey!, timeoutMs: options.timeoutMs };
   const remaining = () => Math.max(0, Math.floor(deadline - clock()));
   const timedOut = () => fail('PARTNER_TIMEOUT', `The partner did not finish within ${options.timeoutMs} ms`);
 
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  /** One call within what is left of the overall budget, with the strategist's failure codes. */
+  async function within<T>(run: (callOptions: { timeoutMs: number }) => Promise<T>): Promise<T> {
     const budget = remaining();
     if (budget <= 0) throw timedOut();
-    let res: Response;
-    let text: string;
     try {
-      res = await doFetch(`${base}${path}`, {
-        method,
-        headers: { 'X-API-Key': options.apiKey!, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(budget),
-      });
-      text = await res.text();
+      return await run({ timeoutMs: budget });
     } catch (error) {
-      if (isTimeout(error) || remaining() <= 0) throw timedOut();
-      throw fail('PARTNER_HTTP_ERROR', `The partner API could not be reached (${method} ${path.split('/').slice(0, 3).join('/')})`);
-    }
-    if (res.status < 200 || res.status > 299) {
-      throw fail('PARTNER_HTTP_ERROR', `The partner API answered HTTP ${res.status}`, [{ code: 'PARTNER_STATUS', message: `HTTP ${res.status}` }]);
-    }
-    try {
-      return { status: res.status, json: JSON.parse(text) };
-    } catch {
-      throw fail('PARTNER_INVALID_OUTPUT', 'The partner API answered with malformed JSON');
+      const code = (error as SvcError).code;
+      if (code === PARTNER_ERROR.TIMEOUT || remaining() <= 0) throw timedOut();
+      // The strategist answers only its own five codes (spec 4.2).
+      if (code === PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED) throw fail('PARTNER_HTTP_ERROR', 'The partner refused the prompt and asks for verification in its own console');
+      throw error;
     }
   }
 
-  const submitted = await call('POST', '/agent/prompt', { prompt });
-  const jobId = (submitted.json as { jobId?: unknown })?.jobId;
-  if (typeof jobId !== 'string' || !/^[A-Za-z0-9._:-]{1,200}$/.test(jobId)) {
-    throw fail('PARTNER_INVALID_OUTPUT', 'The partner API did not return a usable jobId');
-  }
+  const { jobId } = await within((o) => submitPartnerPrompt(endpoint, prompt, o));
 
   let delay = options.firstPollDelayMs ?? 200;
   const maxDelay = options.maxPollDelayMs ?? 2000;
@@ -232,32 +211,25 @@ export async function askPartner(prompt: string, options: PartnerClientOptions):
     if (remaining() <= delay) throw timedOut();
     await sleep(delay);
     delay = Math.min(maxDelay, Math.round(delay * 1.6));
-    let job: { status: number; json: unknown };
+    let job: PartnerJob;
     try {
-      job = await call('GET', `/agent/job/${encodeURIComponent(jobId)}`);
+      job = await within((o) => readPartnerJob(endpoint, jobId, o));
     } catch (error) {
       // A job read is idempotent: one transient 5xx is retried with the same backoff.
-      const status = (error as SvcError).issues?.[0]?.message ?? '';
-      if ((error as SvcError).code === 'PARTNER_HTTP_ERROR' && /^HTTP 5\d\d$/.test(status) && transientFailures++ < 1) continue;
+      if (error instanceof PartnerHttpError && error.httpStatus >= 500 && transientFailures++ < 1) continue;
       throw error;
     }
-    const body = job.json as { status?: unknown; response?: unknown; result?: unknown };
-    switch (body?.status) {
+    switch (job.partnerStatus) {
       case 'pending':
       case 'processing':
         continue;
-      case 'completed': {
-        const answer = body.response ?? body.result;
-        if (typeof answer === 'string') return answer;
-        if (answer && typeof answer === 'object') return JSON.stringify(answer);
+      case 'completed':
+        if (job.response !== undefined) return job.response;
         throw fail('PARTNER_INVALID_OUTPUT', 'The partner reports the job as completed but gave no answer');
-      }
       case 'failed':
         throw fail('PARTNER_HTTP_ERROR', 'The partner reports the job as failed');
       case 'cancelled':
         throw fail('PARTNER_HTTP_ERROR', 'The partner reports the job as cancelled');
-      default:
-        throw fail('PARTNER_INVALID_OUTPUT', 'The partner job has an unknown status');
     }
   }
 }

@@ -16,7 +16,7 @@ import { SvcError } from '../errors';
 import type { ChainReader } from './chain';
 import { noTransactionYet, verifyVaultDeposit, type DepositVerification } from './completion';
 import { buildDepositPack, validateReceiver, type DepositPack, type DepositPackResult } from './deposit-pack';
-import { extractTxHashes, getPartnerJob, submitPartnerPrompt, type PartnerApiSettings, type PartnerJobStatus } from './partner-agent';
+import { readPartnerJob, submitPartnerPrompt, type PartnerEndpoint, type PartnerJobStatus } from '../partner/agent-api';
 import { resolveRailAVault, type RailAVault } from './registry';
 
 export const MODE_B_JOB_PREFIX = 'bvd_';
@@ -181,7 +181,7 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
   if (!(await deps.store.reserve(job))) {
     refuse('PLAN_ALREADY_SUBMITTED', 'This plan is already being submitted; a plan is never submitted twice', 'confirmPlanHash');
   }
-  const partner: PartnerApiSettings = { apiUrl: settings.partnerApiUrl!, apiKey: settings.partnerApiKey!, timeoutMs: settings.partnerTimeoutMs };
+  const partner: PartnerEndpoint = { apiUrl: settings.partnerApiUrl!, apiKey: settings.partnerApiKey!, timeoutMs: settings.partnerTimeoutMs };
   let partnerJobId: string;
   try {
     ({ jobId: partnerJobId } = await submitPartnerPrompt(partner, modeBPrompt(pack)));
@@ -231,16 +231,16 @@ export async function modeBJobStatus(jobId: string, extraTxHash: Hex | undefined
     partnerJob = { state: 'unknown', status: null, statusIsProof: false, note: 'The partner API is not configured, so the partner job was not polled.' };
   } else {
     try {
-      const polled = await getPartnerJob({ apiUrl: partnerApiUrl, apiKey: partnerApiKey, timeoutMs: deps.settings.partnerTimeoutMs }, job.partnerJobId);
+      const polled = await readPartnerJob({ apiUrl: partnerApiUrl, apiKey: partnerApiKey, timeoutMs: deps.settings.partnerTimeoutMs }, job.partnerJobId);
       fromPartner = extractTxHashes(polled.response);
       partnerJob = {
         state: 'read',
-        status: polled.status,
+        status: polled.partnerStatus,
         statusIsProof: false,
         note:
-          polled.status === 'completed'
+          polled.partnerStatus === 'completed'
             ? "The partner reports the job as completed (unconfirmed): that is the partner's word, not proof."
-            : `The partner reports the job as ${polled.status}; a job status is never proof.`,
+            : `The partner reports the job as ${polled.partnerStatus}; a job status is never proof.`,
       };
     } catch (error) {
       partnerJob = { state: 'unknown', status: null, statusIsProof: false, note: `The partner job could not be polled (${error instanceof SvcError ? error.code : 'PARTNER_HTTP_ERROR'}).` };
@@ -284,4 +284,11 @@ export async function reconcileDepositTx(
   const amountUnits = expected.amountUsdg === undefined ? undefined : parseAmount(expected.amountUsdg);
   const verification = await verifyVaultDeposit(deps.chain, txHash, { vault, receiver, amountUnits }, deps.now);
   return { kind: 'tx-reconcile' as const, txHash: txHash.toLowerCase(), verification, complete: verification.confirmedVaultDeposit };
+}
+
+/** Transaction hashes mentioned in a partner's text: candidates to verify on chain, never proof by themselves. */
+export function extractTxHashes(text: string | undefined): Hex[] {
+  if (!text) return [];
+  const found = text.match(/(?<![0-9a-zA-Z])0x[0-9a-fA-F]{64}(?![0-9a-fA-F])/g) ?? [];
+  return [...new Set(found.map((h) => h.toLowerCase() as Hex))];
 }

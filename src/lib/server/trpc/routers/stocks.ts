@@ -16,7 +16,7 @@ import {
   STOCK_ERROR,
   submitStockIntent,
 } from '../../stocks/lane';
-import { PARTNER_ERROR } from '../../stocks/partner-client';
+import { PARTNER_ERROR } from '../../partner/agent-api';
 import { PLAN_HASH_RULE } from '../../stocks/plan';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
 import { registerErrorStatuses } from '../error-map';
