@@ -3,10 +3,14 @@
  * here. `AppRouter` is the type a TypeScript consumer builds a typed client from.
  */
 import { router } from './init';
+import { authRouter } from './routers/auth';
+import { meRouter } from './routers/me';
 import { systemRouter } from './routers/system';
 
 export const appRouter = router({
   system: systemRouter,
+  auth: authRouter,
+  me: meRouter,
 });
 
 export type AppRouter = typeof appRouter;
