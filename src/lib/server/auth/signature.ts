@@ -3,9 +3,12 @@
  * Externally owned accounts are checked locally (ECDSA recovery, no network). When the
  * broker chain's RPC is configured, a signature that does not recover to the address is
  * also tried as a contract wallet's (ERC-1271, or ERC-6492 for a wallet not deployed yet)
- * through a read-only `eth_call` on chain 4663.
+ * through read-only calls on chain 4663 (`eth_getCode`, then viem's ERC-6492 universal
+ * validator in an `eth_call`, which also covers deployed ERC-1271 wallets). A chain that does
+ * not answer is reported as such (503), not as a bad signature.
  */
 import { createPublicClient, defineChain, http, verifyMessage, type Hex, type PublicClient } from 'viem';
+import { isErc6492Signature } from 'viem/utils';
 import { SvcError } from '../errors';
 import { AUTH_CODES } from './errors';
 
@@ -41,6 +44,13 @@ function publicClientFor(rpcUrl: string): PublicClient {
   return client;
 }
 
+/** The RPC URL is secret: the transport error is not passed on. */
+function unavailable(): never {
+  throw new SvcError(AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE, 'The contract-wallet signature could not be checked: chain 4663 did not answer', {
+    issues: [{ code: AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE, message: 'chain 4663 RPC unavailable; try again later', path: 'signature' }],
+  });
+}
+
 function invalid(): never {
   throw new SvcError(AUTH_CODES.SIWE_SIGNATURE_INVALID, "The signature was not made by the message's address for this exact message", {
     issues: [{ code: AUTH_CODES.SIWE_SIGNATURE_INVALID, message: 'signature does not verify', path: 'signature' }],
@@ -59,20 +69,22 @@ export async function verifySignInSignature(check: SignatureCheck, options: Sign
   // A contract wallet lives on one chain; only the broker chain has an RPC here.
   if (!options.rpcUrl || check.chainId !== BROKER_CHAIN_ID) invalid();
 
+  const client = publicClientFor(options.rpcUrl);
+  let code: Hex | undefined;
+  try {
+    code = await client.getCode({ address: check.address });
+  } catch {
+    unavailable();
+  }
+  // No code and no ERC-6492 wrapper (which carries the deployment): an EOA whose signature
+  // did not recover above.
+  if (!code && !isErc6492Signature(check.signature)) invalid();
+
   let contractValid: boolean;
   try {
-    contractValid = await publicClientFor(options.rpcUrl).verifyMessage({
-      address: check.address,
-      message: check.message,
-      signature: check.signature,
-    });
+    contractValid = await client.verifyMessage({ address: check.address, message: check.message, signature: check.signature });
   } catch {
-    // viem reports a reverted or failed validation call as `false`; what still throws is a
-    // transport failure, which says nothing about the signature. (The RPC URL is secret:
-    // the error is not passed on.)
-    throw new SvcError(AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE, 'The contract-wallet signature could not be checked: the chain did not answer', {
-      issues: [{ code: AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE, message: 'chain 4663 RPC unavailable', path: 'signature' }],
-    });
+    unavailable();
   }
   if (!contractValid) invalid();
 }
