@@ -354,6 +354,22 @@ describe('sessions: cookie checks, logout, expiry, renewal', () => {
     expect(Date.parse(session.json.expiresAt)).toBe(stored);
   });
 
+  it('@persistence signing in again from the same browser ends the session its cookie held', async () => {
+    const first = await signIn(server, WALLET_A);
+    const nonce = await getNonce(server);
+    const message = siweMessage(server, WALLET_B, nonce);
+    const res = await server.request('POST', '/api/auth/verify', {
+      body: { message, signature: await WALLET_B.signMessage({ message }) },
+      headers: { origin: server.env.ORIGIN!, cookie: first.cookie },
+    });
+    expect(res.status).toBe(200);
+    const second = sessionCookieOf(res)!;
+    expect(second).not.toBe(first.cookie);
+    expect(await db.session.findUnique({ where: { id: sessionIdOf(tokenOf(first.cookie)) } })).toBeNull();
+    expect((await server.get('/api/auth/session', { cookie: first.cookie })).json).toEqual({ authenticated: false });
+    expect((await server.get('/api/auth/session', { cookie: second })).json).toMatchObject({ authenticated: true, address: WALLET_B.address });
+  });
+
   it('the typed client path (/trpc) sees the same session', async () => {
     const { cookie } = await signIn(server, WALLET_B);
     const res = await server.get('/trpc/auth.session', { cookie });

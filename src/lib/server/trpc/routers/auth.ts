@@ -83,7 +83,7 @@ export const authRouter = router({
     .meta({
       family: 'auth',
       openapi: rest('POST', '/auth/verify', 'Verify a signed Sign-In with Ethereum message and open a session', {
-        description: `The message must name this service's host as its domain and a URI on ORIGIN, version 1, chain 4663 or 1, a nonce from GET /api/auth/nonce (unexpired, unused), an issuedAt not in the future, and respect its expirationTime and notBefore. The signature must recover to the message's address (contract wallets through ERC-1271/6492 on chain 4663 when the chain RPC is configured). On success the wallet user is created on first sign-in and an HttpOnly, SameSite=Lax session cookie \`svc_session\` is set (Secure when ORIGIN is https), valid 30 days with sliding renewal. The request must carry an Origin header equal to ORIGIN. ${AUTH_ERRORS_TEXT}`,
+        description: `The message must name this service's host as its domain and a URI on ORIGIN, version 1, chain 4663 or 1, a nonce from GET /api/auth/nonce (unexpired, unused), an issuedAt not in the future, and respect its expirationTime and notBefore. The signature must recover to the message's address (contract wallets through ERC-1271/6492 on chain 4663 when the chain RPC is configured). On success the wallet user is created on first sign-in, a session the request's cookie already held is ended, and an HttpOnly, SameSite=Lax session cookie \`svc_session\` is set (Secure when ORIGIN is https), valid 30 days with sliding renewal. The request must carry an Origin header equal to ORIGIN. ${AUTH_ERRORS_TEXT}`,
       }),
     })
     .input(verifyInput)
@@ -96,6 +96,10 @@ export const authRouter = router({
         { origin: ctx.config.origin, now: ctx.receivedAt, rpcUrl: ctx.config.brokerChainRpcUrl },
         authStore,
       );
+      // Signing in again (same or another wallet) replaces the browser's session: the one
+      // its cookie held stops working rather than lingering until it expires.
+      const previous = sessionTokenOf(ctx.cookies);
+      if (previous) await invalidateSessionToken(previous, authStore);
       setSessionCookie(ctx.cookies, signedIn.token, signedIn.expiresAt, ctx.config.origin);
       return { address: signedIn.address, chainId: signedIn.chainId, expiresAt: signedIn.expiresAt.toISOString() };
     }),
