@@ -8,6 +8,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        test: { name: 'bench', include: [], benchmark: { include: ['bench/**/*.bench.ts'] }, environment: 'node' },
+      },
+      {
+        extends: true,
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
       },
       {

@@ -32,6 +32,8 @@ const LEADING_VERB_CLAIM = new RegExp(
   `^(?:successfully\\s+)?(?:${VERBS})\\s+(?:the|your|a|an|all|\\$?\\d)`,
   'i',
 );
+/** Cheap pre-check: a text without any execution verb cannot hold a claim. */
+const ANY_VERB = new RegExp(`\\b(?:${VERBS})\\b`, 'i');
 const NEGATION = new RegExp(`(?:\\b(?:${alt(NEGATIONS.filter((n) => n !== "n't"))})\\b|n't\\b)`, 'i');
 const HYPOTHETICAL = new RegExp(`\\b(?:${alt(HYPOTHETICAL_MARKERS)})\\b`, 'i');
 
@@ -50,9 +52,26 @@ function splitSentences(text: string): string[] {
 }
 
 /** Returns the first sentence of `text` that reads as an unproven execution claim. */
+/**
+ * Responses repeat the same texts (disclaimers, rationales), so verdicts are memoised; the
+ * cache is bounded and simply starts over when full.
+ */
+const verdicts = new Map<string, ExecutionClaim | null>();
+const VERDICT_CACHE_SIZE = 2000;
+
 export function findExecutionClaim(text: string): ExecutionClaim | undefined {
+  if (!ANY_VERB.test(text)) return undefined;
+  const known = verdicts.get(text);
+  if (known !== undefined) return known ?? undefined;
+  const verdict = scanSentences(text);
+  if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
+  verdicts.set(text, verdict ?? null);
+  return verdict;
+}
+
+function scanSentences(text: string): ExecutionClaim | undefined {
   for (const sentence of splitSentences(text)) {
-    if (sentence.endsWith('?')) continue;
+    if (sentence.endsWith('?') || !ANY_VERB.test(sentence)) continue;
     const match = ACTIVE_CLAIM.exec(sentence) ?? PASSIVE_CLAIM.exec(sentence) ?? LEADING_VERB_CLAIM.exec(sentence);
     if (!match) continue;
     const upToMatch = sentence.slice(0, match.index + match[0].length);
