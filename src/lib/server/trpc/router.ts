@@ -5,10 +5,12 @@
 import { router } from './init';
 import { authRouter } from './routers/auth';
 import { meRouter } from './routers/me';
+import { stocksRouter } from './routers/stocks';
 import { systemRouter } from './routers/system';
 
 export const appRouter = router({
   system: systemRouter,
+  stocks: stocksRouter,
   auth: authRouter,
   me: meRouter,
 });

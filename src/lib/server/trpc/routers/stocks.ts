@@ -1,0 +1,322 @@
+/**
+ * The stock-token lane (spec 4.5): partner status, prepare, submit, job poll, reconcile, and a
+ * read of a stored receipt. The registry route of the family lives in routers/system.ts.
+ * Domain: src/lib/server/stocks/; persistence: src/lib/server/db/stock-receipt-repository.ts.
+ */
+import { z } from 'zod';
+import { stockReceiptStore } from '../../db/stock-receipt-repository';
+import { logger } from '../../http/logger';
+import { STOCK_INTENT_INVALID } from '../../stocks/intent';
+import {
+  getStockReceipt,
+  partnerLaneStatus,
+  pollPartnerJob,
+  prepareStockCommand,
+  reconcileStockReceipt,
+  STOCK_ERROR,
+  submitStockIntent,
+} from '../../stocks/lane';
+import { PARTNER_ERROR } from '../../stocks/partner-client';
+import { PLAN_HASH_RULE } from '../../stocks/plan';
+import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
+import { registerErrorStatuses } from '../error-map';
+import { nowIsoField, publicProcedure, rest, router } from '../init';
+
+registerErrorStatuses({
+  STOCK_INTENT_SHAPE: 400,
+  [STOCK_ERROR.RECONCILE_REFERENCE_REQUIRED]: 400,
+  [STOCK_INTENT_INVALID]: 422,
+  [STOCK_ERROR.PLAN_HASH_MISMATCH]: 409,
+  [STOCK_ERROR.RECEIPT_REFERENCE_MISMATCH]: 409,
+  [STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE]: 409,
+  [STOCK_ERROR.SUBMIT_IN_PROGRESS]: 409,
+  [STOCK_ERROR.VAULT_REBALANCE_NOT_ALLOWED_HERE]: 403,
+  [PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED]: 403,
+  [STOCK_ERROR.STOCK_JOB_UNKNOWN]: 404,
+  [STOCK_ERROR.STOCK_RECEIPT_UNKNOWN]: 404,
+  COMMAND_VENUE_PHRASE_MISSING: 500,
+});
+
+const intentErrorCode = (path: string) => (path === 'intent' || path.startsWith('intent.') ? 'STOCK_INTENT_SHAPE' : 'INPUT_INVALID');
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const intentInput = z
+  .object({
+    mode: z.string().max(64).describe('personal_partner_trade or vault_operator_rebalance'),
+    side: z.string().max(32).describe('buy, swap or sell'),
+    targetSymbol: z.string().max(32).describe('ticker (display metadata; the address is the identity)'),
+    targetTokenAddress: z.string().max(128).optional().describe('the canonical token address on chain 4663 (required: a ticker alone is rejected)'),
+    inputAsset: z.string().max(32).describe('USDG'),
+    inputAmount: z.string().max(64).describe('USDG amount, a decimal string with at most 6 decimals, e.g. "25"'),
+    maxSlippageBps: z.number().describe('integer, at most 500'),
+    maxNotionalUsd: z.number().describe('at most PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD (default 500)'),
+    userAcknowledgedTokenizedExposureNotDirectStockOwnership: z.boolean().optional().describe('must be true'),
+    userAcknowledgedPartnerExecutesTrade: z.boolean().optional().describe('must be true'),
+    venue: z.string().max(32).optional().describe('broker; required on vault_operator_rebalance intents'),
+    chainId: z.number().optional().describe('when given, must be 4663'),
+  })
+  .strict()
+  .describe('Stock-trade intent (spec 2.8). Unknown fields are rejected.');
+
+const intentOutput = z.object({
+  mode: z.enum(['personal_partner_trade', 'vault_operator_rebalance']),
+  side: z.enum(['buy', 'swap', 'sell']),
+  targetSymbol: z.string(),
+  targetTokenAddress: z.string(),
+  inputAsset: z.literal('USDG'),
+  inputAmount: z.string(),
+  maxSlippageBps: z.number().int(),
+  maxNotionalUsd: z.number(),
+  userAcknowledgedTokenizedExposureNotDirectStockOwnership: z.literal(true),
+  userAcknowledgedPartnerExecutesTrade: z.literal(true),
+  venue: z.literal('broker').optional(),
+  chainId: z.literal(4663).optional(),
+});
+
+const hardFlags = {
+  svcExecutesTrade: z.literal(false),
+  svcCollectsLocation: z.literal(false),
+  requiresPartnerLocationVerification: z.literal(true),
+};
+
+const receiptStatus = z.enum(RECEIPT_STATUSES);
+const partnerJobStatus = z.enum(PARTNER_JOB_STATUSES);
+const reasonCode = z.enum(Object.values(REASON) as [string, ...string[]]);
+
+const historyEntry = z.object({
+  seq: z.number().int(),
+  trigger: z.enum(['prepare', 'submit', 'job_poll', 'reconcile']),
+  fromStatus: receiptStatus.nullable(),
+  toStatus: receiptStatus,
+  reason: z.string().nullable(),
+  jobId: z.string().nullable(),
+  partnerJobStatus: partnerJobStatus.nullable(),
+  txHash: z.string().nullable().describe('the transaction this step read (on-chain steps)'),
+  blockNumber: z.string().nullable(),
+  chainId: z.number().int().nullable(),
+  at: z.string(),
+});
+
+const receiptSchema = z
+  .object({
+    receiptVersion: z.string(),
+    receiptId: z.string().describe('srcpt_ + the first 24 hex digits of planHash'),
+    planHash: z.string(),
+    status: receiptStatus,
+    statusMeaning: z.string(),
+    statusReason: z.string().nullable(),
+    chainId: z.literal(4663),
+    targetSymbol: z.string(),
+    targetTokenAddress: z.string(),
+    generatedAt: z.string(),
+    jobId: z.string().nullable(),
+    partnerJobStatus: partnerJobStatus.nullable().describe('the last job status the partner reported (its word, not settlement)'),
+    txHash: z.string().nullable().describe('the transaction whose receipt proves the on-chain status (onchain_* only)'),
+    blockNumber: z.string().nullable().describe('decimal block number of that transaction'),
+    updatedAt: z.string(),
+    history: z.array(historyEntry).describe('every state change with its proof, oldest first'),
+    svcExecutesTrade: z.literal(false),
+  })
+  .describe('Stock-trade receipt (spec 3.1)');
+
+const commandPackSchema = z.object({
+  social: z.string(),
+  cli: z.string(),
+  agentApi: z.object({
+    method: z.literal('POST'),
+    url: z.string(),
+    authHeaderName: z.literal('X-API-Key'),
+    apiKeyEnvVar: z.literal('PARTNER_API_KEY'),
+    body: z.object({ prompt: z.string() }),
+    pollUrlTemplate: z.string(),
+  }),
+  chainId: z.literal(4663),
+  canonical: z.object({ targetSymbol: z.string(), targetTokenAddress: z.string(), usdgAddress: z.string() }),
+});
+
+const planSchema = z.object({
+  planVersion: z.string(),
+  intent: intentOutput,
+  chainId: z.literal(4663),
+  target: z.object({ symbol: z.string(), name: z.string(), kind: z.string(), tokenAddress: z.string(), decimals: z.number().int() }),
+  inputAsset: z.object({ symbol: z.literal('USDG'), tokenAddress: z.string(), decimals: z.number().int() }),
+  notionalCapUsd: z.number(),
+  slippageCapBps: z.number().int(),
+  executor: z.literal('partner'),
+  registryVersion: z.string(),
+  ...hardFlags,
+});
+
+const prepareOutput = z.object({
+  planHash: z.string().describe(PLAN_HASH_RULE),
+  generatedAt: z.string().describe('send it back as nowIso on submit'),
+  plan: planSchema,
+  commandPack: commandPackSchema,
+  ...hardFlags,
+  partnerContacted: z.literal(false),
+  receipt: z.object({ receiptId: z.string(), status: receiptStatus, statusMeaning: z.string() }),
+  nextStep: z.string(),
+});
+
+const submitOutput = z.object({
+  jobId: z.string(),
+  receiptStatus: receiptStatus.describe('job_pending on a first submission; the current status on a replay'),
+  statusMeaning: z.string(),
+  planHash: z.string(),
+  receiptId: z.string(),
+  partnerJobStatus: partnerJobStatus.nullable(),
+  replayed: z.boolean().describe('true when the plan already had a job and nothing was sent'),
+  pollPath: z.string(),
+  svcExecutesTrade: z.literal(false),
+  note: z.string(),
+});
+
+const pollOutput = z.object({
+  jobId: z.string(),
+  partnerJobStatus: partnerJobStatus,
+  receiptStatus: receiptStatus,
+  statusMeaning: z.string(),
+  statusKeptReason: reasonCode.optional().describe('set when on-chain proof kept the receipt where it was'),
+  statusKeptMeaning: z.string().optional(),
+  polledAt: z.string(),
+  receipt: receiptSchema,
+  svcExecutesTrade: z.literal(false),
+});
+
+const reconcileOutput = z.object({
+  receipt: receiptSchema,
+  reconciliation: z.object({
+    source: z.enum(['chain', 'partner_job', 'none']),
+    previousStatus: receiptStatus,
+    status: receiptStatus,
+    moved: z.boolean(),
+    reason: reasonCode.nullable(),
+    reasonMeaning: z.string().nullable(),
+    partnerErrorCode: z.string().nullable(),
+    chainIdVerified: z.boolean().nullable().describe('true only when the RPC answered eth_chainId 4663; null when the chain was not read'),
+    expectedChainId: z.literal(4663),
+    txHash: z.string().nullable(),
+    checkedAt: z.string(),
+  }),
+  svcExecutesTrade: z.literal(false),
+});
+
+const statusOutput = z.object({
+  lane: z.literal('rail_b_partner_stock_token'),
+  laneStatus: z.enum(['enabled', 'not_enabled']),
+  prepareAvailable: z.literal(true),
+  partnerAgentApiEnabled: z.boolean(),
+  partnerApiKeyConfigured: z.boolean(),
+  partnerApiUrlConfigured: z.boolean(),
+  submitAvailable: z.boolean(),
+  jobPollAvailable: z.boolean(),
+  chainReconcileConfigured: z.boolean(),
+  chainId: z.literal(4663),
+  notionalCapUsd: z.number(),
+  slippageCapBps: z.number().int(),
+  ...hardFlags,
+  checkedAt: z.string(),
+});
+
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const PLAN_HASH = /^[0-9a-fA-F]{64}$/;
+
+// ---------------------------------------------------------------------------------------------
+
+export const stocksRouter = router({
+  partnerStatus: publicProcedure
+    .meta({
+      family: 'stocks',
+      openapi: rest('GET', '/stocks/partner-status', 'Stock lane status: submit availability as booleans', {
+        description:
+          'Booleans and public limits only: whether PARTNER_AGENT_API_ENABLED is true and PARTNER_API_KEY / PARTNER_API_URL are set (never their values), whether submit and job polls are available, whether a chain RPC is configured for reconciliation, the notional cap and the slippage cap. Prepare is always available.',
+      }),
+    })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(statusOutput)
+    .query(({ ctx }) => partnerLaneStatus(ctx.config, ctx.now)),
+
+  prepare: publicProcedure
+    .meta({
+      family: 'stocks',
+      inputErrorCode: intentErrorCode,
+      openapi: rest('POST', '/stocks/prepare-partner-command', 'Validate a stock-trade intent and prepare its command pack (the partner is never contacted)', {
+        description: `Validates the intent (spec 2.8) and rejects, never clamps: 422 STOCK_INTENT_INVALID with one issue per broken rule (MODE_UNSUPPORTED, SIDE_UNSUPPORTED, INPUT_ASSET_UNSUPPORTED, TARGET_ADDRESS_REQUIRED for a ticker-only intent, TARGET_ADDRESS_MALFORMED, TICKER_ADDRESS_MISMATCH for a canonical ticker at another address, NON_CANONICAL_ADDRESS, TARGET_NOT_STOCK_TOKEN, TARGET_SYMBOL_MISMATCH, INPUT_AMOUNT_INVALID, INPUT_AMOUNT_ABOVE_MAX_NOTIONAL, SLIPPAGE_INVALID, SLIPPAGE_ABOVE_CAP, NOTIONAL_INVALID, NOTIONAL_ABOVE_CAP, WRONG_CHAIN, ACK_TOKENIZED_EXPOSURE_REQUIRED, ACK_PARTNER_EXECUTES_REQUIRED, VENUE_UNSUPPORTED, VENUE_REQUIRED_FOR_VAULT_REBALANCE). Wrong types or unknown fields: 400 STOCK_INTENT_SHAPE. Returns the plan, planHash (${PLAN_HASH_RULE}), generatedAt, the hard flags and the command pack (spec 2.9; every command ends with "on broker"), and records the receipt in state prepared.`,
+      }),
+    })
+    .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
+    .output(prepareOutput)
+    .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.now })),
+
+  submit: publicProcedure
+    .meta({
+      family: 'stocks',
+      inputErrorCode: intentErrorCode,
+      openapi: rest('POST', '/stocks/submit-partner-intent', 'Hand a confirmed plan to the partner as one job', {
+        description:
+          'Gates, in order: 503 LANE_NOT_ENABLED unless PARTNER_AGENT_API_ENABLED=true and PARTNER_API_KEY (and PARTNER_API_URL) are set; 409 PLAN_HASH_MISMATCH unless userConfirmedPlanHash equals the plan hash recomputed from the intent with nowIso (the generatedAt of prepare); 422 STOCK_INTENT_INVALID when the intent no longer passes validation, the notional cap of this server included; 403 VAULT_REBALANCE_NOT_ALLOWED_HERE for vault_operator_rebalance. Then one POST {partner_api_url}/agent/prompt with X-API-Key → 200 { jobId, receiptStatus: "job_pending" }. A plan is sent at most once: a repeated or concurrent submit of the same plan answers the same jobId with replayed: true and sends nothing. Partner timeout → 502 PARTNER_TIMEOUT, partner 5xx or refusal → 502 PARTNER_HTTP_ERROR, unusable answer → 502 PARTNER_INVALID_OUTPUT; each leaves the receipt where it was. A partner refusal asking for verification in its own console → 403 PARTNER_EXTERNAL_VERIFICATION_REQUIRED (the partner\'s requirement: this service collects no location and never gates on jurisdiction). A job id is not a fill.',
+      }),
+    })
+    .input(
+      z.object({
+        intent: intentInput,
+        userConfirmedPlanHash: z.string().min(1).max(200).describe('the planHash that prepare returned'),
+        nowIso: z.string().describe('the generatedAt that prepare returned'),
+      }),
+    )
+    .output(submitOutput)
+    .mutation(async ({ input, ctx }) => {
+      const answer = await submitStockIntent(
+        { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.now },
+        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.receivedAt, wallClock: () => new Date() },
+      );
+      logger.info({ event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed }, 'stock plan handed to the partner');
+      return answer;
+    }),
+
+  partnerJob: publicProcedure
+    .meta({
+      family: 'stocks',
+      openapi: rest('GET', '/stocks/partner-job/{jobId}', 'Poll a partner job and map it to the receipt state', {
+        description:
+          'Reads GET {partner_api_url}/agent/job/{jobId} and maps the partner status: pending → job_pending, processing → job_processing, completed → job_completed_unconfirmed (the partner\'s word, not settlement), failed → job_failed, cancelled → job_cancelled. No fill state is ever produced, and a receipt with on-chain proof (onchain_confirmed, onchain_reverted) keeps its status (statusKeptReason ONCHAIN_PROOF_KEPT). 404 STOCK_JOB_UNKNOWN for a job no receipt records (the partner is not asked); 503 LANE_NOT_ENABLED; partner failures → 502 as for submit, with the receipt unchanged.',
+      }),
+    })
+    .input(z.object({ jobId: z.string().min(1).max(256), nowIso: nowIsoField }))
+    .output(pollOutput)
+    .query(({ input, ctx }) => pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.now })),
+
+  reconcile: publicProcedure
+    .meta({
+      family: 'stocks',
+      openapi: rest('POST', '/stocks/reconcile-receipt', 'Reconcile a stock receipt from proof', {
+        description:
+          'Names the receipt by planHash or jobId (or a txHash already recorded). With txHash: eth_chainId must answer 4663 before eth_getTransactionReceipt is trusted; status 0x1 with a Transfer of the target token → onchain_confirmed (txHash and block recorded), status 0x0 → onchain_reverted, no receipt → prepared with reason TX_RECEIPT_NOT_FOUND. A read that fails (CHAIN_RPC_NOT_CONFIGURED, CHAIN_RPC_UNREACHABLE, CHAIN_ID_MISMATCH, TX_RECEIPT_READ_FAILED) changes nothing and says why. Without txHash: the recorded partner job is read and mapped as in the job poll; with no job either → prepared (NO_PROOF_SUPPLIED). onchain_confirmed is never undone by missing proof, only by a new receipt of the same transaction. The RPC location never appears in a response. 404 STOCK_RECEIPT_UNKNOWN; 409 RECEIPT_REFERENCE_MISMATCH when planHash and jobId name different receipts.',
+      }),
+    })
+    .input(
+      z.object({
+        txHash: z.string().regex(TX_HASH, 'expected 0x followed by 64 hex digits').optional(),
+        jobId: z.string().min(1).max(256).optional(),
+        planHash: z.string().regex(PLAN_HASH, 'expected 64 hex digits').optional(),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(reconcileOutput)
+    .mutation(({ input, ctx }) =>
+      reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.now }),
+    ),
+
+  receipt: publicProcedure
+    .meta({
+      family: 'stocks',
+      openapi: rest('GET', '/stocks/receipts/{planHash}', 'Read a stored stock receipt and its history', {
+        description: 'The receipt as stored, with every state change and its proof; reads neither the partner nor the chain. 404 STOCK_RECEIPT_UNKNOWN.',
+      }),
+    })
+    .input(z.object({ planHash: z.string().regex(PLAN_HASH, 'expected 64 hex digits'), nowIso: nowIsoField }))
+    .output(z.object({ receipt: receiptSchema }))
+    .query(({ input }) => getStockReceipt(input.planHash, stockReceiptStore())),
+});
