@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Prisma tasks that work offline, for both providers.
 //
-//   node scripts/prisma.mjs generate          derive the PostgreSQL schema, generate both clients
+//   node scripts/prisma.mjs generate [--if-changed]  derive the PostgreSQL schema, generate both clients
 //   node scripts/prisma.mjs migration <name>  write a new SQL migration for both providers
 //
 // Prisma 6's migrate engine cannot be downloaded here and its driver-adapter path fails on
@@ -42,10 +42,16 @@ function writePostgresSchema() {
   writeFileSync(PG_SCHEMA, derivePostgresSchema(readFileSync(SQLITE_SCHEMA, 'utf8')));
 }
 
-function generate() {
+const GENERATED_STAMP = 'src/generated/.schema-fingerprint';
+
+/** Generates the clients, or, with `onlyIfChanged`, only when the schema changed since the last run. */
+function generate(onlyIfChanged = false) {
+  const fingerprint = readFileSync(SQLITE_SCHEMA, 'utf8');
+  if (onlyIfChanged && existsSync(GENERATED_STAMP) && readFileSync(GENERATED_STAMP, 'utf8') === fingerprint) return;
   writePostgresSchema();
   prisma(['generate', '--schema', SQLITE_SCHEMA], 'file:./data/svc.db');
   prisma(['generate', '--schema', PG_SCHEMA], PG_PLACEHOLDER_URL);
+  writeFileSync(GENERATED_STAMP, fingerprint);
   process.stderr.write('prisma: generated the SQLite and PostgreSQL clients\n');
 }
 
@@ -92,7 +98,7 @@ function migration(name) {
 }
 
 const [command, arg] = process.argv.slice(2);
-if (command === 'generate') generate();
+if (command === 'generate') generate(process.argv.includes('--if-changed'));
 else if (command === 'migration') migration(arg);
 else if (command !== undefined) {
   process.stderr.write('usage: node scripts/prisma.mjs generate | migration <name>\n');

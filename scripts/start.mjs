@@ -40,6 +40,8 @@ export function buildIfNeeded() {
   const current = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
   if (existsSync(join(ROOT, 'build', 'index.js')) && current === fingerprint) return false;
   process.stderr.write('start: building the app (sources changed since the last build)\n');
+  const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'prisma.mjs'), 'generate', '--if-changed'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (generated.status !== 0) process.exit(generated.status ?? 1);
   const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -103,9 +103,15 @@ export function trpcCodeForStatus(status: number): TRPCError['code'] {
   }
 }
 
+/** A custom zod issue may name its own stable code in `params.code` (e.g. `COIL_EXECUTION_MODE`). */
+function issueCode(issue: ZodError['issues'][number]): string {
+  const own = issue.code === 'custom' ? (issue.params as { code?: unknown } | undefined)?.code : undefined;
+  return typeof own === 'string' ? own : issue.code.toUpperCase();
+}
+
 function zodIssues(error: ZodError): ErrorIssue[] {
   return error.issues.map((issue) => ({
-    code: issue.code.toUpperCase(),
+    code: issueCode(issue),
     message: issue.message,
     path: issue.path.map(String).join('.'),
   }));
@@ -114,7 +120,7 @@ function zodIssues(error: ZodError): ErrorIssue[] {
 function inputErrorCode(meta: SvcMeta | undefined, issues: ErrorIssue[]): string {
   const rule = meta?.inputErrorCode;
   if (!rule) return 'INPUT_INVALID';
-  return typeof rule === 'string' ? rule : rule(issues[0]?.path ?? '');
+  return typeof rule === 'string' ? rule : rule(issues[0]?.path ?? '', issues[0]);
 }
 
 /**

@@ -12,6 +12,7 @@ import { SvcError } from '../errors';
 import { createRequestContext } from './context';
 import { statusForCode, toSvcError } from './error-map';
 import { INVARIANTS, STAMPED_FAMILIES, type RouteFamily } from './init';
+import { EXTRA_OPENAPI_PATHS } from './extra-openapi';
 import { RouteIndex, buildRouteTable, REST_PREFIX, type RouteEntry } from './route-table';
 import { appRouter } from './router';
 import { pinInputCoercion } from './strict-inputs';
@@ -141,5 +142,6 @@ export function openApiDocument(baseUrl: string) {
     },
     defs: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
   });
+  Object.assign(openApiCache.paths ?? {}, EXTRA_OPENAPI_PATHS);
   return openApiCache;
 }

@@ -11,7 +11,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { resolveClock } from '../clock';
 import type { RequestContext } from './context';
-import { findSvcError } from '../errors';
+import { findSvcError, type ErrorIssue } from '../errors';
 import { asTrpcError, toSvcError } from './error-map';
 
 /**
@@ -37,9 +37,10 @@ export type SvcMeta = OpenApiMeta<{
   family?: RouteFamily;
   /**
    * The top-level error code when the input fails validation. A function receives the
-   * dotted path of the first failing field (e.g. tools answer `COIL_SHAPE` for `coil.*`).
+   * dotted path of the first failing field (e.g. tools answer `COIL_SHAPE` for `coil.*`)
+   * and that field's issue.
    */
-  inputErrorCode?: string | ((firstPath: string) => string);
+  inputErrorCode?: string | ((firstPath: string, firstIssue?: ErrorIssue) => string);
 }>;
 
 const t = initTRPC
@@ -70,10 +71,12 @@ const clockMiddleware = t.middleware(async ({ ctx, getRawInput, next }) => {
  * Gives a SvcError thrown anywhere below the tRPC class of its status, so the /trpc
  * endpoint answers the same status as the REST route.
  */
-const errorStatusMiddleware = t.middleware(async ({ next }) => {
+const errorStatusMiddleware = t.middleware(async ({ meta, next }) => {
   const result = await next();
   if (result.ok) return result;
-  const svc = findSvcError(result.error);
+  // Input validation fails inside this middleware too: mapping it here with the procedure's
+  // meta gives the typed client the same `inputErrorCode` (e.g. COIL_SHAPE) as REST.
+  const svc = findSvcError(result.error) ?? (result.error.code === 'BAD_REQUEST' ? toSvcError(result.error, meta) : undefined);
   return svc ? { ...result, error: asTrpcError(svc) } : result;
 });
 

@@ -1,0 +1,173 @@
+/**
+ * Stored Coils and receipts. Both are kept as canonical JSON text. Writes are idempotent:
+ * a Coil is one row per (manifest hash, owner, coiling agent) and a receipt one row per
+ * (receiptId, owner), so repeating a request (same `nowIso`) never duplicates anything.
+ * Lineage, provenance and passports are read back from these rows, so they survive restarts
+ * and work across instances that share a database.
+ */
+import type { Coil } from '../coil/manifest';
+import { canonicalJson, hashCanonical } from '../receipts/canonical';
+import type { LineageNode } from '../receipts/provenance';
+import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
+import type { PassportStats } from '../receipts/passport';
+import type { Receipt } from '../receipts/receipt';
+import { getDb } from './client';
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string; meta?: unknown };
+  return e?.code === 'P2002' || /unique constraint/i.test(e?.message ?? '');
+}
+
+async function createOnce(create: () => Promise<unknown>): Promise<void> {
+  try {
+    await create();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+}
+
+export interface SaveCoilInput {
+  coil: Coil;
+  manifestHash: string;
+  ownerAddress: string | null;
+  /** The strategist that coiled it (`mock`, `partner`), or null for a caller-supplied Coil. */
+  agentId: string | null;
+  score: number | null;
+  now: Date;
+}
+
+export function coilRowId(manifestHash: string, ownerAddress: string | null, agentId: string | null): string {
+  return hashCanonical(['coil', manifestHash, ownerAddress, agentId]);
+}
+
+export function receiptRowId(receiptId: string, ownerAddress: string | null): string {
+  return hashCanonical(['receipt', receiptId, ownerAddress]);
+}
+
+export async function saveCoil(input: SaveCoilInput): Promise<void> {
+  const db = getDb();
+  const id = coilRowId(input.manifestHash, input.ownerAddress, input.agentId);
+  if (await db.coil.findUnique({ where: { id }, select: { id: true } })) return;
+  await createOnce(() =>
+    db.coil.create({
+      data: {
+        id,
+        slug: input.coil.slug,
+        manifestHash: input.manifestHash,
+        parentManifestHash: input.coil.parentManifestHash ?? null,
+        forkOf: input.coil.forkOf ?? null,
+        ownerAddress: input.ownerAddress,
+        agentId: input.agentId,
+        manifestJson: canonicalJson(input.coil),
+        score: input.score,
+        createdAt: input.now,
+      },
+    }),
+  );
+}
+
+export async function saveReceipt(receipt: Receipt, ownerAddress: string | null, now: Date): Promise<void> {
+  const db = getDb();
+  const id = receiptRowId(receipt.receiptId, ownerAddress);
+  if (await db.receipt.findUnique({ where: { id }, select: { id: true } })) return;
+  await createOnce(() =>
+    db.receipt.create({
+      data: {
+        id,
+        receiptId: receipt.receiptId,
+        kind: receipt.kind,
+        manifestHash: receipt.manifestHash,
+        parentManifestHash: receipt.parentManifestHash ?? null,
+        weightsChecksum: receipt.weightsChecksum,
+        validationStatus: receipt.validationStatus,
+        coilSlug: receipt.coilSlug,
+        ownerAddress,
+        receiptJson: canonicalJson(receipt),
+        createdAt: now,
+      },
+    }),
+  );
+}
+
+/** Saves a Coil and its receipt together (the common case of every tool). */
+export async function saveCoilWithReceipt(input: SaveCoilInput & { receipt: Receipt }): Promise<void> {
+  await saveCoil(input);
+  await saveReceipt(input.receipt, input.ownerAddress, input.now);
+}
+
+export async function findReceipt(receiptId: string): Promise<Receipt | undefined> {
+  const row = await getDb().receipt.findFirst({ where: { receiptId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return row ? (JSON.parse(row.receiptJson) as Receipt) : undefined;
+}
+
+export async function findCoilByManifestHash(manifestHash: string): Promise<Coil | undefined> {
+  const row = await getDb().coil.findFirst({ where: { manifestHash }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return row ? (JSON.parse(row.manifestJson) as Coil) : undefined;
+}
+
+/** The manifest hash of the most recently stored Coil with this slug (the parent of a fork by slug). */
+export async function latestManifestHashBySlug(slug: string): Promise<string | undefined> {
+  const row = await getDb().coil.findFirst({ where: { slug }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { manifestHash: true } });
+  return row?.manifestHash;
+}
+
+/** The stored lineage node of one manifest, from its receipts (and Coil rows as a second source). */
+async function lineageNode(manifestHash: string): Promise<LineageNode | undefined> {
+  const db = getDb();
+  const [receipts, coils] = await Promise.all([
+    db.receipt.findMany({ where: { manifestHash }, select: { receiptId: true, parentManifestHash: true, coilSlug: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    db.coil.findMany({ where: { manifestHash }, select: { parentManifestHash: true, slug: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: 1 }),
+  ]);
+  if (receipts.length === 0 && coils.length === 0) return undefined;
+  const parent = receipts.find((r) => r.parentManifestHash)?.parentManifestHash ?? coils[0]?.parentManifestHash ?? null;
+  return {
+    manifestHash,
+    parentManifestHash: parent,
+    slug: receipts[0]?.coilSlug ?? coils[0]?.slug ?? null,
+    receiptIds: [...new Set(receipts.map((r) => r.receiptId))],
+  };
+}
+
+/** Reads the stored ancestors of a manifest, ready for `renderProvenance`. */
+export async function loadLineage(manifestHash: string): Promise<Map<string, LineageNode>> {
+  const nodes = new Map<string, LineageNode>();
+  let current: string | null = manifestHash;
+  for (let depth = 0; current && depth < MAX_LINEAGE_DEPTH && !nodes.has(current); depth++) {
+    const node = await lineageNode(current);
+    if (!node) break;
+    nodes.set(current, node);
+    current = node.parentManifestHash;
+  }
+  return nodes;
+}
+
+/** Counts for a passport. `agent` is a strategist id (`mock`, `partner`) or a wallet address. */
+export async function passportStats(agent: { kind: 'strategist' | 'wallet'; id: string }): Promise<PassportStats> {
+  const db = getDb();
+  const coils = await db.coil.findMany({
+    where: agent.kind === 'strategist' ? { agentId: agent.id } : { ownerAddress: agent.id },
+    select: { manifestHash: true, score: true },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const scoreByManifest = new Map<string, number | null>();
+  for (const c of coils) if (!scoreByManifest.has(c.manifestHash) || scoreByManifest.get(c.manifestHash) === null) scoreByManifest.set(c.manifestHash, c.score);
+  const manifests = [...scoreByManifest.keys()];
+  if (manifests.length === 0) return { manifestsCoiled: 0, forksReceived: 0, averageScore: null, receipts: 0 };
+
+  const [forkCoils, forkReceipts, receipts] = await Promise.all([
+    db.coil.findMany({ where: { parentManifestHash: { in: manifests } }, select: { manifestHash: true, parentManifestHash: true } }),
+    db.receipt.findMany({ where: { parentManifestHash: { in: manifests } }, select: { manifestHash: true, parentManifestHash: true } }),
+    db.receipt.findMany({
+      where: agent.kind === 'strategist' ? { manifestHash: { in: manifests } } : { ownerAddress: agent.id },
+      select: { receiptId: true },
+    }),
+  ]);
+  const forks = new Set([...forkCoils, ...forkReceipts].filter((f) => f.manifestHash !== f.parentManifestHash).map((f) => f.manifestHash));
+  const scores = [...scoreByManifest.values()].filter((s): s is number => typeof s === 'number');
+  return {
+    manifestsCoiled: manifests.length,
+    forksReceived: forks.size,
+    averageScore: scores.length ? Math.round((scores.reduce((s, x) => s + x, 0) / scores.length) * 100) / 100 : null,
+    receipts: new Set(receipts.map((r) => r.receiptId)).size,
+  };
+}

@@ -1,0 +1,17 @@
+export { canonicalJson, hashCanonical, sha256Hex } from './canonical';
+export {
+  buildReceipt,
+  coilIdOf,
+  manifestHashOf,
+  receiptIdOf,
+  verifyReceipt,
+  weightsChecksumOf,
+  RECEIPT_KINDS,
+  RECEIPT_VERSION,
+  COMPILER_VERSION,
+  type Receipt,
+  type ReceiptKind,
+  type Verification,
+} from './receipt';
+export { renderProvenance, type LineageNode, type Provenance } from './provenance';
+export { computePassport, PASSPORT_COMPONENTS, PASSPORT_POLICY_VERSION, type Passport, type PassportStats } from './passport';

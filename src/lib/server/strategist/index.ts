@@ -1,0 +1,91 @@
+/**
+ * Strategist entry points: provider selection per STRATEGIST_PROVIDER, the strategist
+ * response (spec 2.2), generate-coil's answer, and the provider status (spec 4.2). Callable
+ * without HTTP (the MCP server uses the same functions).
+ */
+import { SvcError } from '../errors';
+import { scoreCoil, type CoilHealth } from '../coil/health';
+import type { Coil, ExecutionMode } from '../coil/manifest';
+import { assembleResponse, coilFromDraft, STRATEGIST_DISCLAIMERS } from './build';
+import { mockDraft } from './mock';
+import { partnerConfigured, partnerDraft, PARTNER_FAILURE_CODES, type PartnerClientOptions } from './partner';
+import type { ProviderMeta, StrategistConfig, StrategistRequest, StrategistResponse } from './types';
+
+export * from './types';
+export { readThesis } from './themes';
+export { allocateWeights } from './allocate';
+export { composePartnerPrompt, parsePartnerAnswer, askPartner, PARTNER_FAILURE_CODES } from './partner';
+
+export interface StrategistDeps {
+  config: StrategistConfig;
+  now: Date;
+  /** Overrides for the partner HTTP client (tests). */
+  partnerClient?: Partial<PartnerClientOptions>;
+}
+
+const PARTNER_FAILURES: ReadonlySet<string> = new Set(PARTNER_FAILURE_CODES);
+
+/** The strategist failure body of spec 4.2: `{ error, code, prompt }` with the prompt echoed. */
+export function strategistFailure(error: SvcError, prompt: string): SvcError {
+  return new SvcError(error.code, error.message, { issues: error.issues, body: { error: error.message, code: error.code, prompt }, cause: error });
+}
+
+function mockResponse(request: StrategistRequest, now: Date, meta: ProviderMeta): StrategistResponse {
+  const draft = mockDraft(request);
+  return assembleResponse(coilFromDraft(draft, request, 'mock', now), draft, meta);
+}
+
+/**
+ * Answers a strategist request. `mock` answers locally; `partner` asks the partner and
+ * returns its failure (with the prompt echoed); `partner_or_mock` falls back to the mock on
+ * any partner failure and says why.
+ */
+export async function runStrategist(request: StrategistRequest, deps: StrategistDeps): Promise<StrategistResponse> {
+  const requested = deps.config.strategistProvider;
+  if (requested === 'mock') return mockResponse(request, deps.now, { provider: 'mock', requested, usedFallback: false });
+  try {
+    const draft = await partnerDraft(request, { ...deps.config.partner, ...deps.partnerClient });
+    const coil = coilFromDraft(draft, request, 'partner', deps.now);
+    return assembleResponse(coil, draft, { provider: 'partner', requested, usedFallback: false });
+  } catch (error) {
+    if (!(error instanceof SvcError) || !PARTNER_FAILURES.has(error.code)) throw error;
+    if (requested === 'partner') throw strategistFailure(error, request.prompt);
+    return mockResponse(request, deps.now, { provider: 'mock', requested, usedFallback: true, fallbackReason: `${error.code}: ${error.message}` });
+  }
+}
+
+export interface GeneratedCoil {
+  coil: Coil;
+  health: CoilHealth;
+  providerMeta: ProviderMeta;
+  disclaimers: string[];
+}
+
+/** generate-coil (spec 4.3): a thesis and an optional execution mode → a Coil that validates. */
+export async function generateCoil(input: { prompt: string; executionMode?: ExecutionMode }, deps: StrategistDeps): Promise<GeneratedCoil> {
+  const response = await runStrategist({ prompt: input.prompt, executionMode: input.executionMode }, deps);
+  return { coil: response.manifest, health: scoreCoil(response.manifest), providerMeta: response.providerMeta, disclaimers: response.disclaimers };
+}
+
+export interface StrategistStatus {
+  aiProvider: 'mock' | 'partner';
+  requested: StrategistConfig['strategistProvider'];
+  partnerConfigured: boolean;
+  planningOnly: true;
+  fallbackToMock: boolean;
+  disclaimers: string[];
+}
+
+/** GET /api/agent/svc: which provider answers, whether the partner is configured, planning only. */
+export function strategistStatus(config: StrategistConfig): StrategistStatus {
+  const configured = partnerConfigured(config.partner);
+  const aiProvider = config.strategistProvider === 'mock' ? 'mock' : config.strategistProvider === 'partner' ? 'partner' : configured ? 'partner' : 'mock';
+  return {
+    aiProvider,
+    requested: config.strategistProvider,
+    partnerConfigured: configured,
+    planningOnly: true,
+    fallbackToMock: config.strategistProvider === 'partner_or_mock',
+    disclaimers: STRATEGIST_DISCLAIMERS,
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * The partner strategist: the external trading-agent provider's API (`POST /agent/prompt`
+ * with `X-API-Key` → `jobId`; poll `GET /agent/job/{jobId}` until completed, failed or
+ * cancelled). It is asked for a basket in a stated JSON shape; the answer is parsed and
+ * checked here, and nothing it says reaches a response unchecked:
+ *   - any execution claim, or a performance claim           → GUARDRAIL_REJECTED
+ *   - any asset that is not canonical                       → GUARDRAIL_REJECTED
+ *   - anything that is not the stated shape or breaks rules → PARTNER_INVALID_OUTPUT
+ * Transport: non-2xx, network errors, failed or cancelled jobs → PARTNER_HTTP_ERROR; the whole
+ * exchange is bounded by PARTNER_TIMEOUT_MS → PARTNER_TIMEOUT.
+ */
+import { z } from 'zod';
+import { SvcError } from '../errors';
+import { findExecutionClaim } from '../guards/output-guard';
+import { findPerformanceClaim } from '../coil/share-card';
+import { HEX_ADDRESS } from '../coil/manifest';
+import { ALL_ASSETS, checkCanonical, findAssetByAddress } from '../registry';
+import { DEFAULT_CAP_BY_TOLERANCE } from './mock';
+import type { BasketDraft, StrategistRequest } from './types';
+
+export const PARTNER_FAILURE_CODES = ['PARTNER_NOT_CONFIGURED', 'PARTNER_HTTP_ERROR', 'PARTNER_TIMEOUT', 'PARTNER_INVALID_OUTPUT', 'GUARDRAIL_REJECTED'] as const;
+
+export interface PartnerClientOptions {
+  apiUrl?: string;
+  apiKey?: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+  /** Monotonic milliseconds; injectable for tests. */
+  clock?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  firstPollDelayMs?: number;
+  maxPollDelayMs?: number;
+}
+
+const partnerAnswerSchema = z.object({
+  name: z.string().min(1).max(120),
+  memo: z.object({ title: z.string().min(1).max(200), body: z.string().min(1).max(4000) }),
+  assets: z
+    .array(
+      z.object({
+        ticker: z.string().min(1).max(16),
+        tokenAddress: z.string().regex(HEX_ADDRESS),
+        weightBps: z.number(),
+        rationale: z.string().max(1000),
+      }),
+    )
+    .min(1)
+    .max(17),
+  riskNotes: z.array(z.string().max(500)).max(10).optional(),
+});
+
+export type PartnerAnswer = z.output<typeof partnerAnswerSchema>;
+
+const fail = (code: (typeof PARTNER_FAILURE_CODES)[number], message: string, issues?: Array<{ code: string; message: string; path?: string }>) =>
+  new SvcError(code, message, { issues });
+
+export function partnerConfigured(options: Pick<PartnerClientOptions, 'apiUrl' | 'apiKey'>): boolean {
+  return Boolean(options.apiUrl && options.apiKey);
+}
+
+/** The instruction the partner receives: the thesis, the rules and the exact answer shape. */
+export function composePartnerPrompt(request: StrategistRequest): string {
+  const tolerance = request.userPreferences?.riskTolerance ?? 'medium';
+  const cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
+  const registry = ALL_ASSETS.filter((a) => a.kind === 'stock' || a.kind === 'etf')
+    .map((a) => `${a.ticker} ${a.address}`)
+    .join('\n');
+  const context = request.basketContext?.assets?.length
+    ? `\nRefine this existing basket rather than replacing it:\n${request.basketContext.assets.map((a) => `${a.ticker ?? '?'} ${a.tokenAddress} ${a.weightBps ?? '?'} bps`).join('\n')}\n`
+    : '';
+  return [
+    'Propose a paper basket (planning only). Do not trade, do not place or simulate orders, and do not claim that anything was executed.',
+    `Thesis:\n<<<\n${request.prompt}\n>>>`,
+    `Risk tolerance: ${tolerance}. Single-asset cap: ${cap} bps.${context}`,
+    `Use only these canonical token addresses on chain 4663 (ticker address):\n${registry}`,
+    'Answer with JSON only, exactly this shape:',
+    '{"name": string, "memo": {"title": string, "body": string}, "assets": [{"ticker": string, "tokenAddress": string, "weightBps": integer, "rationale": string}], "riskNotes": [string]}',
+    `Weights are positive integers that sum to exactly 10000, each at most ${cap}.`,
+  ].join('\n\n');
+}
+
+/** Extracts the JSON object of an answer (bare, fenced, or embedded in prose). */
+export function extractJson(text: string): unknown {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
+  const candidate = fenced ? fenced[1]!.trim() : text.trim();
+  try {
+    return JSON.parse(candidate);
+  } catch {
+    const start = candidate.indexOf('{');
+    const end = candidate.lastIndexOf('}');
+    if (start >= 0 && end > start) {
+      try {
+        return JSON.parse(candidate.slice(start, end + 1));
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+}
+
+function allStrings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => allStrings(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => allStrings(v, out));
+  return out;
+}
+
+/** Parses and checks the partner's answer text into a basket draft, or throws the right failure. */
+export function parsePartnerAnswer(answer: string, request: StrategistRequest): BasketDraft {
+  const parsed = extractJson(answer);
+  // The prose around the JSON counts as much as the JSON's own strings.
+  const texts = parsed === undefined ? [answer] : [answer, ...allStrings(parsed)];
+  if (texts.some((t) => findExecutionClaim(t))) {
+    throw fail('GUARDRAIL_REJECTED', 'The partner answer reads as a claim that an execution happened; it was discarded', [
+      { code: 'EXECUTION_CLAIM', message: 'no order is placed by this service or on its behalf' },
+    ]);
+  }
+  if (texts.some((t) => findPerformanceClaim(t))) {
+    throw fail('GUARDRAIL_REJECTED', 'The partner answer makes a performance claim; it was discarded', [
+      { code: 'PERFORMANCE_CLAIM', message: 'a basket is a thesis, never a promise of returns' },
+    ]);
+  }
+  if (parsed === undefined) throw fail('PARTNER_INVALID_OUTPUT', 'The partner answer is not JSON in the requested shape');
+  const shaped = partnerAnswerSchema.safeParse(parsed);
+  if (!shaped.success) {
+    throw fail(
+      'PARTNER_INVALID_OUTPUT',
+      'The partner answer does not match the requested basket shape',
+      shaped.error.issues.slice(0, 10).map((i) => ({ code: i.code.toUpperCase(), message: i.message, path: i.path.join('.') })),
+    );
+  }
+  const basket = shaped.data;
+  const nonCanonical = basket.assets
+    .map((a, i) => ({ i, check: checkCanonical(a.ticker, a.tokenAddress) }))
+    .filter(({ check }) => check.status !== 'canonical');
+  if (nonCanonical.length) {
+    throw fail(
+      'GUARDRAIL_REJECTED',
+      'The partner answer names assets outside the canonical registry; it was discarded',
+      nonCanonical.map(({ i, check }) => ({ code: check.status === 'ticker_address_mismatch' ? 'TICKER_ADDRESS_MISMATCH' : 'NONCANONICAL_ASSET', message: 'not a canonical registry asset', path: `assets.${i}` })),
+    );
+  }
+  const tolerance = request.userPreferences?.riskTolerance ?? 'medium';
+  const cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
+  const problems: Array<{ code: string; message: string; path?: string }> = [];
+  const seen = new Set<string>();
+  let sum = 0;
+  basket.assets.forEach((a, i) => {
+    if (!Number.isInteger(a.weightBps) || a.weightBps <= 0) problems.push({ code: 'WEIGHTS_SUM', message: 'weight must be a positive integer', path: `assets.${i}.weightBps` });
+    else if (a.weightBps > cap) problems.push({ code: 'WEIGHTS_SUM', message: `weight above the ${cap} bps cap`, path: `assets.${i}.weightBps` });
+    const key = a.tokenAddress.toLowerCase();
+    if (seen.has(key)) problems.push({ code: 'DUPLICATE_ASSET', message: 'asset listed twice', path: `assets.${i}` });
+    seen.add(key);
+    sum += a.weightBps;
+  });
+  if (sum !== 10_000) problems.push({ code: 'WEIGHTS_SUM', message: `weights sum to ${sum}, not 10000` });
+  if (problems.length) throw fail('PARTNER_INVALID_OUTPUT', 'The partner basket breaks the weight rules', problems);
+
+  return {
+    name: basket.name.trim(),
+    memoTitle: basket.memo.title.trim(),
+    memoBody: basket.memo.body.trim(),
+    assets: basket.assets.map((a) => ({
+      // The address is the identity: the display ticker comes from the registry entry.
+      ticker: findAssetByAddress(a.tokenAddress)!.ticker,
+      weightBps: a.weightBps,
+      rationale: a.rationale.trim() || `${a.ticker}: proposed by the partner strategist.`,
+    })),
+    notes: [...(basket.riskNotes ?? []).map((n) => n.trim()).filter(Boolean), `Proposed by the partner strategist; single-asset cap ${cap} bps.`],
+    capBps: cap,
+    riskTolerance: tolerance,
+    isDefaultBasket: false,
+  };
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = (error as { name?: string })?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
+}
+
+/** Runs one prompt through the partner API and returns its answer text. */
+export async function askPartner(prompt: string, options: PartnerClientOptions): Promise<string> {
+  if (!partnerConfigured(options)) {
+    throw fail('PARTNER_NOT_CONFIGURED', 'The partner strategist is not configured (PARTNER_API_URL and PARTNER_API_KEY)');
+  }
+  const doFetch = options.fetch ?? fetch;
+  const clock = options.clock ?? (() => performance.now());
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const deadline = clock() + options.timeoutMs;
+  const base = options.apiUrl!.replace(/\/+$/, '');
+  const remaining = () => Math.max(0, Math.floor(deadline - clock()));
+  const timedOut = () => fail('PARTNER_TIMEOUT', `The partner did not finish within ${options.timeoutMs} ms`);
+
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+    const budget = remaining();
+    if (budget <= 0) throw timedOut();
+    let res: Response;
+    let text: string;
+    try {
+      res = await doFetch(`${base}${path}`, {
+        method,
+        headers: { 'X-API-Key': options.apiKey!, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(budget),
+      });
+      text = await res.text();
+    } catch (error) {
+      if (isTimeout(error) || remaining() <= 0) throw timedOut();
+      throw fail('PARTNER_HTTP_ERROR', `The partner API could not be reached (${method} ${path.split('/').slice(0, 3).join('/')})`);
+    }
+    if (res.status < 200 || res.status > 299) {
+      throw fail('PARTNER_HTTP_ERROR', `The partner API answered HTTP ${res.status}`, [{ code: 'PARTNER_STATUS', message: `HTTP ${res.status}` }]);
+    }
+    try {
+      return { status: res.status, json: JSON.parse(text) };
+    } catch {
+      throw fail('PARTNER_INVALID_OUTPUT', 'The partner API answered with malformed JSON');
+    }
+  }
+
+  const submitted = await call('POST', '/agent/prompt', { prompt });
+  const jobId = (submitted.json as { jobId?: unknown })?.jobId;
+  if (typeof jobId !== 'string' || !/^[A-Za-z0-9._:-]{1,200}$/.test(jobId)) {
+    throw fail('PARTNER_INVALID_OUTPUT', 'The partner API did not return a usable jobId');
+  }
+
+  let delay = options.firstPollDelayMs ?? 200;
+  const maxDelay = options.maxPollDelayMs ?? 2000;
+  let transientFailures = 0;
+  for (;;) {
+    if (remaining() <= delay) throw timedOut();
+    await sleep(delay);
+    delay = Math.min(maxDelay, Math.round(delay * 1.6));
+    let job: { status: number; json: unknown };
+    try {
+      job = await call('GET', `/agent/job/${encodeURIComponent(jobId)}`);
+    } catch (error) {
+      // A job read is idempotent: one transient 5xx is retried with the same backoff.
+      const status = (error as SvcError).issues?.[0]?.message ?? '';
+      if ((error as SvcError).code === 'PARTNER_HTTP_ERROR' && /^HTTP 5\d\d$/.test(status) && transientFailures++ < 1) continue;
+      throw error;
+    }
+    const body = job.json as { status?: unknown; response?: unknown; result?: unknown };
+    switch (body?.status) {
+      case 'pending':
+      case 'processing':
+        continue;
+      case 'completed': {
+        const answer = body.response ?? body.result;
+        if (typeof answer === 'string') return answer;
+        if (answer && typeof answer === 'object') return JSON.stringify(answer);
+        throw fail('PARTNER_INVALID_OUTPUT', 'The partner reports the job as completed but gave no answer');
+      }
+      case 'failed':
+        throw fail('PARTNER_HTTP_ERROR', 'The partner reports the job as failed');
+      case 'cancelled':
+        throw fail('PARTNER_HTTP_ERROR', 'The partner reports the job as cancelled');
+      default:
+        throw fail('PARTNER_INVALID_OUTPUT', 'The partner job has an unknown status');
+    }
+  }
+}
+
+/** The partner's basket draft for a request. */
+export async function partnerDraft(request: StrategistRequest, options: PartnerClientOptions): Promise<BasketDraft> {
+  const answer = await askPartner(composePartnerPrompt(request), options);
+  return parsePartnerAnswer(answer, request);
+}

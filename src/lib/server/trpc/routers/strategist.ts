@@ -1,0 +1,94 @@
+/**
+ * The strategist family (spec 4.2): `GET /api/agent/svc` reports the provider, `POST` turns
+ * a thesis into a StrategistResponse. Failures of the partner answer 503/502 with
+ * `{ error, code, prompt }` (the prompt echoed; the output guard does not scan the caller's
+ * own words). The generated Coil and its receipt are saved.
+ */
+import { z } from 'zod';
+import { coilSchema } from '../../coil/manifest';
+import { latestManifestHashBySlug } from '../../db/coil-repository';
+import { buildReceipt, manifestHashOf } from '../../receipts/receipt';
+import { runStrategist, strategistStatus, type StrategistRequest } from '../../strategist';
+import { basketContextSchema, PROMPT_MAX_CHARS, STRATEGIST_MODES, userPreferencesSchema } from '../../strategist/types';
+import { memoSchema } from '../../coil/manifest';
+import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
+import { coilOut, providerMetaOut, receiptOut, strategistScoreOut } from './coil-schemas';
+import { persistReceipt, promptErrorCode, strategistConfigOf } from './coil-shared';
+
+const FAILURE_DOC =
+  'Failures of the partner (STRATEGIST_PROVIDER=partner) answer `{ error, code, prompt }`: 503 PARTNER_NOT_CONFIGURED; 502 PARTNER_HTTP_ERROR, PARTNER_TIMEOUT, PARTNER_INVALID_OUTPUT, GUARDRAIL_REJECTED (an execution or performance claim, or a non-canonical asset). With partner_or_mock the local strategist answers instead, with providerMeta.usedFallback true and a fallbackReason.';
+
+/** The parent of a refined basket: its own hash when it is a complete Coil, else the stored Coil with its slug. */
+async function parentOf(context: StrategistRequest['basketContext']): Promise<string | undefined> {
+  if (!context) return undefined;
+  const full = coilSchema.safeParse(context);
+  if (full.success) return manifestHashOf(full.data);
+  return context.slug ? latestManifestHashBySlug(context.slug) : undefined;
+}
+
+export const strategistRouter = router({
+  status: publicProcedure
+    .meta({
+      family: 'strategist',
+      openapi: rest('GET', '/agent/svc', 'Strategist provider status', {
+        description: 'aiProvider is the provider that would answer now (mock or partner), requested is STRATEGIST_PROVIDER, partnerConfigured says whether PARTNER_API_URL and PARTNER_API_KEY are set (never their values), planningOnly is always true.',
+        tags: ['strategist'],
+      }),
+    })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(
+      stampedOutput({
+        aiProvider: z.enum(['mock', 'partner']),
+        requested: z.enum(['mock', 'partner', 'partner_or_mock']),
+        partnerConfigured: z.boolean(),
+        planningOnly: z.literal(true),
+        fallbackToMock: z.boolean(),
+        disclaimers: z.array(z.string()),
+      }),
+    )
+    .query(({ ctx }) => strategistStatus(strategistConfigOf(ctx.config))),
+
+  generate: publicProcedure
+    .meta({
+      family: 'strategist',
+      inputErrorCode: (path, issue) => (path === 'prompt' ? promptErrorCode(issue) : 'INPUT_INVALID'),
+      openapi: rest('POST', '/agent/svc', 'Turn a thesis into a Coil (StrategistResponse)', {
+        description: `mode: \`paper\` gives a paper Coil (executionMode paper_only, liveExecutionAllowed false); \`brokerage-mcp-plan\` adds plan.steps a user's own brokerage MCP could follow (compile-only); omitted, the readiness-check planner answers (Coil mode readiness-check). basketContext is refined, not replaced (the result forks it: forkOf = its slug, parentManifestHash = its manifest hash when it is a complete Coil, else the stored Coil with that slug). userPreferences.maxSingleAssetWeightBps bounds every weight (400 PREFERENCES_INFEASIBLE below 667 bps); riskTolerance shapes concentration. The same input and nowIso give a byte-identical response. The Coil and a coil_manifest receipt are saved; the receipt is returned too. ${FAILURE_DOC}`,
+        tags: ['strategist'],
+      }),
+    })
+    .input(
+      z.object({
+        prompt: z.string().max(PROMPT_MAX_CHARS).describe('the thesis, at most 2000 characters'),
+        mode: z.enum(STRATEGIST_MODES).optional(),
+        basketContext: basketContextSchema.optional().describe('a partial manifest to refine'),
+        userPreferences: userPreferencesSchema.optional(),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(
+      stampedOutput({
+        manifest: coilOut,
+        memo: memoSchema,
+        riskSummary: z.string(),
+        score: strategistScoreOut,
+        providerMeta: providerMetaOut,
+        disclaimers: z.array(z.string()),
+        plan: z.object({ compileOnly: z.literal(true), steps: z.array(z.string()) }).optional(),
+        receipt: receiptOut,
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const request: StrategistRequest = {
+        prompt: input.prompt,
+        mode: input.mode,
+        basketContext: input.basketContext,
+        userPreferences: input.userPreferences,
+        parentManifestHash: await parentOf(input.basketContext),
+      };
+      const response = await runStrategist(request, { config: strategistConfigOf(ctx.config), now: ctx.now });
+      const receipt = buildReceipt(response.manifest, 'coil_manifest', ctx.now);
+      await persistReceipt(ctx, response.manifest, receipt, response.providerMeta.provider);
+      return { ...response, receipt };
+    }),
+});
