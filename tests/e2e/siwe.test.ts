@@ -1,68 +1,45 @@
 /**
  * Sign-In with Ethereum in real Chromium: an injected EIP-1193 wallet (signing with a viem
- * local account) signs in through the layout control, the caller's Coil shows under
- * "My Coils", logout ends the session, and the old cookie is refused afterwards.
+ * local account) signs in through the layout control, generates a Coil on the strategist
+ * page, finds it under "My Coils" (and nobody else's), logs out, and is refused afterwards,
+ * also when the old cookie is replayed.
  */
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser';
-import { openTestDb, type TestDb } from '../support/db';
 import { injectWallet } from '../support/injected-wallet';
 import { chromiumInstalled, requireService } from '../support/services';
 import { startServer, type TestServer } from '../support/server';
-import { WALLET_A, WALLET_B } from '../support/siwe';
+import { WALLET_A, WALLET_B, signIn } from '../support/siwe';
 
 let server: TestServer | undefined;
 let browser: Browser | undefined;
-let db: TestDb | undefined;
 let skipReason: string | undefined;
 
 beforeAll(async () => {
   skipReason = await requireService('Chromium (/usr/bin/chromium)', chromiumInstalled);
   if (skipReason) return;
-  server = await startServer({ allowPostgres: false });
-  db = openTestDb(server.databaseUrl);
+  server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await db?.$disconnect();
   await server?.stop();
 });
 
-/** Saves a Coil owned by `owner` the way the tools do (until the Coil tooling lands on this branch). */
-async function saveOwnedCoil(owner: string, slug: string): Promise<void> {
-  const createdAt = new Date();
-  await db!.coil.create({
-    data: {
-      id: randomUUID(),
-      slug,
-      manifestHash: 'c'.repeat(64),
-      ownerAddress: owner,
-      manifestJson: JSON.stringify({ schemaVersion: '1.0.0', slug, name: `Thesis ${slug}`, mode: 'paper', assets: [] }),
-      createdAt,
-    },
-  });
-  await db!.receipt.create({
-    data: {
-      id: randomUUID(),
-      receiptId: `hrcpt_${slug}`,
-      kind: 'coil_manifest',
-      manifestHash: 'c'.repeat(64),
-      weightsChecksum: 'd'.repeat(64),
-      validationStatus: 'valid',
-      coilSlug: slug,
-      ownerAddress: owner,
-      receiptJson: '{}',
-      createdAt,
-    },
-  });
+/** A Coil generated through the API under `account`'s session (another browser, in effect). */
+async function generateAs(account: typeof WALLET_B, prompt: string): Promise<string> {
+  const { cookie } = await signIn(server!, account);
+  const res = await server!.post('/api/tools/generate-coil', { prompt }, { cookie });
+  if (res.status !== 200) throw new Error(`generate-coil: ${res.status} ${res.text}`);
+  return res.json.coil.slug;
 }
 
 describe('Sign in with Ethereum (browser)', () => {
-  it('signs in with an EIP-6963 wallet, lists My Coils, logs out and is refused afterwards', async (ctx) => {
+  it('signs in with an EIP-6963 wallet, generates a Coil, sees it under My Coils, logs out and is refused afterwards', async (ctx) => {
     if (skipReason) return ctx.skip();
+    const otherWalletsSlug = await generateAs(WALLET_B, 'Defensive healthcare and broad index exposure for a slow year');
+
     const context = await browser!.newContext();
     const page = await context.newPage();
     const wallet = await injectWallet(page, WALLET_A);
@@ -83,29 +60,47 @@ describe('Sign in with Ethereum (browser)', () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(await page.evaluate(() => document.cookie)).not.toContain('svc_session'); // HttpOnly
 
-    const slug = `my-thesis-${Date.now()}`;
-    await saveOwnedCoil(WALLET_A.address, slug);
-    await saveOwnedCoil(await ensureUser(WALLET_B.address), 'someone-elses-coil');
+    // Generate a Coil while signed in.
+    await page.click('nav a[href="/strategist"]');
+    await page.getByTestId('thesis-input').fill('AI chips and data-center GPUs, with NVDA leading');
+    await page.getByTestId('generate-button').click();
+    await page.getByTestId('coil-result').waitFor();
+    const slug = (await page.getByTestId('coil-slug').textContent())!.trim();
+    const receiptId = (await page.getByTestId('receipt-id').textContent())!.trim();
+    expect(slug).not.toBe(otherWalletsSlug);
 
-    await page.click('a[href="/me"]');
+    // It is under My Coils, with its receipt; the other wallet's Coil is not.
+    await page.click('nav a[href="/me"]');
     const rows = page.getByTestId('my-coil-row');
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().getAttribute('data-slug')).toBe(slug);
-    expect(await page.getByTestId('my-receipts').textContent()).toContain(`hrcpt_${slug}`);
-    expect(await page.content()).not.toContain('someone-elses-coil');
+    expect(await page.getByTestId('my-receipts').textContent()).toContain(receiptId);
+    expect(await page.content()).not.toContain(otherWalletsSlug);
 
+    // Log out: the page forgets the session and the server refuses it.
     await page.getByTestId('siwe-logout').click();
     await expect.poll(() => page.getByTestId('me-signed-out').isVisible()).toBe(true);
     expect(await page.getByTestId('my-coils').count()).toBe(0);
     expect((await context.cookies()).find((c) => c.name === 'svc_session')).toBeUndefined();
-
-    // Refused afterwards: from the page, and with the old cookie replayed.
     expect(await page.evaluate(async () => (await fetch('/api/me/coils')).status)).toBe(401);
+
+    // The old cookie, put back, is refused too: logout ended the session server-side.
     await context.addCookies([cookie!]);
     expect((await context.cookies()).find((c) => c.name === 'svc_session')?.value).toBe(cookie!.value);
     expect(await page.evaluate(async () => (await fetch('/api/me/coils')).status)).toBe(401);
     await page.reload();
     await expect.poll(() => page.getByTestId('me-signed-out').isVisible()).toBe(true);
+
+    // A Coil generated after logout belongs to no wallet.
+    await page.click('nav a[href="/strategist"]');
+    await page.getByTestId('thesis-input').fill('Payments networks and cloud software over a long horizon');
+    await page.getByTestId('generate-button').click();
+    await page.getByTestId('coil-result').waitFor();
+    const anonymousSlug = (await page.getByTestId('coil-slug').textContent())!.trim();
+    const { cookie: again } = await signIn(server!, WALLET_A);
+    const mine = await server!.get('/api/me/coils', { cookie: again });
+    expect(mine.json.items.map((c: { slug: string }) => c.slug)).toEqual([slug]);
+    expect(mine.text).not.toContain(anonymousSlug);
     await context.close();
   });
 
@@ -124,12 +119,12 @@ describe('Sign in with Ethereum (browser)', () => {
     await context.close();
   });
 
-  it('signs in through window.ethereum on chain 1', async (ctx) => {
+  it('signs in through window.ethereum on chain 1 and lists that wallet\'s Coils only', async (ctx) => {
     if (skipReason) return ctx.skip();
+    const ownSlug = await generateAs(WALLET_B, 'Energy transition utilities and grid equipment');
     const context = await browser!.newContext();
     const page = await context.newPage();
     await injectWallet(page, WALLET_B, { announce: false, legacy: true, chainId: 1 });
-    await saveOwnedCoil(await ensureUser(WALLET_B.address), 'b-own-coil');
     await page.goto(`${server!.url}/me`);
     await expect.poll(() => page.getByTestId('siwe-button').isEnabled()).toBe(true);
     await page.getByTestId('siwe-button').click();
@@ -138,13 +133,9 @@ describe('Sign in with Ethereum (browser)', () => {
     const rows = page.getByTestId('my-coil-row');
     await expect.poll(() => rows.count()).toBeGreaterThan(0);
     const slugs = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-slug')));
-    expect(slugs).toContain('b-own-coil');
-    expect(slugs.every((s) => s === 'b-own-coil' || s === 'someone-elses-coil')).toBe(true);
+    expect(slugs).toContain(ownSlug);
+    const api = await server!.get('/api/me/coils?limit=100', { cookie: (await signIn(server!, WALLET_B)).cookie });
+    expect(slugs.sort()).toEqual(api.json.items.map((c: { slug: string }) => c.slug).sort());
     await context.close();
   });
 });
-
-async function ensureUser(address: string): Promise<string> {
-  await db!.walletUser.upsert({ where: { address }, create: { address }, update: {} });
-  return address;
-}
