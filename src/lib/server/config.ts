@@ -61,6 +61,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       usdgAddress: opt(env.FACILITATOR_USDG_ADDRESS),
       address: opt(env.FACILITATOR_ADDRESS),
       payToAddress: opt(env.FACILITATOR_PAYTO_ADDRESS),
+      /** Timeout of one call to the facilitator (settle or supported-networks check). */
+      timeoutMs: int(env.FACILITATOR_TIMEOUT_MS, 15000, 1),
     },
   };
 }

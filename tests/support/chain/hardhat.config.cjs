@@ -16,7 +16,10 @@ module.exports = {
       accounts: TEST_KEYS.map((privateKey) => ({ privateKey, balance: '1000000000000000000000000' })),
       // Failed transactions are still mined and answer with their hash, as on a real node.
       throwOnTransactionFailures: false,
-      throwOnCallFailures: false,
+      // A reverting eth_call answers with a JSON-RPC error, as on a real node. (With false,
+      // EDR returns the revert data as the call's result, which a reader would decode as a
+      // value: an Error(string) selector read back as a bytes32.)
+      throwOnCallFailures: true,
     },
   },
   paths: {

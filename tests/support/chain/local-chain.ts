@@ -141,6 +141,10 @@ export interface StartChainOptions {
 }
 
 export async function startLocalChain(options: StartChainOptions = {}): Promise<LocalChain> {
+  // Compile before the node starts: a compile that misses the cache can take seconds, and a
+  // keep-alive RPC socket left idle that long may be closed by the node just as it is reused
+  // ("other side closed" on the first hardhat_setCode).
+  const artifacts = await compileContracts();
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -160,8 +164,14 @@ export async function startLocalChain(options: StartChainOptions = {}): Promise<
     await new Promise((r) => setTimeout(r, 100));
   }
   const chain = new LocalChain(`${base}/rpc-${Math.random().toString(36).slice(2, 10)}`, child);
-  chain.artifacts = await compileContracts();
-  if (options.placeRegistryTokens !== false) await placeRegistryTokens(chain);
+  chain.artifacts = artifacts;
+  try {
+    if (options.placeRegistryTokens !== false) await placeRegistryTokens(chain);
+  } catch (error) {
+    // The caller never gets the chain to stop, so the node would outlive the test run.
+    await chain.stop();
+    throw error;
+  }
   return chain;
 }
 

@@ -72,6 +72,11 @@ export function statusForCode(code: string): number {
 /** The tRPC error class for a status, so the /trpc endpoint answers the same status as REST. */
 export function trpcCodeForStatus(status: number): TRPCError['code'] {
   switch (status) {
+    // tRPC errors cannot be 2xx. The one 202 answer (an x402 settlement whose outcome is
+    // unknown because the facilitator did not answer) is an upstream timeout on /trpc; its
+    // code, X402_SETTLEMENT_UNKNOWN, still says "do not pay again".
+    case 202:
+      return 'GATEWAY_TIMEOUT';
     case 400:
       return 'BAD_REQUEST';
     case 401:

@@ -5,16 +5,24 @@
 import { router } from './init';
 import { authRouter } from './routers/auth';
 import { meRouter } from './routers/me';
+import { partnerbotRouter } from './routers/partnerbot';
 import { stocksRouter } from './routers/stocks';
 import { strategistRouter } from './routers/strategist';
 import { systemRouter } from './routers/system';
 import { toolsRouter } from './routers/tools';
+import { vaultAnalysisRouter } from './routers/vault-analysis';
+import { vaultsRouter } from './routers/vaults';
+import { x402Router } from './routers/x402';
 
 export const appRouter = router({
   system: systemRouter,
   tools: toolsRouter,
   strategist: strategistRouter,
   stocks: stocksRouter,
+  vaults: vaultsRouter,
+  partnerbot: partnerbotRouter,
+  vaultAnalysis: vaultAnalysisRouter,
+  x402: x402Router,
   auth: authRouter,
   me: meRouter,
 });

@@ -1,0 +1,50 @@
+-- CreateTable
+CREATE TABLE "X402Authorization" (
+    "id" TEXT NOT NULL,
+    "network" TEXT NOT NULL,
+    "asset" TEXT NOT NULL,
+    "payer" TEXT NOT NULL,
+    "nonce" TEXT NOT NULL,
+    "serviceName" TEXT NOT NULL,
+    "amountUnits" TEXT NOT NULL,
+    "payTo" TEXT NOT NULL,
+    "x402Version" INTEGER NOT NULL,
+    "status" TEXT NOT NULL,
+    "facilitatorReason" TEXT,
+    "transaction" TEXT,
+    "receiptId" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "X402Authorization_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "X402PaymentReceipt" (
+    "receiptId" TEXT NOT NULL,
+    "authorizationId" TEXT NOT NULL,
+    "serviceName" TEXT NOT NULL,
+    "payer" TEXT NOT NULL,
+    "payTo" TEXT NOT NULL,
+    "amountUnits" TEXT NOT NULL,
+    "network" TEXT NOT NULL,
+    "transaction" TEXT NOT NULL,
+    "receiptHash" TEXT NOT NULL,
+    "receiptJson" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "X402PaymentReceipt_pkey" PRIMARY KEY ("receiptId")
+);
+
+-- CreateIndex
+CREATE INDEX "X402Authorization_status_idx" ON "X402Authorization"("status");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "X402Authorization_network_asset_payer_nonce_key" ON "X402Authorization"("network", "asset", "payer", "nonce");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "X402PaymentReceipt_authorizationId_key" ON "X402PaymentReceipt"("authorizationId");
+
+-- CreateIndex
+CREATE INDEX "X402PaymentReceipt_payer_createdAt_idx" ON "X402PaymentReceipt"("payer", "createdAt");
+

@@ -1,0 +1,105 @@
+/**
+ * Mode B vault deposit jobs over the database (SQLite or PostgreSQL). Documents are stored
+ * as canonical JSON text so both providers return byte-identical content.
+ */
+import canonicalize from 'canonicalize';
+import type { DepositPack } from '../vaults/deposit-pack';
+import type { JobSubmitState, VaultDepositJobRecord, VaultDepositJobStore } from '../vaults/mode-b';
+import { getDb } from './client';
+
+type Row = {
+  id: string;
+  planHash: string;
+  vaultSlug: string;
+  vaultAddress: string;
+  receiver: string;
+  amount: string;
+  amountUnits: string;
+  submitState: string;
+  failureCode: string | null;
+  partnerJobId: string | null;
+  txHashesJson: string;
+  packJson: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+function toRecord(row: Row): VaultDepositJobRecord {
+  return {
+    id: row.id,
+    planHash: row.planHash,
+    vaultSlug: row.vaultSlug,
+    vaultAddress: row.vaultAddress,
+    receiver: row.receiver,
+    amount: row.amount,
+    amountUnits: row.amountUnits,
+    submitState: row.submitState as JobSubmitState,
+    failureCode: row.failureCode,
+    partnerJobId: row.partnerJobId,
+    txHashes: JSON.parse(row.txHashesJson) as string[],
+    pack: JSON.parse(row.packJson) as DepositPack,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === 'P2002';
+}
+
+export const vaultDepositJobRepository: VaultDepositJobStore = {
+  async findById(id) {
+    const row = await getDb().vaultDepositJob.findUnique({ where: { id } });
+    return row ? toRecord(row) : null;
+  },
+
+  async findByPlanHash(planHash) {
+    const row = await getDb().vaultDepositJob.findUnique({ where: { planHash } });
+    return row ? toRecord(row) : null;
+  },
+
+  async reserve(job) {
+    try {
+      await getDb().vaultDepositJob.create({
+        data: {
+          id: job.id,
+          planHash: job.planHash,
+          vaultSlug: job.vaultSlug,
+          vaultAddress: job.vaultAddress,
+          receiver: job.receiver,
+          amount: job.amount,
+          amountUnits: job.amountUnits,
+          submitState: job.submitState,
+          failureCode: job.failureCode,
+          partnerJobId: job.partnerJobId,
+          txHashesJson: canonicalize(job.txHashes)!,
+          packJson: canonicalize(job.pack)!,
+          createdAt: job.createdAt,
+          updatedAt: job.updatedAt,
+        },
+      });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  },
+
+  async markSubmitted(id, partnerJobId, at) {
+    await getDb().vaultDepositJob.update({ where: { id }, data: { submitState: 'submitted', partnerJobId, updatedAt: at } });
+  },
+
+  async markFailed(id, failureCode, at) {
+    await getDb().vaultDepositJob.update({ where: { id }, data: { submitState: 'submit_failed', failureCode, updatedAt: at } });
+  },
+
+  async addTxHashes(id, hashes, at) {
+    const db = getDb();
+    await db.$transaction(async (tx) => {
+      const row = await tx.vaultDepositJob.findUnique({ where: { id } });
+      if (!row) return;
+      const merged = [...new Set([...(JSON.parse(row.txHashesJson) as string[]), ...hashes])];
+      await tx.vaultDepositJob.update({ where: { id }, data: { txHashesJson: canonicalize(merged)!, updatedAt: at } });
+    });
+  },
+};

@@ -1,0 +1,174 @@
+/**
+ * The vault-deposit routes under /api/partnerbot (spec 4.6): prepare a Mode A pack, submit a
+ * Mode B intent for the operator's own partner wallet, and read a deposit's status from the
+ * chain. Family `autonomy` (the /api/partnerbot/* family of 4.1), stamped like every vault
+ * response.
+ */
+import { z } from 'zod';
+import { vaultDepositJobRepository } from '../../db/vault-deposit-job-repository';
+import { SvcError } from '../../errors';
+import { parseUsdgAmount } from '../../vaults/amount';
+import { buildDepositPack } from '../../vaults/deposit-pack';
+import { MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
+import type { SourceVerification } from '../../vaults/chain-context';
+import type { AckVerification } from '../../vaults/acks';
+import type { DepositVerification } from '../../vaults/completion';
+import { registerErrorStatuses } from '../error-map';
+import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
+import {
+  ackVerificationShape,
+  bytes32Shape,
+  chainContextShape,
+  chainReaderFor,
+  contextFor,
+  jobShape,
+  modeBConfigFor,
+  modeBSettingsFor,
+  modesShape,
+  packShape,
+  vaultInputErrorCode,
+  verificationShape,
+  VAULT_ERROR_STATUSES,
+} from '../vault-shapes';
+
+registerErrorStatuses(VAULT_ERROR_STATUSES);
+
+export const packRequestShape = {
+  vaultId: z.string().max(100).optional().describe('A registered Rail A vault slug or address; default the V1 vault'),
+  amountUsdg: z.string().max(64).describe('Decimal string, at most 6 decimal places, more than 0 and at most 10000'),
+  receiver: z.string().max(128).describe('The depositor\'s own address (never the vault, the USDG token or the zero address)'),
+  expiresInSeconds: z.number().optional().describe('Pack lifetime, an integer from 60 to 86400; default 900'),
+  nowIso: nowIsoField,
+};
+
+export const prepareOutputShape = {
+  pack: packShape,
+  partnerbotSocialCommand: z.string(),
+  depositLinkUrl: z.string(),
+  modes: modesShape,
+  ackVerification: ackVerificationShape,
+  svcExecutesDeposit: z.literal(false),
+  ...chainContextShape,
+};
+
+export function ackSource(ack: AckVerification): SourceVerification {
+  return ack.chainRead
+    ? { subject: 'vault ack-hash pins', source: `eth_call to ${ack.readAddress} on chain 4663 (${ack.readFrom})`, lastVerified: ack.checkedAt, method: 'live_chain_read' }
+    : { subject: 'vault ack-hash pins', source: "the vault registry's pinned copy (no RPC configured; the chain was not read)", lastVerified: ack.checkedAt, method: 'registry_copy' };
+}
+
+export function verificationSource(v: DepositVerification): SourceVerification[] {
+  return v.chainIdVerified
+    ? [{ subject: 'deposit proof', source: 'eth_chainId then eth_getTransactionReceipt on chain 4663', lastVerified: v.checkedAt, method: 'live_chain_read' }]
+    : [];
+}
+
+const statusInput = z.object({
+  jobId: z.string().max(100).describe('A Mode B job id (bvd_...) or a raw deposit transaction hash (0x + 64 hex digits)'),
+  txHash: bytes32Shape.optional().describe('For a bvd_ job: a transaction hash to check in addition to those the partner reports'),
+  receiver: z.string().max(128).optional().describe('For a raw hash: the receiver the Deposit event must credit (default: the transaction sender)'),
+  amount: z.string().max(64).optional().describe('For a raw hash: the amount (decimal USDG) the Deposit event must carry'),
+  vaultId: z.string().max(100).optional(),
+  nowIso: nowIsoField,
+});
+
+export const partnerbotRouter = router({
+  prepareCommand: publicProcedure
+    .meta({
+      family: 'autonomy',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('POST', '/partnerbot/vault-deposit/prepare-command', 'Build a Mode A vault deposit pack (approve + depositWithAcks calldata you sign yourself)', {
+        description:
+          'Validates the amount (at most 6 decimals, above 0, at most 10000 USDG) and the receiver (never the vault, the USDG token or the zero address), rejecting and never clamping, each with its own code. Recomputes both ack hashes and compares them with the vault\'s on-chain pins (eth_call when BROKER_CHAIN_RPC_URL is set; otherwise the registry copy, and `ackVerification.source` says so); a difference refuses the pack (409 ACK_HASH_MISMATCH). Mode C (the deposit widget link) is always included. The service never signs or sends anything: svcExecutesDeposit is false.',
+      }),
+    })
+    .input(z.object(packRequestShape))
+    .output(stampedOutput(prepareOutputShape))
+    .mutation(async ({ ctx, input }) => {
+      const result = await buildDepositPack(input, {
+        now: ctx.now,
+        appOrigin: ctx.config.origin,
+        chain: chainReaderFor(ctx.config),
+        modeB: modeBConfigFor(ctx.config),
+      });
+      return { ...result, ...contextFor(ctx.config, [ackSource(result.ackVerification)]) };
+    }),
+
+  submitIntent: publicProcedure
+    .meta({
+      family: 'autonomy',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('POST', '/partnerbot/vault-deposit/submit-intent', "Mode B: submit one deposit prompt for the operator's own partner wallet", {
+        description:
+          'Refuses, in this order: 503 MODE_B_DISABLED (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED), 403 OWNER_APPROVAL_REQUIRED (OWNER_APPROVED_PARTNER_WALLET_DEPOSIT), 503 PARTNER_KEY_MISSING (PARTNER_API_KEY), 403 RECEIVER_NOT_PARTNER_WALLET (receiver must be PARTNER_WALLET_ADDRESS), then 409 CONFIRM_PLAN_HASH_MISMATCH unless confirmPlanHash equals the planHash of the pack rebuilt from this request at packGeneratedAt. A plan is submitted at most once (409 PLAN_ALREADY_SUBMITTED). When every gate passes, one prompt goes to the partner and the answer is a bvd_ job with complete: false. Never a user-deposit path.',
+      }),
+    })
+    .input(
+      z.object({
+        ...packRequestShape,
+        confirmPlanHash: z.string().max(128).describe('The planHash of the pack being confirmed'),
+        packGeneratedAt: z.string().max(64).describe('The generatedAt of that pack'),
+      }),
+    )
+    .output(stampedOutput({ job: jobShape, verification: verificationShape, complete: z.literal(false), pack: packShape, ...chainContextShape }))
+    .mutation(async ({ ctx, input }) => {
+      const out = await submitModeBIntent(input, {
+        now: ctx.now,
+        appOrigin: ctx.config.origin,
+        chain: chainReaderFor(ctx.config),
+        settings: modeBSettingsFor(ctx.config),
+        store: vaultDepositJobRepository,
+      });
+      return { ...out, ...contextFor(ctx.config) };
+    }),
+
+  depositStatus: publicProcedure
+    .meta({
+      family: 'autonomy',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('GET', '/partnerbot/vault-deposit/status/{jobId}', 'Deposit status from on-chain proof only (a bvd_ job or a raw transaction hash)', {
+        description:
+          'Re-reads the chain at every call: eth_chainId first, then the transaction receipt. `complete` is true exactly when a confirmed transaction to the vault emitted the vault\'s Deposit event for the receiver and amount (verification.confirmedVaultDeposit). A partner job status, interface text or an earlier answer never counts. A raw hash answers kind `tx-reconcile`.',
+      }),
+    })
+    .input(statusInput)
+    .output(
+      stampedOutput({
+        kind: z.enum(['partner-job', 'tx-reconcile']),
+        jobId: z.string().optional(),
+        txHash: bytes32Shape.optional(),
+        job: jobShape.optional(),
+        partnerJob: z
+          .object({ state: z.enum(['read', 'unknown']), status: z.enum(['pending', 'processing', 'completed', 'failed', 'cancelled']).nullable(), statusIsProof: z.literal(false), note: z.string() })
+          .optional(),
+        txHashCandidates: z.array(bytes32Shape).optional(),
+        verification: verificationShape,
+        complete: z.boolean(),
+        ...chainContextShape,
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const chain = chainReaderFor(ctx.config);
+      if (input.jobId.startsWith(MODE_B_JOB_PREFIX)) {
+        const out = await modeBJobStatus(input.jobId, input.txHash as `0x${string}` | undefined, {
+          now: ctx.now,
+          chain,
+          settings: modeBSettingsFor(ctx.config),
+          store: vaultDepositJobRepository,
+        });
+        return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+      }
+      if (/^0x[0-9a-fA-F]{64}$/.test(input.jobId)) {
+        const out = await reconcileDepositTx(
+          input.jobId as `0x${string}`,
+          { vaultId: input.vaultId, receiver: input.receiver, amountUsdg: input.amount },
+          { now: ctx.now, chain },
+          (v) => parseUsdgAmount(v, 'amount').units,
+        );
+        return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+      }
+      throw new SvcError('DEPOSIT_STATUS_ID_INVALID', 'The id is neither a Mode B job id (bvd_...) nor a transaction hash (0x + 64 hex digits)', {
+        issues: [{ code: 'DEPOSIT_STATUS_ID_INVALID', message: 'expected bvd_... or 0x + 64 hex digits', path: 'jobId' }],
+      });
+    }),
+});

@@ -1,0 +1,553 @@
+/**
+ * The USDG vault family under /api/vaults (spec 4.1, 4.4, 4.6, 4.7): the vault registry and
+ * schema, the asset registry, the deposit gate, the V2 status, deposit links and packs,
+ * gated deposit and withdraw intents, manifests, rebalance policies and receipts. Every
+ * response keeps `vaultChain` and `x402PaymentChain` apart and carries `sourceVerification`.
+ */
+import { z } from 'zod';
+import { SvcError } from '../../errors';
+import { vaultAssetRegistry } from '../../vaults/asset-registry';
+import { evaluateDepositGate } from '../../vaults/deposit-gate';
+import { buildDepositPack, depositLinkUrl, validateReceiver } from '../../vaults/deposit-pack';
+import { createDepositIntent, createWithdrawIntent } from '../../vaults/intents';
+import { createVaultManifest, validateVaultManifest, vaultManifestHash, type VaultManifest } from '../../vaults/manifest';
+import { compileRebalancePolicy } from '../../vaults/rebalance-policy';
+import { manifestReceipt, packReceipt, settlementReceipt } from '../../vaults/receipts';
+import { ACK_HASHES, ACK_TEXTS, findVault, listVaults, resolveRailAVault, VAULT_REGISTRY_VERSION } from '../../vaults/registry';
+import { buildVaultSchema, type VaultRoute } from '../../vaults/schema';
+import { readVaultV2Status } from '../../vaults/v2-status';
+import { parseUsdgAmount } from '../../vaults/amount';
+import type { SourceVerification } from '../../vaults/chain-context';
+import { registerErrorStatuses } from '../error-map';
+import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
+import {
+  addressShape,
+  bytes32Shape,
+  chainContextShape,
+  chainReaderFor,
+  contextFor,
+  gateShape,
+  hexShape,
+  modeBConfigFor,
+  packShape,
+  v2StatusShape,
+  vaultInputErrorCode,
+  verificationShape,
+  VAULT_ERROR_STATUSES,
+} from '../vault-shapes';
+import { ackSource, packRequestShape, prepareOutputShape, verificationSource } from './partnerbot';
+
+registerErrorStatuses(VAULT_ERROR_STATUSES);
+
+/**
+ * The fee facts this rail can state with certainty (performance fee default 10% above the
+ * high-water mark; no management, entry or exit fee). The fee module's own schedule replaces
+ * this constant where the two capabilities meet.
+ */
+export const FEE_SCHEDULE_FOR_SCHEMA = {
+  performanceFeeDefaultBps: 1000,
+  performanceFeeBasis: 'charged only on profit above the high-water mark',
+  managementFeeBps: 0,
+  entryFeeBps: 0,
+  exitFeeBps: 0,
+  depositFeeUsdg: '0',
+  withdrawalFeeUsdg: '0',
+} as const;
+
+/** The vault routes, as the schema lists them. */
+export const VAULT_ROUTES: VaultRoute[] = [
+  { method: 'GET', path: '/api/vaults', purpose: 'the registered vaults (V1 Rail A vault, V2 canonical vault)' },
+  { method: 'GET', path: '/api/vaults/schema', purpose: 'this schema' },
+  { method: 'GET', path: '/api/vaults/asset-registry', purpose: 'source-verified assets with oracle and jurisdiction policies' },
+  { method: 'GET', path: '/api/vaults/readiness', purpose: "the public deposit gate of the Rail A vault, read live" },
+  { method: 'GET', path: '/api/vaults/v2/status', purpose: 'fresh on-chain status of the V2 vault suite' },
+  { method: 'GET', path: '/api/vaults/{slug}', purpose: 'one vault: identity and deposit route' },
+  { method: 'GET', path: '/api/vaults/{slug}/deposit-link', purpose: 'vault identity, ack texts and hashes, the deposit widget link; a full pack with amount and receiver' },
+  { method: 'POST', path: '/api/vaults/{slug}/deposit-partnerbot-intent', purpose: 'a Mode A deposit pack pinned to this vault' },
+  { method: 'POST', path: '/api/vaults/{slug}/deposit-intent', purpose: 'a deposit intent, refused while the deposit gate is closed' },
+  { method: 'POST', path: '/api/vaults/{slug}/withdraw-intent', purpose: 'a withdraw intent, refused while the deposit gate is closed' },
+  { method: 'POST', path: '/api/vaults/manifests/create', purpose: 'create a vault manifest with the documented defaults' },
+  { method: 'POST', path: '/api/vaults/manifests/validate', purpose: 'validate a vault manifest (200 with issues)' },
+  { method: 'POST', path: '/api/vaults/rebalance-policy/compile', purpose: 'compile a rebalance policy: never executable, requires user approval' },
+  { method: 'POST', path: '/api/vaults/receipt', purpose: 'a deterministic vault receipt for a manifest, a pack or a deposit transaction' },
+  { method: 'POST', path: '/api/partnerbot/vault-deposit/prepare-command', purpose: 'a Mode A deposit pack with the social command and Mode C' },
+  { method: 'POST', path: '/api/partnerbot/vault-deposit/submit-intent', purpose: "Mode B for the operator's own partner wallet only" },
+  { method: 'GET', path: '/api/partnerbot/vault-deposit/status/{jobId}', purpose: 'deposit completion from on-chain proof only' },
+];
+
+const listingShape = z.object({
+  slug: z.string(),
+  name: z.string(),
+  generation: z.enum(['v1', 'v2']),
+  lifecycle: z.enum(['legacy_v1', 'canonical_v2']),
+  address: addressShape,
+  railId: z.string().nullable(),
+  depositRoute: z.enum(['deposit_with_acks', 'request_queue']),
+  acceptsDepositPacks: z.boolean(),
+  addressSource: z.string(),
+}).meta({ id: 'VaultListing' });
+
+const ackTextShape = z.object({ slot: z.enum(['risk', 'jurisdiction']), text: z.string(), keccak256: bytes32Shape });
+
+const allocationShape = z.object({ ticker: z.string().max(16), tokenAddress: z.string().max(64), targetWeightBps: z.number() });
+const fusesShape = z.object({
+  maxAllocationPerAssetBps: z.number(),
+  maxTokenizedEquityExposureBps: z.number(),
+  maxEtfExposureBps: z.number(),
+  minUsdgCashReserveBps: z.number(),
+  maxRebalanceFrequency: z.enum(['daily', 'weekly', 'monthly']),
+  maxSlippageBps: z.number(),
+  maxPriceStalenessSeconds: z.number(),
+  maxDrawdownStopPct: z.number(),
+  marketSessionPolicy: z.literal('feed-aware-24-5'),
+  requireFreshFeeds: z.boolean(),
+  emergencyPauseEnabled: z.boolean(),
+  receiptLogging: z.boolean(),
+  postRebalanceAuditRequired: z.boolean(),
+});
+const manifestShape = z.object({
+  manifestVersion: z.string().max(64),
+  slug: z.string().max(100),
+  name: z.string().max(200),
+  description: z.string().max(4000),
+  chainId: z.number(),
+  baseAsset: z.string().max(16),
+  baseAssetAddress: z.string().max(64),
+  allocations: z.array(allocationShape).max(64),
+  fuses: fusesShape,
+  feeConfig: z.object({ performanceFeeBps: z.number(), managementFeeBps: z.number() }),
+  notInvestmentAdvice: z.boolean(),
+  liveExecutionAllowed: z.boolean(),
+}).meta({ id: 'VaultManifest' });
+const validationShape = z.object({
+  valid: z.boolean(),
+  status: z.enum(['valid', 'valid-with-warnings', 'invalid']),
+  issues: z.array(z.object({ severity: z.enum(['error', 'warning']), code: z.string(), message: z.string(), path: z.string().optional() })),
+}).meta({ id: 'VaultManifestValidation' });
+const receiptShape = z.object({
+  receiptVersion: z.string(),
+  receiptId: z.string(),
+  kind: z.enum(['vault_manifest', 'deposit_pack', 'deposit_settlement']),
+  vaultSlug: z.string(),
+  vaultAddress: z.string(),
+  chainId: z.number().int(),
+  subjectHash: z.string(),
+  stage: z.enum(['PREPARATION', 'SETTLEMENT']),
+  status: z.enum(['paper', 'onchain_confirmed', 'onchain_reverted', 'unverified']),
+  validationStatus: z.enum(['valid', 'valid-with-warnings', 'invalid']).nullable(),
+  txHash: z.string().nullable(),
+  blockNumber: z.string().nullable(),
+  registryVersion: z.string(),
+  oraclePolicyVersion: z.string(),
+  vaultRegistryVersion: z.string(),
+  anchoring: z.literal('paper'),
+  observedAt: z.string(),
+  receiptHash: z.string(),
+}).meta({ id: 'VaultReceipt' });
+const callShape = z.object({ step: z.number().int(), to: addressShape, data: hexShape, description: z.string() });
+
+const slugInput = z.string().min(1).max(100).describe('A vault slug or address');
+
+function liveSource(subject: string, at: string, live: boolean): SourceVerification[] {
+  return live ? [{ subject, source: 'eth_call on chain 4663 (chain id verified first)', lastVerified: at, method: 'live_chain_read' }] : [];
+}
+
+export const vaultsRouter = router({
+  list: publicProcedure
+    .meta({ family: 'vaults', openapi: rest('GET', '/vaults', 'The registered vaults: the V1 Rail A vault and the V2 canonical vault') })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(stampedOutput({ vaultRegistryVersion: z.string(), vaults: z.array(listingShape), ...chainContextShape }))
+    .query(({ ctx }) => ({ vaultRegistryVersion: VAULT_REGISTRY_VERSION, vaults: listVaults(), ...contextFor(ctx.config) })),
+
+  schema: publicProcedure
+    .meta({
+      family: 'vaults',
+      openapi: rest('GET', '/vaults/schema', 'Vault routes, chain and payment model, fee schedule, public deposit gate, deposit rail, architecture object', {
+        description: 'Embeds the architecture object (vault chain, x402 providers, brokerMcpUsedForVaultExecution / svcStoresBrokerCredentials / svcPlacesOrders all false).',
+      }),
+    })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(
+      stampedOutput({
+        schemaVersion: z.string(),
+        vaultRegistryVersion: z.string(),
+        routes: z.array(z.object({ method: z.enum(['GET', 'POST']), path: z.string(), purpose: z.string() })),
+        vaults: z.array(listingShape),
+        chainModel: z.object({ vaultChain: chainContextShape.vaultChain, rule: z.string() }),
+        paymentModel: z.object({ deposits: z.string(), paidServices: z.string(), x402PaymentChain: chainContextShape.x402PaymentChain }),
+        feeSchedule: z.record(z.string(), z.unknown()),
+        publicDepositGate: z.object({
+          rule: z.string(),
+          checks: z.array(z.string()),
+          states: z.array(z.string()),
+          depositReadinessRegistry: addressShape,
+          readRoute: z.string(),
+          refusalCode: z.string(),
+          gatedRoutes: z.array(z.string()),
+        }),
+        depositRail: z.object({
+          railId: z.literal('rail_a_vault_deposit'),
+          packVersion: z.string(),
+          vaultSlug: z.string(),
+          vaultAddress: addressShape,
+          depositFunction: z.string(),
+          plainDepositReverts: z.literal(true),
+          maxAmountPerPackUsdg: z.string(),
+          amountDecimals: z.literal(6),
+          packLifetimeSeconds: z.object({ default: z.number().int(), min: z.number().int(), max: z.number().int() }),
+          ackTexts: z.array(ackTextShape),
+          modes: z.array(z.string()),
+          completionRule: z.string(),
+          svcExecutesDeposit: z.literal(false),
+        }),
+        architecture: z.object({
+          vaultChain: z.literal('broker_chain'),
+          vaultChainId: z.literal(4663),
+          baseAsset: z.literal('USDG'),
+          baseAssetAddress: addressShape,
+          x402Providers: z.object({
+            partnerCloud: z.object({ status: z.literal('live_or_configured'), paymentChain: z.literal('base'), label: z.string() }),
+            facilitator: z.object({
+              status: z.literal('configured_or_live_or_blocked'),
+              paymentChain: z.literal('broker_chain'),
+              chainId: z.literal(4663),
+              asset: z.literal('USDG'),
+              facilitator: addressShape.nullable(),
+              label: z.string(),
+            }),
+          }),
+          brokerMcpUsedForVaultExecution: z.literal(false),
+          svcStoresBrokerCredentials: z.literal(false),
+          svcPlacesOrders: z.literal(false),
+        }),
+        ...chainContextShape,
+      }),
+    )
+    .query(({ ctx }) => ({
+      ...buildVaultSchema({
+        feeSchedule: { ...FEE_SCHEDULE_FOR_SCHEMA } as Record<string, unknown>,
+        routes: VAULT_ROUTES,
+        payment: { facilitatorEnabled: ctx.config.facilitator.enabled, facilitatorKeyConfigured: Boolean(ctx.config.facilitator.apiKey) },
+        architecture: { facilitatorAddress: ctx.config.facilitator.address },
+      }),
+      ...contextFor(ctx.config),
+    })),
+
+  assetRegistry: publicProcedure
+    .meta({ family: 'vaults', openapi: rest('GET', '/vaults/asset-registry', 'Source-verified tokenized assets with oracle and jurisdiction policies') })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(
+      stampedOutput({
+        assetRegistryVersion: z.string(),
+        registryVersion: z.string(),
+        oraclePolicyVersion: z.string(),
+        chainId: z.literal(4663),
+        identityRule: z.string(),
+        assets: z.array(
+          z.object({
+            ticker: z.string(),
+            name: z.string(),
+            kind: z.enum(['stock', 'etf', 'stablecoin', 'wrapped_native']),
+            address: addressShape,
+            decimals: z.number().int(),
+            v2ExecutionGrade: z.boolean(),
+            oraclePolicy: z.object({
+              priceBasis: z.enum(['EXCHANGE_LIVE', 'MODEL_ACCRUAL', 'ACCOUNTING_IDENTITY', 'NOT_A_VAULT_ASSET']),
+              priceSource: z.string(),
+              priceFeedAddress: addressShape.nullable(),
+              maxPriceAgeSeconds: z.number().int().nullable(),
+              staleMeans: z.string(),
+            }),
+            jurisdictionPolicy: z.object({
+              svcGatesOnJurisdiction: z.literal(false),
+              svcCollectsLocation: z.literal(false),
+              depositorAcknowledgment: z.string(),
+              note: z.string(),
+            }),
+            sourceVerification: z.object({ source: z.string(), method: z.literal('published_source_snapshot'), lastVerified: z.string(), registryVersion: z.string() }),
+          }),
+        ),
+        ...chainContextShape,
+      }),
+    )
+    .query(({ ctx }) => ({ ...vaultAssetRegistry(), ...contextFor(ctx.config) })),
+
+  readiness: publicProcedure
+    .meta({
+      family: 'vaults',
+      openapi: rest('GET', '/vaults/readiness', "The Rail A vault's public deposit gate, read live", {
+        description: 'A strict AND of acceptingPublicDeposits(), the deposit-readiness registry, live pricing (totalAssets()) and not paused. Anything unknown closes the gate (state UNKNOWN); it is never reported open without the reads.',
+      }),
+    })
+    .input(z.object({ vault: z.string().max(100).optional(), nowIso: nowIsoField }).optional())
+    .output(stampedOutput({ gate: gateShape, ...chainContextShape }))
+    .query(async ({ ctx, input }) => {
+      const gate = await evaluateDepositGate(resolveRailAVault(input?.vault), chainReaderFor(ctx.config), ctx.now);
+      return { gate, ...contextFor(ctx.config, liveSource('deposit gate', gate.checkedAt, gate.source === 'onchain_eth_call')) };
+    }),
+
+  v2Status: publicProcedure
+    .meta({
+      family: 'vaults',
+      openapi: rest('GET', '/vaults/v2/status', 'Fresh on-chain status of the V2 vault suite', {
+        description:
+          'Reads the V2 suite on every call (chain id first): stage ladder, MODE, lane states, immediateDepositCapacityUsdg, immediateUsdgRedemptionCapacityUsdg, the limiting fuse per side, timelock ETAs, liveness, keeper and queue state. Every value is a reading: `live` with its source call, or `unknown` with the reason. A failed or absent read is never a number, never zero and never live. Rebalancing is inactive by owner policy (stated reason), never a fault.',
+      }),
+    })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(stampedOutput({ ...v2StatusShape, ...chainContextShape }))
+    .query(async ({ ctx }) => {
+      const status = await readVaultV2Status(chainReaderFor(ctx.config), ctx.now);
+      return { ...status, ...contextFor(ctx.config, liveSource('V2 suite reads', status.readAt, status.readSummary.live > 0)) };
+    }),
+
+  vault: publicProcedure
+    .meta({ family: 'vaults', openapi: rest('GET', '/vaults/{slug}', 'One registered vault by slug or address') })
+    .input(z.object({ slug: slugInput, nowIso: nowIsoField }))
+    .output(stampedOutput({ vault: listingShape, ...chainContextShape }))
+    .query(({ ctx, input }) => {
+      const vault = findVault(input.slug);
+      if (!vault) {
+        throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', { issues: [{ code: 'VAULT_UNKNOWN', message: `known: ${listVaults().map((v) => v.slug).join(', ')}`, path: 'slug' }] });
+      }
+      return { vault, ...contextFor(ctx.config) };
+    }),
+
+  depositLink: publicProcedure
+    .meta({
+      family: 'vaults',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('GET', '/vaults/{slug}/deposit-link', 'Vault identity, the required ack texts with their keccak256 hashes and the deposit widget link', {
+        description: 'With both `amount` and `receiver` the answer also carries a full Mode A pack (the same validation and ack verification as prepare-command).',
+      }),
+    })
+    .input(z.object({ slug: slugInput, amount: z.string().max(64).optional(), receiver: z.string().max(128).optional(), nowIso: nowIsoField }))
+    .output(
+      stampedOutput({
+        vault: listingShape,
+        ackTexts: z.array(ackTextShape),
+        depositFunction: z.string(),
+        depositLinkUrl: z.string(),
+        full: z.boolean(),
+        prepared: z.object(prepareOutputShape).omit({ vaultChain: true, x402PaymentChain: true, sourceVerification: true }).nullable(),
+        ...chainContextShape,
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const vault = resolveRailAVault(input.slug);
+      const listing = listVaults().find((v) => v.slug === vault.slug)!;
+      const ackTexts = [
+        { slot: 'risk' as const, text: ACK_TEXTS.risk, keccak256: ACK_HASHES.risk },
+        { slot: 'jurisdiction' as const, text: ACK_TEXTS.jurisdiction, keccak256: ACK_HASHES.jurisdiction },
+      ];
+      let amount: string | undefined;
+      if (input.amount !== undefined) amount = parseUsdgAmount(input.amount, 'amount').amount;
+      if (input.amount !== undefined && input.receiver !== undefined) {
+        const prepared = await buildDepositPack(
+          { vaultId: vault.slug, amountUsdg: input.amount, receiver: input.receiver },
+          { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+        );
+        return {
+          vault: listing,
+          ackTexts,
+          depositFunction: vault.depositFunction,
+          depositLinkUrl: prepared.depositLinkUrl,
+          full: true,
+          prepared,
+          ...contextFor(ctx.config, [ackSource(prepared.ackVerification)]),
+        };
+      }
+      return {
+        vault: listing,
+        ackTexts,
+        depositFunction: vault.depositFunction,
+        depositLinkUrl: depositLinkUrl(ctx.config.origin, vault, amount),
+        full: false,
+        prepared: null,
+        ...contextFor(ctx.config),
+      };
+    }),
+
+  depositPartnerbotIntent: publicProcedure
+    .meta({
+      family: 'vaults',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('POST', '/vaults/{slug}/deposit-partnerbot-intent', 'A Mode A deposit pack pinned to this vault (same as prepare-command)'),
+    })
+    .input(z.object({ slug: slugInput, ...packRequestShape }).omit({ vaultId: true }))
+    .output(stampedOutput(prepareOutputShape))
+    .mutation(async ({ ctx, input }) => {
+      const result = await buildDepositPack(
+        { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
+        { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+      );
+      return { ...result, ...contextFor(ctx.config, [ackSource(result.ackVerification)]) };
+    }),
+
+  depositIntent: publicProcedure
+    .meta({
+      family: 'vaults',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('POST', '/vaults/{slug}/deposit-intent', 'A deposit intent (PREPARATION stage), refused while the deposit gate is closed', {
+        description: 'Validates like prepare-command, then reads the public deposit gate live; a closed or unknown gate answers 409 DEPOSIT_GATE_CLOSED with the failing checks.',
+      }),
+    })
+    .input(z.object({ slug: slugInput, ...packRequestShape }).omit({ vaultId: true }))
+    .output(
+      stampedOutput({
+        intent: z.object({
+          intentVersion: z.string(),
+          kind: z.literal('deposit'),
+          stage: z.literal('PREPARATION'),
+          liveTransactionSent: z.literal(false),
+          vaultSlug: z.string(),
+          vaultAddress: addressShape,
+          planHash: z.string(),
+          calls: z.array(callShape),
+        }),
+        gate: gateShape,
+        pack: packShape,
+        ...chainContextShape,
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const out = await createDepositIntent(
+        { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
+        { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+      );
+      return {
+        intent: out.intent,
+        gate: out.gate,
+        pack: out.result.pack,
+        ...contextFor(ctx.config, [...liveSource('deposit gate', out.gate.checkedAt, true), ackSource(out.result.ackVerification)]),
+      };
+    }),
+
+  withdrawIntent: publicProcedure
+    .meta({
+      family: 'vaults',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('POST', '/vaults/{slug}/withdraw-intent', 'A withdraw intent (redeem calldata you sign yourself), refused while the deposit gate is closed'),
+    })
+    .input(z.object({ slug: slugInput, shares: z.string().max(80).describe('Share units (integer string)'), receiver: z.string().max(128), nowIso: nowIsoField }))
+    .output(
+      stampedOutput({
+        intent: z.object({
+          intentVersion: z.string(),
+          kind: z.literal('withdraw'),
+          stage: z.literal('PREPARATION'),
+          liveTransactionSent: z.literal(false),
+          vaultSlug: z.string(),
+          vaultAddress: addressShape,
+          shares: z.string(),
+          receiver: addressShape,
+          owner: addressShape,
+          function: z.string(),
+          calls: z.array(callShape),
+          generatedAt: z.string(),
+        }),
+        gate: gateShape,
+        ...chainContextShape,
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const out = await createWithdrawIntent({ vaultId: input.slug, shares: input.shares, receiver: input.receiver }, { now: ctx.now, chain: chainReaderFor(ctx.config) });
+      return { ...out, ...contextFor(ctx.config, liveSource('deposit gate', out.gate.checkedAt, true)) };
+    }),
+
+  createManifest: publicProcedure
+    .meta({ family: 'vaults', openapi: rest('POST', '/vaults/manifests/create', 'Create a USDG vault manifest with the documented default fuses; returns it with its validation and hash') })
+    .input(
+      z.object({
+        slug: z.string().max(100),
+        name: z.string().max(200),
+        description: z.string().max(4000).optional(),
+        allocations: z.array(allocationShape).max(64),
+        fuses: fusesShape.partial().optional(),
+        performanceFeeBps: z.number().optional(),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(stampedOutput({ manifest: manifestShape, validation: validationShape, manifestHash: z.string(), ...chainContextShape }))
+    .mutation(({ ctx, input }) => {
+      const { nowIso: _n, ...rest } = input;
+      return { ...createVaultManifest(rest), ...contextFor(ctx.config) };
+    }),
+
+  validateManifest: publicProcedure
+    .meta({ family: 'vaults', openapi: rest('POST', '/vaults/manifests/validate', 'Validate a USDG vault manifest: 200 with { valid, issues[] } even when invalid') })
+    .input(z.object({ manifest: manifestShape, nowIso: nowIsoField }))
+    .output(stampedOutput({ validation: validationShape, manifestHash: z.string(), ...chainContextShape }))
+    .mutation(({ ctx, input }) => ({
+      validation: validateVaultManifest(input.manifest as VaultManifest),
+      manifestHash: vaultManifestHash(input.manifest as VaultManifest),
+      ...contextFor(ctx.config),
+    })),
+
+  compileRebalancePolicy: publicProcedure
+    .meta({
+      family: 'vaults',
+      openapi: rest('POST', '/vaults/rebalance-policy/compile', 'Compile a vault rebalance policy: never executable, always requires user approval', {
+        description: 'An invalid manifest answers 422 VAULT_MANIFEST_INVALID. The chunked-rebalance lane is inactive by owner policy.',
+      }),
+    })
+    .input(z.object({ manifest: manifestShape, options: z.object({ driftThresholdBps: z.number().optional(), minTradeUsdg: z.string().max(64).optional() }).optional(), nowIso: nowIsoField }))
+    .output(
+      stampedOutput({
+        policy: z.object({
+          policyVersion: z.string(),
+          vaultSlug: z.string(),
+          manifestHash: z.string(),
+          method: z.literal('drift'),
+          driftThresholdBps: z.number().int(),
+          minTradeUsdg: z.string(),
+          targets: z.array(z.object({ ticker: z.string(), tokenAddress: z.string(), targetWeightBps: z.number() })),
+          fuses: fusesShape,
+          status: z.literal('preview'),
+          executable: z.literal(false),
+          requiresUserApproval: z.literal(true),
+          lane: z.object({ name: z.literal('chunked_rebalance'), state: z.literal('inactive_by_owner_policy'), reason: z.string() }),
+          abortConditions: z.array(z.string()),
+          compiledAt: z.string(),
+        }),
+        policyHash: z.string(),
+        ...chainContextShape,
+      }),
+    )
+    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest as VaultManifest, input.options ?? {}, ctx.now), ...contextFor(ctx.config) })),
+
+  receipt: publicProcedure
+    .meta({
+      family: 'vaults',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('POST', '/vaults/receipt', 'A deterministic vault receipt: for a manifest, a deposit pack, or a deposit transaction verified on chain', {
+        description:
+          'Give exactly one of `manifest`, `pack` or `txHash`. A transaction receipt reaches stage SETTLEMENT (status onchain_confirmed) only when the chain proves the vault deposit; otherwise it stays at PREPARATION (onchain_reverted or unverified). Receipts are paper: not anchored on chain.',
+      }),
+    })
+    .input(
+      z.object({
+        manifest: manifestShape.optional(),
+        pack: packShape.optional(),
+        txHash: bytes32Shape.optional(),
+        receiver: z.string().max(128).optional(),
+        amountUsdg: z.string().max(64).optional(),
+        vaultId: z.string().max(100).optional(),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(stampedOutput({ receipt: receiptShape, verification: verificationShape.nullable(), ...chainContextShape }))
+    .mutation(async ({ ctx, input }) => {
+      const given = [input.manifest, input.pack, input.txHash].filter((v) => v !== undefined).length;
+      if (given !== 1) {
+        throw new SvcError('INPUT_INVALID', 'Give exactly one of manifest, pack or txHash', { issues: [{ code: 'RECEIPT_SUBJECT', message: 'exactly one of manifest, pack, txHash' }] });
+      }
+      if (input.manifest) return { receipt: manifestReceipt(input.manifest as VaultManifest, ctx.now), verification: null, ...contextFor(ctx.config) };
+      if (input.pack) return { receipt: packReceipt(input.pack as never, ctx.now), verification: null, ...contextFor(ctx.config) };
+      const vault = resolveRailAVault(input.vaultId);
+      const receiver = input.receiver === undefined ? undefined : validateReceiver(input.receiver, vault);
+      const amountUnits = input.amountUsdg === undefined ? undefined : parseUsdgAmount(input.amountUsdg).units;
+      const out = await settlementReceipt({ txHash: input.txHash as `0x${string}`, vaultId: vault.slug, receiver, amountUnits }, chainReaderFor(ctx.config), ctx.now);
+      return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+    }),
+});

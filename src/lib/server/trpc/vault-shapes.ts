@@ -1,0 +1,388 @@
+/**
+ * The zod shapes of the vault rail's responses (they are the OpenAPI documentation too), the
+ * status of each vault error code, and the per-request wiring (chain reader, payment lane,
+ * Mode B settings) shared by the `vaults` and `partnerbot` routers.
+ */
+import { z } from 'zod';
+import type { ServiceConfig } from '../config';
+import { createRpcChainReader, type ChainReader } from '../vaults/chain';
+import { chainContext, type SourceVerification } from '../vaults/chain-context';
+import type { ModeBConfig } from '../vaults/deposit-pack';
+import type { ModeBSettings } from '../vaults/mode-b';
+import { EXECUTION_MODES, LIMITING_FUSES, LIVENESS_STATES } from '../vaults/v2-status';
+
+/** HTTP statuses of the vault rail's error codes (registered by both routers; same values). */
+export const VAULT_ERROR_STATUSES: Record<string, number> = {
+  VAULT_UNKNOWN: 404,
+  AMOUNT_MALFORMED: 400,
+  AMOUNT_NOT_POSITIVE: 400,
+  AMOUNT_TOO_MANY_DECIMALS: 400,
+  AMOUNT_ABOVE_PACK_MAX: 400,
+  RECEIVER_MALFORMED: 400,
+  RECEIVER_ZERO_ADDRESS: 400,
+  RECEIVER_IS_VAULT: 400,
+  RECEIVER_IS_USDG_TOKEN: 400,
+  EXPIRY_OUT_OF_BOUNDS: 400,
+  PACK_GENERATED_AT_INVALID: 400,
+  DEPOSIT_STATUS_ID_INVALID: 400,
+  TX_HASH_MALFORMED: 400,
+  SHARES_MALFORMED: 400,
+  SHARES_NOT_POSITIVE: 400,
+  DRIFT_THRESHOLD_INVALID: 400,
+  MIN_TRADE_INVALID: 400,
+  OWNER_APPROVAL_REQUIRED: 403,
+  RECEIVER_NOT_PARTNER_WALLET: 403,
+  DEPOSIT_JOB_NOT_FOUND: 404,
+  ACK_HASH_MISMATCH: 409,
+  CONFIRM_PLAN_HASH_MISMATCH: 409,
+  PACK_EXPIRED: 409,
+  PLAN_ALREADY_SUBMITTED: 409,
+  PACK_HASH_MISMATCH: 409,
+  DEPOSIT_GATE_CLOSED: 409,
+  VAULT_MANIFEST_INVALID: 422,
+  ACK_PIN_UNVERIFIABLE: 503,
+  MODE_B_DISABLED: 503,
+  PARTNER_KEY_MISSING: 503,
+};
+
+// ---------------------------------------------------------------------------------------
+// Wiring
+
+export function chainReaderFor(cfg: ServiceConfig): ChainReader | null {
+  return cfg.brokerChainRpcUrl ? createRpcChainReader(cfg.brokerChainRpcUrl) : null;
+}
+
+export function paymentLaneFor(cfg: ServiceConfig) {
+  return { facilitatorEnabled: cfg.facilitator.enabled, facilitatorKeyConfigured: Boolean(cfg.facilitator.apiKey) };
+}
+
+export function modeBSettingsFor(cfg: ServiceConfig): ModeBSettings {
+  return {
+    depositExecutionEnabled: cfg.partner.depositExecutionEnabled,
+    ownerApprovedWalletDeposit: cfg.partner.ownerApprovedWalletDeposit,
+    partnerApiKey: cfg.partner.apiKey,
+    partnerApiUrl: cfg.partner.apiUrl,
+    partnerWalletAddress: cfg.partner.walletAddress,
+    partnerTimeoutMs: cfg.partner.timeoutMs,
+  };
+}
+
+export function modeBConfigFor(cfg: ServiceConfig): ModeBConfig {
+  return {
+    depositExecutionEnabled: cfg.partner.depositExecutionEnabled,
+    ownerApprovedWalletDeposit: cfg.partner.ownerApprovedWalletDeposit,
+    partnerKeyConfigured: Boolean(cfg.partner.apiKey),
+    partnerWalletConfigured: Boolean(cfg.partner.walletAddress),
+  };
+}
+
+export function contextFor(cfg: ServiceConfig, extra: SourceVerification[] = []) {
+  return chainContext(paymentLaneFor(cfg), extra);
+}
+
+/** Maps a failing input field to the rail's own code, so a wrong type gets the same code as a wrong value. */
+export function vaultInputErrorCode(path: string): string {
+  const field = path.split('.')[0];
+  switch (field) {
+    case 'amountUsdg':
+    case 'amount':
+      return 'AMOUNT_MALFORMED';
+    case 'receiver':
+      return 'RECEIVER_MALFORMED';
+    case 'expiresInSeconds':
+      return 'EXPIRY_OUT_OF_BOUNDS';
+    case 'txHash':
+      return 'TX_HASH_MALFORMED';
+    case 'shares':
+      return 'SHARES_MALFORMED';
+    default:
+      return 'INPUT_INVALID';
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Shapes
+
+export const addressShape = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+export const hexShape = z.string().regex(/^0x[0-9a-fA-F]*$/);
+export const bytes32Shape = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+
+export const sourceVerificationShape = z.object({
+  subject: z.string(),
+  source: z.string(),
+  lastVerified: z.string().describe('YYYY-MM-DD of the published source snapshot, or the timestamp of a live read in this response'),
+  method: z.enum(['published_source_snapshot', 'live_chain_read', 'registry_copy']),
+}).meta({ id: 'SourceVerification' });
+
+export const chainContextShape = {
+  vaultChain: z
+    .object({
+      name: z.string(),
+      chainId: z.literal(4663),
+      baseAsset: z.literal('USDG'),
+      baseAssetAddress: addressShape,
+      baseAssetDecimals: z.literal(6),
+      role: z.string(),
+    })
+    .meta({ id: 'VaultChain', description: 'The chain the vaults live on: always the broker chain, id 4663, USDG with 6 decimals' }),
+  x402PaymentChain: z
+    .object({
+      lane: z.enum(['facilitator', 'partner_cloud']),
+      paymentChain: z.string(),
+      chainId: z.number().int(),
+      asset: z.string(),
+      assetDecimals: z.number().int(),
+      reason: z.string(),
+      appliesTo: z.string(),
+    })
+    .meta({ id: 'X402PaymentChain', description: 'The x402 lane a paid vault service would use; kept apart from the vault chain' }),
+  sourceVerification: z.array(sourceVerificationShape),
+};
+
+export const packShape = z.object({
+  packVersion: z.literal('partnerbot-vault-deposit-1.0.0'),
+  mode: z.literal('A'),
+  vaultSlug: z.string(),
+  vaultAddress: addressShape,
+  vaultRegistryVersion: z.string(),
+  chain: z.string(),
+  chainId: z.literal(4663),
+  asset: z.literal('USDG'),
+  assetAddress: addressShape,
+  assetDecimals: z.literal(6),
+  amount: z.string().describe('The amount exactly as given (decimal string, at most 6 decimal places)'),
+  amountUnits: z.string().describe('The amount in 6-decimal integer units'),
+  maxAmount: z.string().describe('The most one pack may carry (10000 USDG)'),
+  spender: addressShape,
+  approvalRequired: z.boolean(),
+  approveCalldata: hexShape.describe('approve(vault, amountUnits) on USDG'),
+  depositFunction: z.string(),
+  depositCalldata: hexShape.describe('depositWithAcks(amountUnits, receiver, riskAck, jurisdictionAck) on the vault'),
+  receiver: addressShape,
+  receiverMustBeDepositor: z.literal(true),
+  ackHashes: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
+  generatedAt: z.string(),
+  expiresAt: z.string(),
+  planHash: z.string().describe('sha256 hex of the canonical JSON of every other pack field: the Mode B confirmation token'),
+  svcExecutesDeposit: z.literal(false),
+  partnerbotSocialCommand: z.string(),
+  depositLinkUrl: z.string(),
+}).meta({ id: 'VaultDepositPack' });
+
+export const ackVerificationShape = z.object({
+  source: z.enum(['onchain_eth_call', 'registry_pinned_copy']).describe('Which values the recomputed hashes were compared with'),
+  readFrom: z.enum(['vault_ack_views', 'access_policy_get_vault_policy', 'vault_registry_copy']),
+  readAddress: addressShape.nullable(),
+  chainRead: z.boolean(),
+  matches: z.literal(true),
+  recomputed: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
+  pinned: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
+  checkedAt: z.string(),
+  note: z.string(),
+}).meta({ id: 'AckVerification' });
+
+export const modesShape = z.object({
+  A: z.object({ mode: z.literal('A'), title: z.string(), available: z.literal(true), executionVerifiable: z.literal(false), socialCommand: z.string(), note: z.string() }),
+  B: z.object({ mode: z.literal('B'), title: z.string(), available: z.boolean(), userDepositPath: z.literal(false), route: z.string(), gates: z.array(z.string()), note: z.string() }),
+  C: z.object({ mode: z.literal('C'), title: z.string(), available: z.literal(true), recommended: z.literal(true), depositLinkUrl: z.string(), note: z.string() }),
+}).meta({ id: 'DepositModes' });
+
+export const depositEventShape = z.object({ sender: addressShape, receiver: addressShape, assets: z.string(), shares: z.string(), logIndex: z.number().int() });
+
+export const verificationShape = z
+  .object({
+    txHash: bytes32Shape.nullable(),
+    checkedAt: z.string(),
+    source: z.enum(['eth_getTransactionReceipt', 'none']),
+    chainIdVerified: z.boolean(),
+    found: z.boolean(),
+    txStatus: z.enum(['success', 'reverted', 'pending', 'not_found', 'unknown']),
+    blockNumber: z.string().nullable(),
+    confirmations: z.string().nullable(),
+    from: addressShape.nullable(),
+    to: addressShape.nullable(),
+    vaultAddress: addressShape,
+    toIsVault: z.boolean(),
+    depositEvent: depositEventShape.nullable(),
+    expectedReceiver: addressShape.nullable(),
+    expectedAmountUnits: z.string().nullable(),
+    receiverMatches: z.boolean().nullable(),
+    amountMatches: z.boolean().nullable(),
+    confirmedVaultDeposit: z.boolean(),
+    reason: z.string(),
+  })
+  .meta({ id: 'DepositVerification', description: "Re-read on chain at every call (chain id first). confirmedVaultDeposit: a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount" });
+
+export const gateShape = z.object({
+  vaultSlug: z.string(),
+  vaultAddress: addressShape,
+  state: z.enum(['OPEN', 'PAUSED', 'BLOCKED', 'ORACLE_UNAVAILABLE', 'UNKNOWN']),
+  open: z.boolean(),
+  source: z.enum(['onchain_eth_call', 'none']),
+  checkedAt: z.string(),
+  checks: z.array(
+    z.object({
+      name: z.enum(['accepting_public_deposits', 'deposit_readiness', 'live_pricing', 'not_paused']),
+      contract: z.string(),
+      call: z.string(),
+      result: z.enum(['pass', 'fail', 'unknown']),
+      reason: z.string(),
+    }),
+  ),
+  readiness: z.object({ candidate: z.boolean(), depositTermsReady: z.boolean(), auditReady: z.boolean(), blocked: z.boolean() }).nullable(),
+  reason: z.string(),
+}).meta({ id: 'DepositGate' });
+
+export const jobShape = z.object({
+  id: z.string().describe('bvd_ followed by 24 hex digits'),
+  kind: z.literal('operator_partner_wallet_deposit'),
+  submitState: z.enum(['submitting', 'submitted', 'submit_failed']),
+  failureCode: z.string().nullable(),
+  partnerJobId: z.string().nullable(),
+  planHash: z.string(),
+  vaultSlug: z.string(),
+  vaultAddress: addressShape,
+  receiver: addressShape,
+  amount: z.string(),
+  amountUnits: z.string(),
+  createdAt: z.string(),
+  userDepositPath: z.literal(false),
+}).meta({ id: 'VaultDepositJob' });
+
+// ---- V2 status ------------------------------------------------------------------------
+
+const readSourceShape = z.object({
+  contract: z.string(),
+  address: addressShape,
+  call: z.string(),
+  interface: z.enum(['published', 'expected_unpublished']).describe("'published': the operator's published read; 'expected_unpublished': the read this service expects where none is published"),
+}).meta({ id: 'VaultReadSource' });
+
+function reading<T extends z.ZodType>(value: T) {
+  return z.discriminatedUnion('state', [
+    z.object({ state: z.literal('live'), value, source: readSourceShape }),
+    z.object({ state: z.literal('unknown'), reason: z.string(), reasonCode: z.string(), source: readSourceShape }),
+  ]);
+}
+
+function derived<T extends z.ZodType>(value: T) {
+  return z.discriminatedUnion('state', [
+    z.object({ state: z.literal('live'), value, derivedFrom: z.string() }),
+    z.object({ state: z.literal('unknown'), reason: z.string(), derivedFrom: z.string() }),
+  ]);
+}
+
+const usdgValueShape = z.object({ usdg: z.string(), units: z.string() });
+const capacityValueShape = usdgValueShape.extend({ zeroReasonCode: z.number().int().nullable() });
+
+const capacityShape = z.discriminatedUnion('state', [
+  z.object({
+    state: z.literal('live'),
+    usdg: z.string(),
+    units: z.string(),
+    limitingAssetTicker: z.string().nullable(),
+    limitingAsset: addressShape.nullable(),
+    derivedFrom: z.string(),
+  }),
+  z.object({ state: z.literal('unknown'), reason: z.string(), derivedFrom: z.string() }),
+]);
+
+const fuseShape = z.enum(LIMITING_FUSES);
+const modeShape = z.enum(EXECUTION_MODES);
+const stringReading = reading(z.string()).meta({ id: 'StringReading' });
+const boolReading = reading(z.boolean()).meta({ id: 'BoolReading' });
+const usdgReading = reading(usdgValueShape).meta({ id: 'UsdgReading' });
+const capacityReading = reading(capacityValueShape).meta({ id: 'CapacityReading' });
+const fuseReading = reading(fuseShape).meta({ id: 'LimitingFuseReading' });
+const modeReading = reading(modeShape).meta({ id: 'ExecutionModeReading' });
+
+export const v2StatusShape = {
+  statusVersion: z.literal('svc-vault-v2-status-1.0.0'),
+  vault: z.object({ slug: z.string(), address: addressShape, generation: z.literal('v2'), lifecycle: z.literal('canonical_v2') }),
+  readAt: z.string(),
+  chain: z.object({ expectedChainId: z.literal(4663), state: z.enum(['verified', 'unusable']), reason: z.string() }),
+  readSummary: z
+    .object({ attempted: z.number().int(), live: z.number().int(), unknown: z.number().int(), overall: z.enum(['live', 'partial', 'unknown']) })
+    .describe('How many reads answered; `overall` is never live when any read failed'),
+  suite: z.array(z.object({ role: z.string(), name: z.string(), address: addressShape, codePresent: boolReading })),
+  stageLadder: z
+    .array(
+      z.object({
+        stage: z.enum(['PREPARATION', 'SUBMISSION', 'SETTLEMENT']),
+        order: z.number().int(),
+        provenBy: z.string(),
+        onchainCount: stringReading.nullable(),
+        openQueueRequests: stringReading.optional(),
+      }),
+    )
+    .describe('The request stages of spec 3.2 with their on-chain counts; stages never collapse'),
+  mode: derived(modeShape).describe('The vault MODE: the most restrictive per-asset execution MODE'),
+  liveness: reading(
+    z.object({
+      state: z.enum(LIVENESS_STATES),
+      executionAllowed: z.boolean(),
+      displayAllowed: z.boolean(),
+      observedChainId: z.string(),
+      ageSeconds: z.string(),
+      producedBlocks: z.string(),
+      reason: z.string(),
+    }),
+  ),
+  keeper: z.object({ state: z.enum(['HEALTHY', 'INACTIVE', 'DEGRADED', 'UNKNOWN']), reason: z.string() }),
+  flags: z.object({
+    vaultPaused: boolReading,
+    queuePaused: boolReading,
+    queueActive: boolReading,
+    settlementActive: boolReading,
+    keeperActive: boolReading,
+    rebalanceActive: boolReading,
+  }),
+  lanes: z
+    .array(
+      z.object({
+        lane: z.enum(['instant_bounded_usdg_deposit', 'queued_usdg_deposit', 'queued_usdg_redemption', 'in_kind_redemption', 'chunked_rebalance']),
+        state: z.enum(['open', 'paused', 'inactive', 'halted', 'no_shares', 'inactive_by_owner_policy', 'unknown']),
+        reason: z.string(),
+      }),
+    )
+    .describe('Deposit and redemption lane states derived from the reads; unknown when any input read is unknown'),
+  heldAssets: reading(
+    z.array(
+      z.object({
+        token: addressShape,
+        ticker: z.string().nullable(),
+        canonical: z.boolean(),
+        enabledInAssetRegistry: boolReading,
+        executionMode: modeReading,
+        buyCapacityUsdg: capacityReading,
+        sellCapacityUsdg: capacityReading,
+        depositLimitingFuse: fuseReading,
+        redemptionLimitingFuse: fuseReading,
+      }),
+    ),
+  ),
+  immediateDepositCapacityUsdg: capacityShape.describe('Live: the smallest safe buy notional over the held assets. A failed read is unknown, never zero'),
+  immediateUsdgRedemptionCapacityUsdg: capacityShape.describe('Live: the smaller of the smallest safe sell notional and the USDG cash buffer. A failed read is unknown, never zero'),
+  limitingFuse: z
+    .object({ deposit: derived(fuseShape), redemption: derived(fuseShape) })
+    .describe('One of liveness, twap, peg, rolling_flow_budget, manipulation_cost, usdg_cash_buffer; unknown when not read'),
+  usdgCash: usdgReading,
+  navUsdg: usdgReading,
+  totalSupply: stringReading,
+  pricePerShare: reading(z.object({ pricePerShare: z.string(), markAvailabilityFlag: z.number().int() })),
+  queue: z.object({ pendingCount: stringReading, pendingDepositUsdg: usdgReading, pendingRedemptionShares: stringReading, pendingRedeemCount: stringReading }),
+  timelock: reading(z.array(z.object({ id: bytes32Shape, label: z.string(), etaUnix: z.string(), eta: z.string(), ready: z.boolean() }))).describe(
+    'Pending timelocked operations with their ETAs',
+  ),
+  rebalancing: z
+    .object({
+      state: z.literal('inactive_by_owner_policy'),
+      active: z.literal(false),
+      byOwnerPolicy: z.literal(true),
+      faultState: z.literal(false),
+      reason: z.string(),
+      onchainRebalanceFlag: boolReading,
+      note: z.string(),
+    })
+    .describe('Inactive by owner policy with the stated reason: not a fault, not a promise of activation'),
+};

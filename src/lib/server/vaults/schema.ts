@@ -1,0 +1,78 @@
+/**
+ * The vault schema (spec 4.4 `GET /api/vaults/schema`): the vault routes, the chain and
+ * payment model, the fee schedule, the public deposit gate, the deposit rail and the
+ * architecture object of 2.11. The fee schedule is an argument: it is owned by the fee
+ * module and passed in by the caller.
+ */
+import { architectureObject, type ArchitectureConfig } from './architecture';
+import { MAX_PACK_AMOUNT_USDG } from './amount';
+import { x402PaymentChain, vaultChain, type PaymentLaneConfig } from './chain-context';
+import { DEFAULT_PACK_LIFETIME_SECONDS, MAX_PACK_LIFETIME_SECONDS, MIN_PACK_LIFETIME_SECONDS, PACK_VERSION } from './deposit-pack';
+import { ACK_HASHES, ACK_TEXTS, listVaults, V1_VAULT, VAULT_REGISTRY_VERSION } from './registry';
+
+export const VAULT_SCHEMA_VERSION = 'svc-vault-schema-1.0.0';
+
+export interface VaultRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  purpose: string;
+}
+
+export interface VaultSchemaInput<F> {
+  feeSchedule: F;
+  routes: VaultRoute[];
+  payment: PaymentLaneConfig;
+  architecture: ArchitectureConfig;
+}
+
+export function buildVaultSchema<F>(input: VaultSchemaInput<F>) {
+  return {
+    schemaVersion: VAULT_SCHEMA_VERSION,
+    vaultRegistryVersion: VAULT_REGISTRY_VERSION,
+    routes: input.routes,
+    vaults: listVaults(),
+    chainModel: {
+      vaultChain: vaultChain(),
+      rule: 'Vaults, deposits, shares and completion proofs live on the broker chain (4663) only. Other chains appear only as x402 payment rails.',
+    },
+    paymentModel: {
+      deposits: 'Free: a deposit pack is calldata you sign in your own wallet; no x402 payment is involved and no custody is taken.',
+      paidServices: 'Paid vault analysis services answer HTTP 402 with server-built payment requirements; the buyer signs an EIP-3009 authorization from their own wallet.',
+      x402PaymentChain: x402PaymentChain(input.payment),
+    },
+    feeSchedule: input.feeSchedule,
+    publicDepositGate: {
+      rule: 'A strict AND of live reads, closed on anything unknown.',
+      checks: [
+        'acceptingPublicDeposits() on the vault is true',
+        'the deposit-readiness registry says ready: candidate, deposit terms ready, audit ready, not blocked',
+        'live pricing is usable: totalAssets() on the vault answers',
+        'the vault is not paused',
+      ],
+      states: ['OPEN', 'PAUSED', 'BLOCKED', 'ORACLE_UNAVAILABLE', 'UNKNOWN'],
+      depositReadinessRegistry: V1_VAULT.depositReadinessRegistryAddress,
+      readRoute: 'GET /api/vaults/readiness',
+      refusalCode: 'DEPOSIT_GATE_CLOSED',
+      gatedRoutes: ['POST /api/vaults/{slug}/deposit-intent', 'POST /api/vaults/{slug}/withdraw-intent'],
+    },
+    depositRail: {
+      railId: V1_VAULT.railId,
+      packVersion: PACK_VERSION,
+      vaultSlug: V1_VAULT.slug,
+      vaultAddress: V1_VAULT.address,
+      depositFunction: V1_VAULT.depositFunction,
+      plainDepositReverts: true as const,
+      maxAmountPerPackUsdg: MAX_PACK_AMOUNT_USDG,
+      amountDecimals: 6 as const,
+      packLifetimeSeconds: { default: DEFAULT_PACK_LIFETIME_SECONDS, min: MIN_PACK_LIFETIME_SECONDS, max: MAX_PACK_LIFETIME_SECONDS },
+      ackTexts: [
+        { slot: 'risk' as const, text: ACK_TEXTS.risk, keccak256: ACK_HASHES.risk },
+        { slot: 'jurisdiction' as const, text: ACK_TEXTS.jurisdiction, keccak256: ACK_HASHES.jurisdiction },
+      ],
+      modes: ['A', 'B', 'C'],
+      completionRule: "complete is true exactly when a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount; re-verified on chain at every status read",
+      svcExecutesDeposit: false as const,
+    },
+    architecture: architectureObject(input.architecture),
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * Lane selection (spec 4.8): vault services use the facilitator lane only when
+ * FACILITATOR_ENABLED=true and the server-only key is set; otherwise the partner-cloud lane,
+ * always labelled with provider, chain and reason. A selected facilitator lane whose other
+ * settings are missing or wrong is reported as blocked, never quietly swapped for another.
+ *
+ * Settings are taken as an argument (the router passes the service configuration) and the
+ * key itself never enters this module: only whether it is present.
+ */
+import { getAddress, isAddress } from 'viem';
+import { BROKER_CHAIN_ID } from '../registry';
+import { USDG } from '../registry';
+import { FACILITATOR_LANE, PARTNER_CLOUD_LANE, SOURCES, type SourceVerification } from './constants';
+
+export interface FacilitatorSettings {
+  enabled: boolean;
+  apiKeyPresent: boolean;
+  url?: string;
+  network?: string;
+  chainId?: string;
+  usdgAddress?: string;
+  facilitatorAddress?: string;
+  payToAddress?: string;
+  timeoutMs: number;
+}
+
+/** The facilitator settings of the service configuration, without the key's value. */
+export function facilitatorSettingsFrom(cfg: {
+  enabled: boolean;
+  apiKey?: string;
+  url?: string;
+  network?: string;
+  chainId?: string;
+  usdgAddress?: string;
+  address?: string;
+  payToAddress?: string;
+  timeoutMs: number;
+}): FacilitatorSettings {
+  return {
+    enabled: cfg.enabled,
+    apiKeyPresent: Boolean(cfg.apiKey),
+    url: cfg.url,
+    network: cfg.network,
+    chainId: cfg.chainId,
+    usdgAddress: cfg.usdgAddress,
+    facilitatorAddress: cfg.address,
+    payToAddress: cfg.payToAddress,
+    timeoutMs: cfg.timeoutMs,
+  };
+}
+
+export type FacilitatorState = 'disabled' | 'key_missing' | 'blocked' | 'configured';
+
+export interface FacilitatorLaneState {
+  state: FacilitatorState;
+  /** Why the lane cannot settle yet: names of settings, never their values. */
+  blockers: string[];
+  /** The pinned recipient, checksummed, when it is set and valid. */
+  payTo: string | null;
+  /** The facilitator's own address, checksummed, when configured. */
+  facilitatorAddress: string | null;
+}
+
+function checksummed(value: string | undefined): string | null {
+  return value && isAddress(value, { strict: false }) ? getAddress(value) : null;
+}
+
+function isUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export function facilitatorLaneState(s: FacilitatorSettings): FacilitatorLaneState {
+  const payTo = checksummed(s.payToAddress);
+  const facilitatorAddress = checksummed(s.facilitatorAddress);
+  if (!s.enabled) return { state: 'disabled', blockers: ['FACILITATOR_ENABLED is not true'], payTo, facilitatorAddress };
+  if (!s.apiKeyPresent) return { state: 'key_missing', blockers: ['FACILITATOR_API_KEY is not set'], payTo, facilitatorAddress };
+  const blockers: string[] = [];
+  if (!s.url) blockers.push('FACILITATOR_URL is not set');
+  else if (!isUrl(s.url)) blockers.push('FACILITATOR_URL is not an http(s) URL');
+  if (!s.payToAddress) blockers.push('FACILITATOR_PAYTO_ADDRESS is not set');
+  else if (!payTo) blockers.push('FACILITATOR_PAYTO_ADDRESS is not a 20-byte hex address');
+  if (s.network !== undefined && s.network !== FACILITATOR_LANE.v1Network && s.network !== FACILITATOR_LANE.network) {
+    blockers.push(`FACILITATOR_NETWORK must be ${FACILITATOR_LANE.v1Network} or ${FACILITATOR_LANE.network}`);
+  }
+  if (s.chainId !== undefined && s.chainId !== String(BROKER_CHAIN_ID)) {
+    blockers.push(`FACILITATOR_CHAIN_ID must be ${BROKER_CHAIN_ID}: the lane is mainnet only and has no testnet row`);
+  }
+  if (s.usdgAddress !== undefined && s.usdgAddress.toLowerCase() !== USDG.address.toLowerCase()) {
+    blockers.push('FACILITATOR_USDG_ADDRESS differs from the canonical USDG address of the registry');
+  }
+  if (s.facilitatorAddress !== undefined && !facilitatorAddress) {
+    blockers.push('FACILITATOR_ADDRESS is not a 20-byte hex address');
+  }
+  return { state: blockers.length ? 'blocked' : 'configured', blockers, payTo, facilitatorAddress };
+}
+
+export type LaneId = 'facilitator' | 'partnerCloud';
+
+export interface LaneSelection {
+  lane: LaneId;
+  provider: LaneId;
+  paymentChain: string;
+  chainId: number;
+  network: string;
+  asset: string;
+  assetAddress: string;
+  assetDecimals: number;
+  /** Whether this server can take and settle a payment on the lane right now. */
+  settlesHere: boolean;
+  facilitatorState: FacilitatorState;
+  reason: string;
+  blockers: string[];
+}
+
+/** The lane a vault service is sold on, with the reason in words. */
+export function selectVaultServiceLane(s: FacilitatorSettings): LaneSelection {
+  const f = facilitatorLaneState(s);
+  if (f.state === 'configured' || f.state === 'blocked') {
+    return {
+      lane: 'facilitator',
+      provider: 'facilitator',
+      paymentChain: FACILITATOR_LANE.paymentChain,
+      chainId: FACILITATOR_LANE.chainId,
+      network: FACILITATOR_LANE.network,
+      asset: FACILITATOR_LANE.asset,
+      assetAddress: FACILITATOR_LANE.assetAddress,
+      assetDecimals: FACILITATOR_LANE.assetDecimals,
+      settlesHere: f.state === 'configured',
+      facilitatorState: f.state,
+      reason:
+        f.state === 'configured'
+          ? 'FACILITATOR_ENABLED=true and the server-only FACILITATOR_API_KEY is set: vault services are paid in USDG on the broker chain and settled by the facilitator.'
+          : `The facilitator lane is selected (FACILITATOR_ENABLED=true and the key is set) but blocked until its settings are fixed: ${f.blockers.join('; ')}. Payments are refused meanwhile; there is no fallback to another lane.`,
+      blockers: f.blockers,
+    };
+  }
+  return {
+    lane: 'partnerCloud',
+    provider: 'partnerCloud',
+    paymentChain: PARTNER_CLOUD_LANE.paymentChain,
+    chainId: PARTNER_CLOUD_LANE.chainId,
+    network: PARTNER_CLOUD_LANE.network,
+    asset: PARTNER_CLOUD_LANE.asset,
+    assetAddress: PARTNER_CLOUD_LANE.assetAddress,
+    assetDecimals: PARTNER_CLOUD_LANE.assetDecimals,
+    settlesHere: false,
+    facilitatorState: f.state,
+    reason:
+      f.state === 'disabled'
+        ? 'FACILITATOR_ENABLED is not true, so vault services fall to the partner-cloud lane on base (USDC); this server takes no payment for them itself.'
+        : 'FACILITATOR_ENABLED=true but the server-only FACILITATOR_API_KEY is not set, so vault services fall to the partner-cloud lane on base (USDC); this server takes no payment for them itself.',
+    blockers: f.blockers,
+  };
+}
+
+/** The vault chain of every vault and x402 response: always the broker chain with USDG. */
+export function vaultChainBlock() {
+  return {
+    chain: FACILITATOR_LANE.paymentChain,
+    chainId: BROKER_CHAIN_ID,
+    baseAsset: 'USDG' as const,
+    baseAssetAddress: USDG.address,
+    baseAssetDecimals: 6 as const,
+  };
+}
+
+/** The payment chain of the selected lane, kept apart from the vault chain. */
+export function x402PaymentChainBlock(selection: LaneSelection) {
+  return {
+    lane: selection.lane,
+    provider: selection.provider,
+    chain: selection.paymentChain,
+    chainId: selection.chainId,
+    network: selection.network,
+    asset: selection.asset,
+    assetAddress: selection.assetAddress,
+    assetDecimals: selection.assetDecimals,
+    reason: selection.reason,
+  };
+}
+
+/** Where the facts of both chain blocks come from, with their last-verified dates. */
+export function sourceVerificationBlocks(selection: LaneSelection): SourceVerification[] {
+  const lane = selection.lane === 'facilitator' ? [SOURCES.facilitatorLane, SOURCES.usdgEip712Domain] : [SOURCES.partnerCloudLane, SOURCES.baseUsdc];
+  return [SOURCES.usdgToken, ...lane];
+}
+
+/** The three blocks every vault and x402 response carries. */
+export function chainBlocks(selection: LaneSelection) {
+  return {
+    vaultChain: vaultChainBlock(),
+    x402PaymentChain: x402PaymentChainBlock(selection),
+    sourceVerification: sourceVerificationBlocks(selection),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Payment requirements, rebuilt by the server for every request from the catalogue and the
+ * pinned configuration (spec 4.8 seller flow, step 1). Nothing a buyer sends (amount,
+ * network, token, recipient) is ever read here: the only inputs are the service, the lane
+ * constants, the pinned `payTo` and the server's own public origin.
+ *
+ * One requirement is expressed in both protocol versions: the v1 body
+ * `{ x402Version, error, accepts }` and the v2 `PAYMENT-REQUIRED` header object.
+ */
+import { encodePaymentRequiredHeader } from '@x402/core/http';
+import type { PaymentRequired, PaymentRequirements, PaymentRequirementsV1 } from '@x402/core/types';
+import { formatUsdgUnits } from '../vaults/fees';
+import type { PaidVaultService } from './catalogue';
+import { paidServiceRoute } from './catalogue';
+import { FACILITATOR_LANE, MAX_TIMEOUT_SECONDS, X402_SCHEME } from './constants';
+
+export interface PinnedFacilitatorLane {
+  /** The checksummed recipient pinned by FACILITATOR_PAYTO_ADDRESS. */
+  payTo: string;
+  /** The service's public origin (ORIGIN), never the request's Host header. */
+  origin: string;
+}
+
+/** What every requirement of this lane fixes beyond the protocol's generic types. */
+interface TokenTerms {
+  scheme: typeof X402_SCHEME;
+  extra: { name: string; version: string };
+}
+
+export interface BuiltRequirements {
+  serviceName: string;
+  resourceUrl: string;
+  amountUnits: string;
+  v1: PaymentRequirementsV1 & TokenTerms;
+  v2: PaymentRequirements & TokenTerms;
+  resource: { url: string; description: string; mimeType: string };
+}
+
+export function buildRequirements(service: PaidVaultService, pinned: PinnedFacilitatorLane): BuiltRequirements {
+  const resourceUrl = `${pinned.origin.replace(/\/+$/, '')}${paidServiceRoute(service.name)}`;
+  const amountUnits = service.priceUnits.toString();
+  const extra = { name: FACILITATOR_LANE.eip712.name, version: FACILITATOR_LANE.eip712.version };
+  const description = `${service.title}: ${formatUsdgUnits(service.priceUnits)} USDG on the broker chain`;
+  return {
+    serviceName: service.name,
+    resourceUrl,
+    amountUnits,
+    resource: { url: resourceUrl, description, mimeType: 'application/json' },
+    v1: {
+      scheme: X402_SCHEME,
+      network: FACILITATOR_LANE.v1Network as PaymentRequirementsV1['network'],
+      maxAmountRequired: amountUnits,
+      resource: resourceUrl,
+      description,
+      mimeType: 'application/json',
+      outputSchema: { input: { type: 'http', method: 'POST', bodyType: 'json' } },
+      payTo: pinned.payTo,
+      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      asset: FACILITATOR_LANE.assetAddress,
+      extra,
+    },
+    v2: {
+      scheme: X402_SCHEME,
+      network: FACILITATOR_LANE.network,
+      amount: amountUnits,
+      asset: FACILITATOR_LANE.assetAddress,
+      payTo: pinned.payTo,
+      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      extra,
+    },
+  };
+}
+
+/** The v1 challenge body (spec-shaped: `{ x402Version, error, accepts }`). */
+export function paymentRequiredV1Body(req: BuiltRequirements, error: string) {
+  return { x402Version: 1 as const, error, accepts: [req.v1] };
+}
+
+/** The v2 challenge object carried (base64) in the `PAYMENT-REQUIRED` header. */
+export function paymentRequiredV2(req: BuiltRequirements, error: string): PaymentRequired {
+  return { x402Version: 2, error, resource: req.resource, accepts: [req.v2] };
+}
+
+export function paymentRequiredHeader(req: BuiltRequirements, error: string): string {
+  return encodePaymentRequiredHeader(paymentRequiredV2(req, error));
+}

@@ -1,0 +1,248 @@
+/**
+ * Mode B (spec 4.6) through the real server, the fake partner API and the local chain: the
+ * refusals in their order, one prompt per plan for the operator's own partner wallet, a
+ * status that completes only on the chain's proof, and jobs that survive a restart.
+ */
+import type { Address, Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { USDG } from '../../src/lib/server/registry';
+import { V1_VAULT } from '../../src/lib/server/vaults/registry';
+import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
+import { placeV1Vault, usdgUnits, type PlacedV1 } from '../support/chain/vaults';
+import { startFakePartner, type FakePartner } from '../support/fake-partner';
+import { secretMarker, startServer, type TestServer } from '../support/server';
+
+const WALLET_INDEX = 7;
+let chain: LocalChain;
+let v1: PlacedV1;
+let partner: FakePartner;
+let apiKey: string;
+let wallet: Address;
+let off: TestServer;
+let noOwner: TestServer;
+let noKey: TestServer;
+let full: TestServer;
+const extra: TestServer[] = [];
+
+function fullEnv(): Record<string, string> {
+  return {
+    BROKER_CHAIN_RPC_URL: chain.rpcUrl,
+    PARTNERBOT_DEPOSIT_EXECUTION_ENABLED: 'true',
+    OWNER_APPROVED_PARTNER_WALLET_DEPOSIT: 'true',
+    PARTNER_API_KEY: apiKey,
+    PARTNER_API_URL: partner.url,
+    PARTNER_WALLET_ADDRESS: wallet,
+    PARTNER_TIMEOUT_MS: '3000',
+  };
+}
+
+beforeAll(async () => {
+  apiKey = secretMarker('partner-key');
+  [chain, partner] = await Promise.all([startLocalChain(), startFakePartner({ apiKey, script: () => ({ statuses: ['pending'] }) })]);
+  v1 = await placeV1Vault(chain);
+  wallet = chain.accounts[WALLET_INDEX]!.address;
+  await chain.send(USDG.address as Address, v1.usdgAbi, 'mint', [wallet, usdgUnits('1000')]);
+  const env = fullEnv();
+  [off, noOwner, noKey, full] = await Promise.all([
+    // Every other gate would also fail here: the first refusal must still be MODE_B_DISABLED.
+    startServer({ env: { BROKER_CHAIN_RPC_URL: chain.rpcUrl } }),
+    startServer({ env: { BROKER_CHAIN_RPC_URL: chain.rpcUrl, PARTNERBOT_DEPOSIT_EXECUTION_ENABLED: 'true' } }),
+    startServer({ env: { BROKER_CHAIN_RPC_URL: chain.rpcUrl, PARTNERBOT_DEPOSIT_EXECUTION_ENABLED: 'true', OWNER_APPROVED_PARTNER_WALLET_DEPOSIT: 'true', PARTNER_WALLET_ADDRESS: wallet } }),
+    startServer({ env }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([off, noOwner, noKey, full, ...extra].map((s) => s?.stop()));
+  await partner?.stop();
+  await chain?.stop();
+});
+
+async function prepared(server: TestServer, amountUsdg: string, receiver: string = wallet) {
+  const res = await server.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg, receiver });
+  expect(res.status).toBe(200);
+  return res.json.pack;
+}
+
+function submitBody(pack: { amount: string; receiver: string; planHash: string; generatedAt: string }, overrides: Record<string, unknown> = {}) {
+  return { amountUsdg: pack.amount, receiver: pack.receiver, confirmPlanHash: pack.planHash, packGeneratedAt: pack.generatedAt, ...overrides };
+}
+
+async function sendFromWallet(to: Address, data: Hex) {
+  const w = chain.wallet(WALLET_INDEX);
+  const hash = await w.sendTransaction({ to, data, account: w.account, chain: w.chain });
+  return chain.publicClient.waitForTransactionReceipt({ hash });
+}
+
+describe('Mode B refusals, in order', () => {
+  it('1. MODE_B_DISABLED first, even when every other gate would fail too', async () => {
+    const res = await off.post('/api/partnerbot/vault-deposit/submit-intent', { amountUsdg: '5', receiver: chain.accounts[1]!.address, confirmPlanHash: 'nope', packGeneratedAt: new Date().toISOString() });
+    expect(res.status).toBe(503);
+    expect(res.json.error.code).toBe('MODE_B_DISABLED');
+    expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
+  });
+
+  it('2. OWNER_APPROVAL_REQUIRED when execution is enabled without the owner approval', async () => {
+    const res = await noOwner.post('/api/partnerbot/vault-deposit/submit-intent', { amountUsdg: '5', receiver: chain.accounts[1]!.address, confirmPlanHash: 'nope', packGeneratedAt: new Date().toISOString() });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe('OWNER_APPROVAL_REQUIRED');
+  });
+
+  it('3. PARTNER_KEY_MISSING when both flags are on but no partner key is configured', async () => {
+    const pack = await prepared(noKey, '5');
+    const res = await noKey.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
+    expect(res.status).toBe(503);
+    expect(res.json.error.code).toBe('PARTNER_KEY_MISSING');
+  });
+
+  it('4. RECEIVER_NOT_PARTNER_WALLET for any receiver other than the operator wallet (never a user-deposit path)', async () => {
+    const user = chain.accounts[1]!.address;
+    const pack = await prepared(full, '5', user);
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe('RECEIVER_NOT_PARTNER_WALLET');
+    expect(partner.submissions()).toHaveLength(0);
+  });
+
+  it('5. an inexact confirmPlanHash is refused and nothing reaches the partner', async () => {
+    const pack = await prepared(full, '5');
+    const wrong = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack, { confirmPlanHash: pack.planHash.replace(/.$/, (c: string) => (c === '0' ? '1' : '0')) }));
+    expect(wrong.status).toBe(409);
+    expect(wrong.json.error.code).toBe('CONFIRM_PLAN_HASH_MISMATCH');
+    const otherAmount = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack, { amountUsdg: '5.000001' }));
+    expect(otherAmount.json.error.code).toBe('CONFIRM_PLAN_HASH_MISMATCH');
+    expect(partner.submissions()).toHaveLength(0);
+  });
+
+  it('an expired pack is refused even with its exact planHash', async () => {
+    const old = await full.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg: '5', receiver: wallet, nowIso: new Date(Date.now() - 3_600_000).toISOString() });
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(old.json.pack));
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe('PACK_EXPIRED');
+    expect(partner.submissions()).toHaveLength(0);
+  });
+});
+
+describe('Mode B with every gate open', () => {
+  let jobId: string;
+  let pack: any;
+
+  it('sends exactly one prompt for the operator wallet and returns a bvd_ job with complete: false', async () => {
+    pack = await prepared(full, '12.5');
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
+    expect(res.status).toBe(200);
+    expect(res.json.complete).toBe(false);
+    expect(res.json.job).toMatchObject({ submitState: 'submitted', receiver: wallet, amount: '12.5', amountUnits: '12500000', planHash: pack.planHash, userDepositPath: false });
+    expect(res.json.job.id).toMatch(/^bvd_[0-9a-f]{24}$/);
+    expect(res.json.verification).toMatchObject({ found: false, confirmedVaultDeposit: false, txHash: null });
+    jobId = res.json.job.id;
+
+    const sent = partner.submissions();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.headers['x-api-key']).toBe(apiKey);
+    const prompt = JSON.parse(sent[0]!.body).prompt as string;
+    expect(prompt).toContain('depositWithAcks(12500000, ' + wallet);
+    expect(prompt).toContain(V1_VAULT.address);
+    expect(prompt).toContain('Do not call deposit()');
+    expect(res.json.job.partnerJobId).toBe(partner.jobs.keys().next().value);
+  });
+
+  it('never submits the same plan twice', async () => {
+    const again = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe('PLAN_ALREADY_SUBMITTED');
+    expect(partner.submissions()).toHaveLength(1);
+  });
+
+  it('the job is not complete while the partner reports pending, nor when it reports completed without proof', async () => {
+    const pending = await full.get(`/api/partnerbot/vault-deposit/status/${jobId}`);
+    expect(pending.status).toBe(200);
+    expect(pending.json).toMatchObject({ kind: 'partner-job', jobId, complete: false, partnerJob: { state: 'read', status: 'pending', statusIsProof: false } });
+
+    const partnerJobId = pending.json.job.partnerJobId as string;
+    partner.setJob(partnerJobId, { statuses: ['completed'], response: 'I deposited 12.5 USDG into the vault for you.' });
+    const claimed = await full.get(`/api/partnerbot/vault-deposit/status/${jobId}`);
+    expect(claimed.status).toBe(200);
+    expect(claimed.json.partnerJob.status).toBe('completed');
+    expect(claimed.json.partnerJob.note).toMatch(/unconfirmed/);
+    expect(claimed.json.complete).toBe(false);
+    expect(claimed.json.txHashCandidates).toEqual([]);
+    // The partner's own words are never echoed.
+    expect(claimed.text).not.toContain('I deposited');
+  });
+
+  it('completes once the operator wallet\'s deposit is on chain and the partner names its hash', async () => {
+    const approval = await sendFromWallet(pack.assetAddress, pack.approveCalldata);
+    const deposit = await sendFromWallet(pack.vaultAddress, pack.depositCalldata);
+    expect(deposit.status).toBe('success');
+    const partnerJobId = (await full.get(`/api/partnerbot/vault-deposit/status/${jobId}`)).json.job.partnerJobId as string;
+
+    // A hash that is not the deposit (the approval) does not complete the job.
+    partner.setJob(partnerJobId, { statuses: ['completed'], response: `Approved in ${approval.transactionHash}.` });
+    const approvalOnly = await full.get(`/api/partnerbot/vault-deposit/status/${jobId}`);
+    expect(approvalOnly.json.complete).toBe(false);
+    expect(approvalOnly.json.verification).toMatchObject({ txStatus: 'success', toIsVault: false });
+
+    partner.setJob(partnerJobId, { statuses: ['completed'], response: `Deposit sent: ${deposit.transactionHash}` });
+    const done = await full.get(`/api/partnerbot/vault-deposit/status/${jobId}`);
+    expect(done.json.complete).toBe(true);
+    expect(done.json.verification).toMatchObject({
+      txHash: deposit.transactionHash,
+      confirmedVaultDeposit: true,
+      receiverMatches: true,
+      amountMatches: true,
+      depositEvent: { receiver: wallet, assets: '12500000' },
+    });
+  });
+
+  it('a job whose only candidate hash reverted is not complete', async () => {
+    const other = await prepared(full, '3');
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(other));
+    expect(res.status).toBe(200);
+    // A deposit without an approval: transferFrom fails and the transaction reverts on chain.
+    const w = chain.wallet(WALLET_INDEX);
+    const hash = await w.sendTransaction({ to: other.vaultAddress, data: other.depositCalldata, gas: 300_000n, account: w.account, chain: w.chain });
+    const reverted = await chain.publicClient.waitForTransactionReceipt({ hash });
+    expect(reverted.status).toBe('reverted');
+    const status = await full.get(`/api/partnerbot/vault-deposit/status/${res.json.job.id}?txHash=${hash}`);
+    expect(status.json.complete).toBe(false);
+    expect(status.json.verification).toMatchObject({ txStatus: 'reverted', confirmedVaultDeposit: false });
+  });
+});
+
+describe('@persistence Mode B jobs', () => {
+  it('@persistence two concurrent submissions of one plan: the database lets exactly one through', async () => {
+    const pack = await prepared(full, '4.5');
+    const before = partner.submissions().length;
+    const results = await Promise.all([0, 1, 2].map(() => full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack))));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.json.error.code).toBe('PLAN_ALREADY_SUBMITTED');
+    expect(partner.submissions().length).toBe(before + 1);
+  });
+
+  it('@persistence a job and its one-submission rule survive a restart on the same database', async () => {
+    // The planHash covers the whole pack, the deposit link (built from ORIGIN) included, so
+    // both instances serve one public origin, as instances of one deployment do.
+    const env = { ...fullEnv(), ORIGIN: 'https://svc.example' };
+    const first = await startServer({ env });
+    const pack = await prepared(first, '7.25');
+    const submitted = await first.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
+    expect(submitted.status).toBe(200);
+    const jobId = submitted.json.job.id as string;
+    const submissionsBefore = partner.submissions().length;
+    await first.stop({ keepData: true });
+
+    const second = await startServer({ env, databaseUrl: first.databaseUrl });
+    second.adoptDataOf(first);
+    extra.push(second);
+    const status = await second.get(`/api/partnerbot/vault-deposit/status/${jobId}`);
+    expect(status.status).toBe(200);
+    expect(status.json.job).toMatchObject({ id: jobId, planHash: pack.planHash, amount: '7.25', receiver: wallet, submitState: 'submitted' });
+    expect(status.json.job.createdAt).toBe(submitted.json.job.createdAt);
+    expect(status.json.complete).toBe(false);
+
+    const again = await second.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
+    expect(again.json.error.code).toBe('PLAN_ALREADY_SUBMITTED');
+    expect(partner.submissions().length).toBe(submissionsBefore);
+  });
+});

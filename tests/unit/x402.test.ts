@@ -1,0 +1,251 @@
+/** x402 domain: lanes, architecture, requirements, payment checks, facilitator answers, the seller flow. */
+import { DEFAULT_ASSETS } from '@x402/evm';
+import { getAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import { USDG } from '../../src/lib/server/registry';
+import { x402Architecture, x402ArchitectureFromConfig } from '../../src/lib/server/x402/architecture';
+import { findPaidService, PAID_VAULT_SERVICES } from '../../src/lib/server/x402/catalogue';
+import { PARTNER_CLOUD_ENDPOINTS, PARTNER_CLOUD_LANE } from '../../src/lib/server/x402/constants';
+import { settlePayment, type FacilitatorEndpoint } from '../../src/lib/server/x402/facilitator-client';
+import { facilitatorLaneState, selectVaultServiceLane, type FacilitatorSettings } from '../../src/lib/server/x402/lanes';
+import { checkPayment, decodePayment, PaymentMalformed, PaymentRejected } from '../../src/lib/server/x402/payment';
+import { buildPaymentReceipt, verifyPaymentReceipt } from '../../src/lib/server/x402/receipts';
+import { buildRequirements } from '../../src/lib/server/x402/requirements';
+import { settleServicePayment, type AuthorizationKey, type AuthorizationStore, type StoredAuthorization } from '../../src/lib/server/x402/settlement';
+import { nowSeconds, signAuthorization, v1PaymentHeader, v2PaymentHeader } from '../support/x402-payer';
+
+const PAY_TO = getAddress('0x00000000000000000000000000000000000a11ce');
+const configured: FacilitatorSettings = { enabled: true, apiKeyPresent: true, url: 'http://127.0.0.1:1', payToAddress: PAY_TO, timeoutMs: 1000 };
+const risk = findPaidService('vault-risk-score')!;
+const req = buildRequirements(risk, { payTo: PAY_TO, origin: 'https://svc.example/' });
+
+describe('lane selection', () => {
+  it('uses the facilitator only when enabled and the key is set; otherwise the partner cloud, with the reason', () => {
+    expect(selectVaultServiceLane(configured)).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', settlesHere: true });
+    const off = selectVaultServiceLane({ ...configured, enabled: false });
+    expect(off).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', chainId: 8453, asset: 'USDC', settlesHere: false });
+    expect(off.reason).toContain('FACILITATOR_ENABLED is not true');
+    const noKey = selectVaultServiceLane({ ...configured, apiKeyPresent: false });
+    expect(noKey.lane).toBe('partnerCloud');
+    expect(noKey.reason).toContain('FACILITATOR_API_KEY is not set');
+  });
+
+  it('blocks (never downgrades) a selected lane with a testnet chain id, another USDG, a bad payTo or another network', () => {
+    const s = facilitatorLaneState({ ...configured, chainId: '46630', usdgAddress: '0x0000000000000000000000000000000000000001', payToAddress: 'not-an-address', network: 'base' });
+    expect(s.state).toBe('blocked');
+    expect(s.blockers).toHaveLength(4);
+    expect(selectVaultServiceLane({ ...configured, chainId: '46630' })).toMatchObject({ lane: 'facilitator', settlesHere: false, facilitatorState: 'blocked' });
+    expect(facilitatorLaneState({ ...configured, network: 'eip155:4663', chainId: '4663', usdgAddress: USDG.address.toLowerCase() }).state).toBe('configured');
+  });
+});
+
+describe('constants', () => {
+  it('partner cloud lists 11 distinct endpoints, and its USDC address matches the x402 reference table for base', () => {
+    expect(PARTNER_CLOUD_ENDPOINTS).toHaveLength(11);
+    expect(new Set(PARTNER_CLOUD_ENDPOINTS.map((e) => e.name)).size).toBe(11);
+    const ref = (DEFAULT_ASSETS as unknown as Record<string, ReadonlyArray<{ asset: string; symbol: string }>>)['eip155:8453']!.find((a) => a.symbol === 'USDC')!;
+    expect(PARTNER_CLOUD_LANE.assetAddress).toBe(ref.asset);
+  });
+
+  it('the catalogue prices every service once in USDG units, with unique names', () => {
+    expect(new Set(PAID_VAULT_SERVICES.map((s) => s.name)).size).toBe(PAID_VAULT_SERVICES.length);
+    for (const s of PAID_VAULT_SERVICES) expect(s.priceUnits).toBeGreaterThan(0n);
+  });
+});
+
+describe('architecture object (spec 2.11)', () => {
+  it('has the literal values and a null facilitator address until one is configured', () => {
+    const a = x402Architecture(null);
+    expect(a).toMatchObject({
+      vaultChain: 'broker_chain',
+      vaultChainId: 4663,
+      baseAsset: 'USDG',
+      baseAssetAddress: USDG.address,
+      brokerMcpUsedForVaultExecution: false,
+      svcStoresBrokerCredentials: false,
+      svcPlacesOrders: false,
+    });
+    expect(a.x402Providers.partnerCloud).toMatchObject({ status: 'live_or_configured', paymentChain: 'base' });
+    expect(a.x402Providers.facilitator).toMatchObject({ status: 'configured_or_live_or_blocked', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', facilitator: null });
+    expect(x402Architecture(PAY_TO).x402Providers.facilitator.facilitator).toBe(PAY_TO);
+    expect(x402ArchitectureFromConfig({ address: PAY_TO.toLowerCase() }).x402Providers.facilitator.facilitator).toBe(PAY_TO);
+    expect(x402ArchitectureFromConfig({ address: 'nope' }).x402Providers.facilitator.facilitator).toBeNull();
+    expect(x402ArchitectureFromConfig({})).toEqual(a);
+  });
+});
+
+describe('requirements', () => {
+  it('are built from the catalogue and the pinned payTo, in both versions', () => {
+    expect(req.v2).toEqual({
+      scheme: 'exact',
+      network: 'eip155:4663',
+      amount: '20000',
+      asset: USDG.address,
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 120,
+      extra: { name: 'Global Dollar', version: '1' },
+    });
+    expect(req.v1).toMatchObject({ network: 'broker', maxAmountRequired: '20000', resource: 'https://svc.example/api/vaults/x402/vault-risk-score' });
+  });
+});
+
+describe('payment checks', () => {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const now = Number(nowSeconds());
+
+  it('accepts a correct v1 and v2 authorization and recovers the payer', async () => {
+    const signed = await signAuthorization(account, { to: PAY_TO, value: 20_000n });
+    expect(await checkPayment(decodePayment('PAYMENT-SIGNATURE', v2PaymentHeader(signed, req.v2)), req, now)).toEqual({ payer: account.address });
+    expect(await checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(signed)), req, now)).toEqual({ payer: account.address });
+  });
+
+  it('refuses a version on the wrong header, a Permit2 payload, a short signature and junk as malformed', async () => {
+    const signed = await signAuthorization(account, { to: PAY_TO, value: 20_000n });
+    expect(() => decodePayment('X-PAYMENT', v2PaymentHeader(signed, req.v2))).toThrow(PaymentMalformed);
+    const permit2 = Buffer.from(JSON.stringify({ x402Version: 2, accepted: req.v2, payload: { signature: signed.signature, permit2Authorization: {} } })).toString('base64');
+    expect(() => decodePayment('PAYMENT-SIGNATURE', permit2)).toThrow(PaymentMalformed);
+    const short = { ...signed, signature: '0x1234' as const };
+    expect(() => decodePayment('PAYMENT-SIGNATURE', v2PaymentHeader(short, req.v2))).toThrow(PaymentMalformed);
+    expect(() => decodePayment('PAYMENT-SIGNATURE', '%%%')).toThrow(PaymentMalformed);
+  });
+
+  it('refuses an amount above the exact price as well as below it', async () => {
+    const more = await signAuthorization(account, { to: PAY_TO, value: 20_001n });
+    await expect(checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(more)), req, now)).rejects.toThrow(PaymentRejected);
+  });
+
+  it('checks the window against the clock it is given, with a settlement margin', async () => {
+    const soon = await signAuthorization(account, { to: PAY_TO, value: 20_000n, validBefore: BigInt(now + 3) });
+    await expect(checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(soon)), req, now)).rejects.toMatchObject({ reason: 'invalid_exact_evm_payload_authorization_valid_before' });
+  });
+});
+
+describe('facilitator answers', () => {
+  const ep = (respond: () => Response | Promise<Response>): FacilitatorEndpoint => ({
+    url: 'http://facilitator.test',
+    apiKey: 'k',
+    timeoutMs: 200,
+    fetch: (async () => respond()) as typeof fetch,
+  });
+  const body = { x402Version: 2 as const, paymentPayload: {}, paymentRequirements: {} };
+  const json = (status: number, value: unknown) => new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+  const tx = `0x${'ab'.repeat(32)}`;
+
+  it('classifies success, success:false at any status, 4xx, 5xx, unreadable and thrown answers', async () => {
+    expect(await settlePayment(ep(() => json(200, { success: true, transaction: tx, network: 'eip155:4663', payer: PAY_TO, extra: { payTo: PAY_TO } })), body)).toMatchObject({
+      kind: 'success',
+      reportedPayTo: PAY_TO,
+    });
+    expect(await settlePayment(ep(() => json(200, { success: false, errorReason: 'insufficient_funds' })), body)).toMatchObject({ kind: 'refused', reason: 'insufficient_funds' });
+    expect(await settlePayment(ep(() => json(400, { success: false, errorReason: 'invalid_payload' })), body)).toMatchObject({ kind: 'refused', httpStatus: 400 });
+    expect(await settlePayment(ep(() => json(401, { error: 'bad key' })), body)).toMatchObject({ kind: 'call_rejected', httpStatus: 401 });
+    expect(await settlePayment(ep(() => json(502, { error: 'x' })), body)).toMatchObject({ kind: 'unknown', cause: 'server_error' });
+    expect(await settlePayment(ep(() => new Response('{"success": tr', { status: 200 })), body)).toMatchObject({ kind: 'unknown', cause: 'unreadable_answer' });
+    expect(await settlePayment(ep(() => json(200, { success: true, transaction: 'pending' })), body)).toMatchObject({ kind: 'unknown', cause: 'unreadable_answer' });
+    expect(
+      await settlePayment(ep(() => Promise.reject(Object.assign(new Error('t'), { name: 'TimeoutError' }))), body),
+    ).toMatchObject({ kind: 'unknown', cause: 'timeout' });
+    expect(await settlePayment(ep(() => Promise.reject(new TypeError('fetch failed'))), body)).toMatchObject({ kind: 'unknown', cause: 'network_error' });
+  });
+});
+
+class MemoryStore implements AuthorizationStore {
+  rows = new Map<string, StoredAuthorization>();
+  receipts: unknown[] = [];
+  private k = (key: AuthorizationKey) => `${key.network}|${key.asset}|${key.payer}|${key.nonce}`;
+  async find(key: AuthorizationKey) {
+    return this.rows.get(this.k(key)) ?? null;
+  }
+  async reserve(row: StoredAuthorization) {
+    if (this.rows.has(this.k(row))) return false;
+    this.rows.set(this.k(row), { ...row });
+    return true;
+  }
+  async finish(id: string, status: StoredAuthorization['status'], reason: string | null, transaction: string | null) {
+    for (const r of this.rows.values()) if (r.id === id) Object.assign(r, { status, facilitatorReason: reason, transaction });
+  }
+  async recordSettled(id: string, receipt: { receiptId: string; facilitatorTransaction: string }) {
+    for (const r of this.rows.values()) if (r.id === id) Object.assign(r, { status: 'settled', receiptId: receipt.receiptId, transaction: receipt.facilitatorTransaction });
+    this.receipts.push(receipt);
+  }
+}
+
+describe('seller flow', () => {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const tx = `0x${'cd'.repeat(32)}`;
+
+  async function run(store: MemoryStore, header: string | undefined, answer: () => Response, calls: { n: number }) {
+    return settleServicePayment({
+      service: risk,
+      pinned: { payTo: PAY_TO, origin: 'https://svc.example' },
+      facilitator: { url: 'http://f.test', apiKey: 'k', timeoutMs: 200, fetch: (async () => (calls.n++, answer())) as typeof fetch },
+      store,
+      paymentHeader: header ? { header: 'PAYMENT-SIGNATURE', value: header } : undefined,
+      now: new Date('2030-01-01T00:00:00Z'),
+      receivedAt: new Date(),
+    });
+  }
+
+  it('settles once, records a deterministic receipt, then refuses the nonce without calling again', async () => {
+    const store = new MemoryStore();
+    const calls = { n: 0 };
+    const header = v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: 20_000n }), req.v2);
+    const ok = () => new Response(JSON.stringify({ success: true, transaction: tx, network: 'eip155:4663', payer: account.address }));
+    const first = await run(store, header, ok, calls);
+    expect(first.kind).toBe('settled');
+    if (first.kind !== 'settled') return;
+    expect(first.receipt.issuedAt).toBe('2030-01-01T00:00:00.000Z');
+    expect(verifyPaymentReceipt(first.receipt)).toBe(true);
+    expect(verifyPaymentReceipt({ ...first.receipt, amountUnits: '1' })).toBe(false);
+    const second = await run(store, header, ok, calls);
+    expect(second.kind).toBe('nonce_used');
+    expect(calls.n).toBe(1);
+  });
+
+  it('keeps an unknown outcome for reconciliation and refuses the nonce as pending', async () => {
+    const store = new MemoryStore();
+    const calls = { n: 0 };
+    const header = v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: 20_000n }), req.v2);
+    const first = await run(store, header, () => new Response('oops', { status: 500 }), calls);
+    expect(first).toMatchObject({ kind: 'settlement_unknown', cause: 'server_error' });
+    expect([...store.rows.values()][0]!.status).toBe('settlement_unknown');
+    expect((await run(store, header, () => new Response('{}'), calls)).kind).toBe('pending_reconciliation');
+    expect(calls.n).toBe(1);
+  });
+
+  it('fails closed when the facilitator reports another payTo, payer or amount', async () => {
+    for (const [field, extra] of [
+      ['payTo', { extra: { payTo: '0x000000000000000000000000000000000000beef' } }],
+      ['payer', { payer: '0x000000000000000000000000000000000000beef' }],
+      ['amount', { amount: '1' }],
+      ['network', { network: 'eip155:8453' }],
+    ] as const) {
+      const store = new MemoryStore();
+      const header = v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: 20_000n }), req.v2);
+      const outcome = await run(store, header, () => new Response(JSON.stringify({ success: true, transaction: tx, network: 'eip155:4663', ...extra })), { n: 0 });
+      expect(outcome, field).toMatchObject({ kind: 'report_mismatch', field });
+      expect(store.receipts).toHaveLength(0);
+    }
+  });
+
+  it('receipt ids depend on the payment identity, not on the clock', () => {
+    const input = {
+      serviceName: 'vault-risk-score',
+      resource: 'r',
+      x402Version: 2 as const,
+      payer: PAY_TO,
+      payTo: PAY_TO,
+      amountUnits: '20000',
+      nonce: `0x${'11'.repeat(32)}`,
+      validAfter: '0',
+      validBefore: '1',
+      transaction: tx,
+    };
+    const a = buildPaymentReceipt({ ...input, issuedAt: new Date('2030-01-01T00:00:00Z') });
+    const b = buildPaymentReceipt({ ...input, issuedAt: new Date('2031-01-01T00:00:00Z') });
+    expect(a.receiptId).toBe(b.receiptId);
+    expect(a.receiptHash).not.toBe(b.receiptHash);
+    expect(buildPaymentReceipt({ ...input, nonce: `0x${'22'.repeat(32)}`, issuedAt: new Date(0) }).receiptId).not.toBe(a.receiptId);
+  });
+});
