@@ -3,6 +3,8 @@
  * here. `AppRouter` is the type a TypeScript consumer builds a typed client from.
  */
 import { router } from './init';
+import { authRouter } from './routers/auth';
+import { meRouter } from './routers/me';
 import { partnerbotRouter } from './routers/partnerbot';
 import { stocksRouter } from './routers/stocks';
 import { strategistRouter } from './routers/strategist';
@@ -21,6 +23,8 @@ export const appRouter = router({
   partnerbot: partnerbotRouter,
   vaultAnalysis: vaultAnalysisRouter,
   x402: x402Router,
+  auth: authRouter,
+  me: meRouter,
 });
 
 export type AppRouter = typeof appRouter;
