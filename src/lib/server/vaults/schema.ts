@@ -2,9 +2,10 @@
  * The vault schema (spec 4.4 `GET /api/vaults/schema`): the vault routes, the chain and
  * payment model, the fee schedule, the public deposit gate, the deposit rail and the
  * architecture object of 2.11. The fee schedule is an argument: it is owned by the fee
- * module and passed in by the caller.
+ * module and passed in by the caller. The architecture object is the x402 domain's, the one
+ * `GET /api/x402/schema` serves, so both routes state it identically.
  */
-import { architectureObject, type ArchitectureConfig } from './architecture';
+import { x402ArchitectureFromConfig } from '../x402/architecture';
 import { MAX_PACK_AMOUNT_USDG } from './amount';
 import { x402PaymentChain, vaultChain, type PaymentLaneConfig } from './chain-context';
 import { DEFAULT_PACK_LIFETIME_SECONDS, MAX_PACK_LIFETIME_SECONDS, MIN_PACK_LIFETIME_SECONDS, PACK_VERSION } from './deposit-pack';
@@ -22,7 +23,8 @@ export interface VaultSchemaInput<F> {
   feeSchedule: F;
   routes: VaultRoute[];
   payment: PaymentLaneConfig;
-  architecture: ArchitectureConfig;
+  /** FACILITATOR_ADDRESS (public, not a secret), for the architecture object. */
+  architecture: { address?: string };
 }
 
 export function buildVaultSchema<F>(input: VaultSchemaInput<F>) {
@@ -73,6 +75,6 @@ export function buildVaultSchema<F>(input: VaultSchemaInput<F>) {
       completionRule: "complete is true exactly when a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount; re-verified on chain at every status read",
       svcExecutesDeposit: false as const,
     },
-    architecture: architectureObject(input.architecture),
+    architecture: x402ArchitectureFromConfig(input.architecture),
   };
 }

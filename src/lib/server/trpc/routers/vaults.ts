@@ -18,6 +18,7 @@ import { buildVaultSchema, type VaultRoute } from '../../vaults/schema';
 import { readVaultV2Status } from '../../vaults/v2-status';
 import { parseUsdgAmount } from '../../vaults/amount';
 import type { SourceVerification } from '../../vaults/chain-context';
+import { x402ArchitectureSchema } from '../../x402/architecture';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
@@ -200,26 +201,7 @@ export const vaultsRouter = router({
           completionRule: z.string(),
           svcExecutesDeposit: z.literal(false),
         }),
-        architecture: z.object({
-          vaultChain: z.literal('broker_chain'),
-          vaultChainId: z.literal(4663),
-          baseAsset: z.literal('USDG'),
-          baseAssetAddress: addressShape,
-          x402Providers: z.object({
-            partnerCloud: z.object({ status: z.literal('live_or_configured'), paymentChain: z.literal('base'), label: z.string() }),
-            facilitator: z.object({
-              status: z.literal('configured_or_live_or_blocked'),
-              paymentChain: z.literal('broker_chain'),
-              chainId: z.literal(4663),
-              asset: z.literal('USDG'),
-              facilitator: addressShape.nullable(),
-              label: z.string(),
-            }),
-          }),
-          brokerMcpUsedForVaultExecution: z.literal(false),
-          svcStoresBrokerCredentials: z.literal(false),
-          svcPlacesOrders: z.literal(false),
-        }),
+        architecture: x402ArchitectureSchema,
         ...chainContextShape,
       }),
     )
@@ -228,7 +210,7 @@ export const vaultsRouter = router({
         feeSchedule: { ...FEE_SCHEDULE_FOR_SCHEMA } as Record<string, unknown>,
         routes: VAULT_ROUTES,
         payment: { facilitatorEnabled: ctx.config.facilitator.enabled, facilitatorKeyConfigured: Boolean(ctx.config.facilitator.apiKey) },
-        architecture: { facilitatorAddress: ctx.config.facilitator.address },
+        architecture: { address: ctx.config.facilitator.address },
       }),
       ...contextFor(ctx.config),
     })),

@@ -13,7 +13,7 @@ import { logger } from '../../http/logger';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { feeScheduleSchema, FEE_SCHEDULE, formatUsdgUnits } from '../../vaults/fees';
-import { x402Architecture, x402ArchitectureSchema } from '../../x402/architecture';
+import { x402ArchitectureFromConfig, x402ArchitectureSchema } from '../../x402/architecture';
 import { findPaidService, PAID_VAULT_SERVICES, paidServiceRoute, type PaidVaultService } from '../../x402/catalogue';
 import {
   FACILITATOR_LANE,
@@ -353,10 +353,9 @@ export const x402Router = router({
     )
     .query(({ ctx }) => {
       const lane = laneOf(ctx.config);
-      const state = facilitatorLaneState(facilitatorSettingsFrom(ctx.config.facilitator));
       return {
         schemaVersion: 'svc-x402-schema-1.0.0',
-        architecture: x402Architecture(state.facilitatorAddress),
+        architecture: x402ArchitectureFromConfig(ctx.config.facilitator),
         scheme: X402_SCHEME,
         x402Versions: [1, 2],
         headers: {
