@@ -84,10 +84,13 @@ describe('vault schema and registries', () => {
   it('keeps vaultChain and x402PaymentChain apart, with the lane chosen from configuration', async () => {
     const partnerLane = (await server.get('/api/vaults/schema')).json;
     expect(partnerLane.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663 });
-    expect(partnerLane.x402PaymentChain).toMatchObject({ lane: 'partner_cloud', paymentChain: 'base', asset: 'USDC' });
+    expect(partnerLane.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', asset: 'USDC', facilitatorState: 'disabled', settlesHere: false });
     const facilitatorLane = (await facilitator.get('/api/vaults/schema')).json;
     expect(facilitatorLane.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663 });
-    expect(facilitatorLane.x402PaymentChain).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG' });
+    // Enabled with a key but no FACILITATOR_URL / FACILITATOR_PAYTO_ADDRESS: the facilitator
+    // lane is selected and blocked, never shown as settling and never swapped for partner cloud.
+    expect(facilitatorLane.x402PaymentChain).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', facilitatorState: 'blocked', settlesHere: false });
+    expect(facilitatorLane.x402PaymentChain.reason).toMatch(/blocked/);
     for (const v of partnerLane.sourceVerification) expect(v.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 

@@ -128,8 +128,8 @@ describe('discovery', () => {
       settlementAsset: { symbol: 'USDG', address: USDG.address, decimals: 6, chain: 'broker_chain' },
       settlesHere: true,
     });
-    expect(res.json.vaultChain).toEqual({ chain: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetAddress: USDG.address, baseAssetDecimals: 6 });
-    expect(res.json.x402PaymentChain).toMatchObject({ lane: 'facilitator', chain: 'broker_chain', chainId: 4663, network: 'eip155:4663', asset: 'USDG' });
+    expect(res.json.vaultChain).toEqual({ name: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetAddress: USDG.address, baseAssetDecimals: 6, role: expect.any(String) });
+    expect(res.json.x402PaymentChain).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, network: 'eip155:4663', asset: 'USDG', facilitatorState: 'configured', settlesHere: true });
     expect(res.json.sourceVerification.length).toBeGreaterThan(0);
     for (const block of res.json.sourceVerification) expect(block.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -291,7 +291,7 @@ describe('paid calls', () => {
     expect(stored.json.receipt).toEqual(receipt);
     expect(stored.json.hashMatches).toBe(true);
     expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
-    expect(res.json.vaultChain.chain).toBe('broker_chain');
+    expect(res.json.vaultChain.name).toBe('broker_chain');
   });
 
   it('a v1 X-PAYMENT payment settles too, with v1 requirements sent to the facilitator', async () => {
@@ -550,12 +550,12 @@ describe('lane selection without the facilitator', () => {
     expect(req.json.lane.provider).toBe('partnerCloud');
     expect(req.json.partnerCloudListing).toBe('svc-vault-risk-score-scaffold');
     expect(req.json.vaultChain.chainId).toBe(4663);
-    expect(req.json.x402PaymentChain).toMatchObject({ chain: 'base', chainId: 8453, asset: 'USDC' });
+    expect(req.json.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', chainId: 8453, asset: 'USDC' });
 
     const paid = await plain.post('/api/vaults/x402/vault-risk-score', composition);
     expect(paid.status).toBe(503);
     expect(paid.json.error.code).toBe('FACILITATOR_NOT_CONFIGURED');
-    expect(paid.json.x402PaymentChain.provider).toBe('partnerCloud');
+    expect(paid.json.x402PaymentChain.lane).toBe('partnerCloud');
 
     const settle = await plain.post('/api/x402/facilitator/settle', { serviceName: 'vault-risk-score' });
     expect(settle.status).toBe(503);

@@ -8,7 +8,7 @@ import { x402Architecture, x402ArchitectureFromConfig } from '../../src/lib/serv
 import { findPaidService, PAID_VAULT_SERVICES } from '../../src/lib/server/x402/catalogue';
 import { PARTNER_CLOUD_ENDPOINTS, PARTNER_CLOUD_LANE } from '../../src/lib/server/x402/constants';
 import { settlePayment, type FacilitatorEndpoint } from '../../src/lib/server/x402/facilitator-client';
-import { facilitatorLaneState, selectVaultServiceLane, type FacilitatorSettings } from '../../src/lib/server/x402/lanes';
+import { chainBlocks, facilitatorLaneState, selectVaultServiceLane, type FacilitatorSettings } from '../../src/lib/server/x402/lanes';
 import { checkPayment, decodePayment, PaymentMalformed, PaymentRejected } from '../../src/lib/server/x402/payment';
 import { buildPaymentReceipt, verifyPaymentReceipt } from '../../src/lib/server/x402/receipts';
 import { buildRequirements } from '../../src/lib/server/x402/requirements';
@@ -37,6 +37,20 @@ describe('lane selection', () => {
     expect(s.blockers).toHaveLength(4);
     expect(selectVaultServiceLane({ ...configured, chainId: '46630' })).toMatchObject({ lane: 'facilitator', settlesHere: false, facilitatorState: 'blocked' });
     expect(facilitatorLaneState({ ...configured, network: 'eip155:4663', chainId: '4663', usdgAddress: USDG.address.toLowerCase() }).state).toBe('configured');
+  });
+
+  it('the x402PaymentChain block of a blocked lane reads blocked; the vault chain never moves; extra sources are appended', () => {
+    const blocked = chainBlocks(selectVaultServiceLane({ ...configured, chainId: '46630' }));
+    expect(blocked.x402PaymentChain).toMatchObject({ lane: 'facilitator', facilitatorState: 'blocked', settlesHere: false, paymentChain: 'broker_chain' });
+    expect(blocked.x402PaymentChain.reason).toContain('FACILITATOR_CHAIN_ID');
+    const off = chainBlocks(selectVaultServiceLane({ ...configured, enabled: false }));
+    expect(off.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', facilitatorState: 'disabled', settlesHere: false, paymentChain: 'base' });
+    expect(off.vaultChain).toEqual(blocked.vaultChain);
+    expect(off.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetDecimals: 6 });
+    const live = { subject: 'a read', source: 'eth_call', lastVerified: '2026-11-22T10:00:00.000Z', method: 'live_chain_read' as const };
+    const withLive = chainBlocks(selectVaultServiceLane(configured), [live]);
+    expect(withLive.sourceVerification.at(-1)).toEqual(live);
+    expect(withLive.sourceVerification.slice(0, -1)).toEqual(chainBlocks(selectVaultServiceLane(configured)).sourceVerification);
   });
 });
 

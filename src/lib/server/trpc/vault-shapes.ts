@@ -6,10 +6,12 @@
 import { z } from 'zod';
 import type { ServiceConfig } from '../config';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
-import { chainContext, type SourceVerification } from '../vaults/chain-context';
 import type { ModeBConfig } from '../vaults/deposit-pack';
 import type { ModeBSettings } from '../vaults/mode-b';
+import { VAULT_REGISTRY_SOURCES } from '../vaults/registry';
 import { EXECUTION_MODES, LIMITING_FUSES, LIVENESS_STATES } from '../vaults/v2-status';
+import type { SourceVerification } from '../x402/constants';
+import { chainBlocks, vaultServiceLaneOf } from '../x402/lanes';
 
 /** HTTP statuses of the vault rail's error codes (registered by both routers; same values). */
 export const VAULT_ERROR_STATUSES: Record<string, number> = {
@@ -52,10 +54,6 @@ export function chainReaderFor(cfg: ServiceConfig): ChainReader | null {
   return cfg.brokerChainRpcUrl ? createRpcChainReader(cfg.brokerChainRpcUrl) : null;
 }
 
-export function paymentLaneFor(cfg: ServiceConfig) {
-  return { facilitatorEnabled: cfg.facilitator.enabled, facilitatorKeyConfigured: Boolean(cfg.facilitator.apiKey) };
-}
-
 export function modeBSettingsFor(cfg: ServiceConfig): ModeBSettings {
   return {
     depositExecutionEnabled: cfg.partner.depositExecutionEnabled,
@@ -76,8 +74,13 @@ export function modeBConfigFor(cfg: ServiceConfig): ModeBConfig {
   };
 }
 
-export function contextFor(cfg: ServiceConfig, extra: SourceVerification[] = []) {
-  return chainContext(paymentLaneFor(cfg), extra);
+/**
+ * `vaultChain`, `x402PaymentChain` and `sourceVerification` of a vault response: the x402
+ * lane selection and block builders (the same as every x402 response), plus the vault
+ * registry's sources and the route's own live reads.
+ */
+export function vaultChainBlocksFor(cfg: ServiceConfig, extra: readonly SourceVerification[] = []) {
+  return chainBlocks(vaultServiceLaneOf(cfg.facilitator), [...VAULT_REGISTRY_SOURCES, ...extra]);
 }
 
 /** Maps a failing input field to the rail's own code, so a wrong type gets the same code as a wrong value. */
@@ -106,38 +109,6 @@ export function vaultInputErrorCode(path: string): string {
 export const addressShape = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 export const hexShape = z.string().regex(/^0x[0-9a-fA-F]*$/);
 export const bytes32Shape = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
-
-export const sourceVerificationShape = z.object({
-  subject: z.string(),
-  source: z.string(),
-  lastVerified: z.string().describe('YYYY-MM-DD of the published source snapshot, or the timestamp of a live read in this response'),
-  method: z.enum(['published_source_snapshot', 'live_chain_read', 'registry_copy']),
-}).meta({ id: 'SourceVerification' });
-
-export const chainContextShape = {
-  vaultChain: z
-    .object({
-      name: z.string(),
-      chainId: z.literal(4663),
-      baseAsset: z.literal('USDG'),
-      baseAssetAddress: addressShape,
-      baseAssetDecimals: z.literal(6),
-      role: z.string(),
-    })
-    .meta({ id: 'VaultChain', description: 'The chain the vaults live on: always the broker chain, id 4663, USDG with 6 decimals' }),
-  x402PaymentChain: z
-    .object({
-      lane: z.enum(['facilitator', 'partner_cloud']),
-      paymentChain: z.string(),
-      chainId: z.number().int(),
-      asset: z.string(),
-      assetDecimals: z.number().int(),
-      reason: z.string(),
-      appliesTo: z.string(),
-    })
-    .meta({ id: 'X402PaymentChain', description: 'The x402 lane a paid vault service would use; kept apart from the vault chain' }),
-  sourceVerification: z.array(sourceVerificationShape),
-};
 
 export const packShape = z.object({
   packVersion: z.literal('partnerbot-vault-deposit-1.0.0'),

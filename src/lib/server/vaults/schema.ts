@@ -6,8 +6,8 @@
  * `GET /api/x402/schema` serves, so both routes state it identically.
  */
 import { x402ArchitectureFromConfig } from '../x402/architecture';
+import { vaultChainBlock, x402PaymentChainBlock, type LaneSelection } from '../x402/lanes';
 import { MAX_PACK_AMOUNT_USDG } from './amount';
-import { x402PaymentChain, vaultChain, type PaymentLaneConfig } from './chain-context';
 import { DEFAULT_PACK_LIFETIME_SECONDS, MAX_PACK_LIFETIME_SECONDS, MIN_PACK_LIFETIME_SECONDS, PACK_VERSION } from './deposit-pack';
 import { ACK_HASHES, ACK_TEXTS, listVaults, V1_VAULT, VAULT_REGISTRY_VERSION } from './registry';
 
@@ -22,7 +22,8 @@ export interface VaultRoute {
 export interface VaultSchemaInput<F> {
   feeSchedule: F;
   routes: VaultRoute[];
-  payment: PaymentLaneConfig;
+  /** The lane of the paid vault services, from the x402 lane selection. */
+  lane: LaneSelection;
   /** FACILITATOR_ADDRESS (public, not a secret), for the architecture object. */
   architecture: { address?: string };
 }
@@ -34,13 +35,13 @@ export function buildVaultSchema<F>(input: VaultSchemaInput<F>) {
     routes: input.routes,
     vaults: listVaults(),
     chainModel: {
-      vaultChain: vaultChain(),
+      vaultChain: vaultChainBlock(),
       rule: 'Vaults, deposits, shares and completion proofs live on the broker chain (4663) only. Other chains appear only as x402 payment rails.',
     },
     paymentModel: {
       deposits: 'Free: a deposit pack is calldata you sign in your own wallet; no x402 payment is involved and no custody is taken.',
       paidServices: 'Paid vault analysis services answer HTTP 402 with server-built payment requirements; the buyer signs an EIP-3009 authorization from their own wallet.',
-      x402PaymentChain: x402PaymentChain(input.payment),
+      x402PaymentChain: x402PaymentChainBlock(input.lane),
     },
     feeSchedule: input.feeSchedule,
     publicDepositGate: {

@@ -10,7 +10,7 @@ import { SvcError } from '../../errors';
 import { parseUsdgAmount } from '../../vaults/amount';
 import { buildDepositPack } from '../../vaults/deposit-pack';
 import { MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
-import type { SourceVerification } from '../../vaults/chain-context';
+import type { SourceVerification } from '../../x402/constants';
 import type { AckVerification } from '../../vaults/acks';
 import type { DepositVerification } from '../../vaults/completion';
 import { registerErrorStatuses } from '../error-map';
@@ -18,9 +18,7 @@ import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../in
 import {
   ackVerificationShape,
   bytes32Shape,
-  chainContextShape,
   chainReaderFor,
-  contextFor,
   jobShape,
   modeBConfigFor,
   modeBSettingsFor,
@@ -29,7 +27,9 @@ import {
   vaultInputErrorCode,
   verificationShape,
   VAULT_ERROR_STATUSES,
+  vaultChainBlocksFor,
 } from '../vault-shapes';
+import { chainBlockFields } from './x402-shapes';
 
 registerErrorStatuses(VAULT_ERROR_STATUSES);
 
@@ -48,7 +48,7 @@ export const prepareOutputShape = {
   modes: modesShape,
   ackVerification: ackVerificationShape,
   svcExecutesDeposit: z.literal(false),
-  ...chainContextShape,
+  ...chainBlockFields,
 };
 
 export function ackSource(ack: AckVerification): SourceVerification {
@@ -91,7 +91,7 @@ export const partnerbotRouter = router({
         chain: chainReaderFor(ctx.config),
         modeB: modeBConfigFor(ctx.config),
       });
-      return { ...result, ...contextFor(ctx.config, [ackSource(result.ackVerification)]) };
+      return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 
   submitIntent: publicProcedure
@@ -110,7 +110,7 @@ export const partnerbotRouter = router({
         packGeneratedAt: z.string().max(64).describe('The generatedAt of that pack'),
       }),
     )
-    .output(stampedOutput({ job: jobShape, verification: verificationShape, complete: z.literal(false), pack: packShape, ...chainContextShape }))
+    .output(stampedOutput({ job: jobShape, verification: verificationShape, complete: z.literal(false), pack: packShape, ...chainBlockFields }))
     .mutation(async ({ ctx, input }) => {
       const out = await submitModeBIntent(input, {
         now: ctx.now,
@@ -119,7 +119,7 @@ export const partnerbotRouter = router({
         settings: modeBSettingsFor(ctx.config),
         store: vaultDepositJobRepository,
       });
-      return { ...out, ...contextFor(ctx.config) };
+      return { ...out, ...vaultChainBlocksFor(ctx.config) };
     }),
 
   depositStatus: publicProcedure
@@ -144,7 +144,7 @@ export const partnerbotRouter = router({
         txHashCandidates: z.array(bytes32Shape).optional(),
         verification: verificationShape,
         complete: z.boolean(),
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .query(async ({ ctx, input }) => {
@@ -156,7 +156,7 @@ export const partnerbotRouter = router({
           settings: modeBSettingsFor(ctx.config),
           store: vaultDepositJobRepository,
         });
-        return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+        return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };
       }
       if (/^0x[0-9a-fA-F]{64}$/.test(input.jobId)) {
         const out = await reconcileDepositTx(
@@ -165,7 +165,7 @@ export const partnerbotRouter = router({
           { now: ctx.now, chain },
           (v) => parseUsdgAmount(v, 'amount').units,
         );
-        return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+        return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };
       }
       throw new SvcError('DEPOSIT_STATUS_ID_INVALID', 'The id is neither a Mode B job id (bvd_...) nor a transaction hash (0x + 64 hex digits)', {
         issues: [{ code: 'DEPOSIT_STATUS_ID_INVALID', message: 'expected bvd_... or 0x + 64 hex digits', path: 'jobId' }],

@@ -17,16 +17,15 @@ import { ACK_HASHES, ACK_TEXTS, findVault, listVaults, resolveRailAVault, VAULT_
 import { buildVaultSchema, type VaultRoute } from '../../vaults/schema';
 import { readVaultV2Status } from '../../vaults/v2-status';
 import { parseUsdgAmount } from '../../vaults/amount';
-import type { SourceVerification } from '../../vaults/chain-context';
+import type { SourceVerification } from '../../x402/constants';
 import { x402ArchitectureSchema } from '../../x402/architecture';
+import { vaultServiceLaneOf } from '../../x402/lanes';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
   addressShape,
   bytes32Shape,
-  chainContextShape,
   chainReaderFor,
-  contextFor,
   gateShape,
   hexShape,
   modeBConfigFor,
@@ -35,7 +34,9 @@ import {
   vaultInputErrorCode,
   verificationShape,
   VAULT_ERROR_STATUSES,
+  vaultChainBlocksFor,
 } from '../vault-shapes';
+import { chainBlockFields } from './x402-shapes';
 import { ackSource, packRequestShape, prepareOutputShape, verificationSource } from './partnerbot';
 
 registerErrorStatuses(VAULT_ERROR_STATUSES);
@@ -157,8 +158,8 @@ export const vaultsRouter = router({
   list: publicProcedure
     .meta({ family: 'vaults', openapi: rest('GET', '/vaults', 'The registered vaults: the V1 Rail A vault and the V2 canonical vault') })
     .input(z.object({ nowIso: nowIsoField }).optional())
-    .output(stampedOutput({ vaultRegistryVersion: z.string(), vaults: z.array(listingShape), ...chainContextShape }))
-    .query(({ ctx }) => ({ vaultRegistryVersion: VAULT_REGISTRY_VERSION, vaults: listVaults(), ...contextFor(ctx.config) })),
+    .output(stampedOutput({ vaultRegistryVersion: z.string(), vaults: z.array(listingShape), ...chainBlockFields }))
+    .query(({ ctx }) => ({ vaultRegistryVersion: VAULT_REGISTRY_VERSION, vaults: listVaults(), ...vaultChainBlocksFor(ctx.config) })),
 
   schema: publicProcedure
     .meta({
@@ -174,8 +175,8 @@ export const vaultsRouter = router({
         vaultRegistryVersion: z.string(),
         routes: z.array(z.object({ method: z.enum(['GET', 'POST']), path: z.string(), purpose: z.string() })),
         vaults: z.array(listingShape),
-        chainModel: z.object({ vaultChain: chainContextShape.vaultChain, rule: z.string() }),
-        paymentModel: z.object({ deposits: z.string(), paidServices: z.string(), x402PaymentChain: chainContextShape.x402PaymentChain }),
+        chainModel: z.object({ vaultChain: chainBlockFields.vaultChain, rule: z.string() }),
+        paymentModel: z.object({ deposits: z.string(), paidServices: z.string(), x402PaymentChain: chainBlockFields.x402PaymentChain }),
         feeSchedule: z.record(z.string(), z.unknown()),
         publicDepositGate: z.object({
           rule: z.string(),
@@ -202,17 +203,17 @@ export const vaultsRouter = router({
           svcExecutesDeposit: z.literal(false),
         }),
         architecture: x402ArchitectureSchema,
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .query(({ ctx }) => ({
       ...buildVaultSchema({
         feeSchedule: { ...FEE_SCHEDULE_FOR_SCHEMA } as Record<string, unknown>,
         routes: VAULT_ROUTES,
-        payment: { facilitatorEnabled: ctx.config.facilitator.enabled, facilitatorKeyConfigured: Boolean(ctx.config.facilitator.apiKey) },
+        lane: vaultServiceLaneOf(ctx.config.facilitator),
         architecture: { address: ctx.config.facilitator.address },
       }),
-      ...contextFor(ctx.config),
+      ...vaultChainBlocksFor(ctx.config),
     })),
 
   assetRegistry: publicProcedure
@@ -249,10 +250,10 @@ export const vaultsRouter = router({
             sourceVerification: z.object({ source: z.string(), method: z.literal('published_source_snapshot'), lastVerified: z.string(), registryVersion: z.string() }),
           }),
         ),
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
-    .query(({ ctx }) => ({ ...vaultAssetRegistry(), ...contextFor(ctx.config) })),
+    .query(({ ctx }) => ({ ...vaultAssetRegistry(), ...vaultChainBlocksFor(ctx.config) })),
 
   readiness: publicProcedure
     .meta({
@@ -262,10 +263,10 @@ export const vaultsRouter = router({
       }),
     })
     .input(z.object({ vault: z.string().max(100).optional(), nowIso: nowIsoField }).optional())
-    .output(stampedOutput({ gate: gateShape, ...chainContextShape }))
+    .output(stampedOutput({ gate: gateShape, ...chainBlockFields }))
     .query(async ({ ctx, input }) => {
       const gate = await evaluateDepositGate(resolveRailAVault(input?.vault), chainReaderFor(ctx.config), ctx.now);
-      return { gate, ...contextFor(ctx.config, liveSource('deposit gate', gate.checkedAt, gate.source === 'onchain_eth_call')) };
+      return { gate, ...vaultChainBlocksFor(ctx.config, liveSource('deposit gate', gate.checkedAt, gate.source === 'onchain_eth_call')) };
     }),
 
   v2Status: publicProcedure
@@ -277,22 +278,22 @@ export const vaultsRouter = router({
       }),
     })
     .input(z.object({ nowIso: nowIsoField }).optional())
-    .output(stampedOutput({ ...v2StatusShape, ...chainContextShape }))
+    .output(stampedOutput({ ...v2StatusShape, ...chainBlockFields }))
     .query(async ({ ctx }) => {
       const status = await readVaultV2Status(chainReaderFor(ctx.config), ctx.now);
-      return { ...status, ...contextFor(ctx.config, liveSource('V2 suite reads', status.readAt, status.readSummary.live > 0)) };
+      return { ...status, ...vaultChainBlocksFor(ctx.config, liveSource('V2 suite reads', status.readAt, status.readSummary.live > 0)) };
     }),
 
   vault: publicProcedure
     .meta({ family: 'vaults', openapi: rest('GET', '/vaults/{slug}', 'One registered vault by slug or address') })
     .input(z.object({ slug: slugInput, nowIso: nowIsoField }))
-    .output(stampedOutput({ vault: listingShape, ...chainContextShape }))
+    .output(stampedOutput({ vault: listingShape, ...chainBlockFields }))
     .query(({ ctx, input }) => {
       const vault = findVault(input.slug);
       if (!vault) {
         throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', { issues: [{ code: 'VAULT_UNKNOWN', message: `known: ${listVaults().map((v) => v.slug).join(', ')}`, path: 'slug' }] });
       }
-      return { vault, ...contextFor(ctx.config) };
+      return { vault, ...vaultChainBlocksFor(ctx.config) };
     }),
 
   depositLink: publicProcedure
@@ -312,7 +313,7 @@ export const vaultsRouter = router({
         depositLinkUrl: z.string(),
         full: z.boolean(),
         prepared: z.object(prepareOutputShape).omit({ vaultChain: true, x402PaymentChain: true, sourceVerification: true }).nullable(),
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .query(async ({ ctx, input }) => {
@@ -336,7 +337,7 @@ export const vaultsRouter = router({
           depositLinkUrl: prepared.depositLinkUrl,
           full: true,
           prepared,
-          ...contextFor(ctx.config, [ackSource(prepared.ackVerification)]),
+          ...vaultChainBlocksFor(ctx.config, [ackSource(prepared.ackVerification)]),
         };
       }
       return {
@@ -346,7 +347,7 @@ export const vaultsRouter = router({
         depositLinkUrl: depositLinkUrl(ctx.config.origin, vault, amount),
         full: false,
         prepared: null,
-        ...contextFor(ctx.config),
+        ...vaultChainBlocksFor(ctx.config),
       };
     }),
 
@@ -363,7 +364,7 @@ export const vaultsRouter = router({
         { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
         { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
       );
-      return { ...result, ...contextFor(ctx.config, [ackSource(result.ackVerification)]) };
+      return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 
   depositIntent: publicProcedure
@@ -389,7 +390,7 @@ export const vaultsRouter = router({
         }),
         gate: gateShape,
         pack: packShape,
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -401,7 +402,7 @@ export const vaultsRouter = router({
         intent: out.intent,
         gate: out.gate,
         pack: out.result.pack,
-        ...contextFor(ctx.config, [...liveSource('deposit gate', out.gate.checkedAt, true), ackSource(out.result.ackVerification)]),
+        ...vaultChainBlocksFor(ctx.config, [...liveSource('deposit gate', out.gate.checkedAt, true), ackSource(out.result.ackVerification)]),
       };
     }),
 
@@ -429,12 +430,12 @@ export const vaultsRouter = router({
           generatedAt: z.string(),
         }),
         gate: gateShape,
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .mutation(async ({ ctx, input }) => {
       const out = await createWithdrawIntent({ vaultId: input.slug, shares: input.shares, receiver: input.receiver }, { now: ctx.now, chain: chainReaderFor(ctx.config) });
-      return { ...out, ...contextFor(ctx.config, liveSource('deposit gate', out.gate.checkedAt, true)) };
+      return { ...out, ...vaultChainBlocksFor(ctx.config, liveSource('deposit gate', out.gate.checkedAt, true)) };
     }),
 
   createManifest: publicProcedure
@@ -450,20 +451,20 @@ export const vaultsRouter = router({
         nowIso: nowIsoField,
       }),
     )
-    .output(stampedOutput({ manifest: manifestShape, validation: validationShape, manifestHash: z.string(), ...chainContextShape }))
+    .output(stampedOutput({ manifest: manifestShape, validation: validationShape, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => {
       const { nowIso: _n, ...rest } = input;
-      return { ...createVaultManifest(rest), ...contextFor(ctx.config) };
+      return { ...createVaultManifest(rest), ...vaultChainBlocksFor(ctx.config) };
     }),
 
   validateManifest: publicProcedure
     .meta({ family: 'vaults', openapi: rest('POST', '/vaults/manifests/validate', 'Validate a USDG vault manifest: 200 with { valid, issues[] } even when invalid') })
     .input(z.object({ manifest: manifestShape, nowIso: nowIsoField }))
-    .output(stampedOutput({ validation: validationShape, manifestHash: z.string(), ...chainContextShape }))
+    .output(stampedOutput({ validation: validationShape, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => ({
       validation: validateVaultManifest(input.manifest as VaultManifest),
       manifestHash: vaultManifestHash(input.manifest as VaultManifest),
-      ...contextFor(ctx.config),
+      ...vaultChainBlocksFor(ctx.config),
     })),
 
   compileRebalancePolicy: publicProcedure
@@ -493,10 +494,10 @@ export const vaultsRouter = router({
           compiledAt: z.string(),
         }),
         policyHash: z.string(),
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
-    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest as VaultManifest, input.options ?? {}, ctx.now), ...contextFor(ctx.config) })),
+    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest as VaultManifest, input.options ?? {}, ctx.now), ...vaultChainBlocksFor(ctx.config) })),
 
   receipt: publicProcedure
     .meta({
@@ -518,18 +519,18 @@ export const vaultsRouter = router({
         nowIso: nowIsoField,
       }),
     )
-    .output(stampedOutput({ receipt: receiptShape, verification: verificationShape.nullable(), ...chainContextShape }))
+    .output(stampedOutput({ receipt: receiptShape, verification: verificationShape.nullable(), ...chainBlockFields }))
     .mutation(async ({ ctx, input }) => {
       const given = [input.manifest, input.pack, input.txHash].filter((v) => v !== undefined).length;
       if (given !== 1) {
         throw new SvcError('INPUT_INVALID', 'Give exactly one of manifest, pack or txHash', { issues: [{ code: 'RECEIPT_SUBJECT', message: 'exactly one of manifest, pack, txHash' }] });
       }
-      if (input.manifest) return { receipt: manifestReceipt(input.manifest as VaultManifest, ctx.now), verification: null, ...contextFor(ctx.config) };
-      if (input.pack) return { receipt: packReceipt(input.pack as never, ctx.now), verification: null, ...contextFor(ctx.config) };
+      if (input.manifest) return { receipt: manifestReceipt(input.manifest as VaultManifest, ctx.now), verification: null, ...vaultChainBlocksFor(ctx.config) };
+      if (input.pack) return { receipt: packReceipt(input.pack as never, ctx.now), verification: null, ...vaultChainBlocksFor(ctx.config) };
       const vault = resolveRailAVault(input.vaultId);
       const receiver = input.receiver === undefined ? undefined : validateReceiver(input.receiver, vault);
       const amountUnits = input.amountUsdg === undefined ? undefined : parseUsdgAmount(input.amountUsdg).units;
       const out = await settlementReceipt({ txHash: input.txHash as `0x${string}`, vaultId: vault.slug, receiver, amountUnits }, chainReaderFor(ctx.config), ctx.now);
-      return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+      return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };
     }),
 });

@@ -26,7 +26,7 @@ import {
   X402_SCHEME,
 } from '../../x402/constants';
 import { checkSupported, type FacilitatorEndpoint } from '../../x402/facilitator-client';
-import { chainBlocks, facilitatorLaneState, facilitatorSettingsFrom, selectVaultServiceLane, type LaneSelection } from '../../x402/lanes';
+import { chainBlocks, facilitatorLaneState, facilitatorSettingsFrom, vaultServiceLaneOf, type LaneSelection } from '../../x402/lanes';
 import { PaymentMalformed } from '../../x402/payment';
 import { paymentReceiptSchema, verifyPaymentReceipt } from '../../x402/receipts';
 import { buildRequirements, paymentRequiredHeader, paymentRequiredV1Body, type BuiltRequirements } from '../../x402/requirements';
@@ -56,7 +56,7 @@ registerErrorStatuses({
 type Ctx = RequestContext;
 
 function laneOf(cfg: ServiceConfig): LaneSelection {
-  return selectVaultServiceLane(facilitatorSettingsFrom(cfg.facilitator));
+  return vaultServiceLaneOf(cfg.facilitator);
 }
 
 function facilitatorEndpoint(cfg: ServiceConfig): FacilitatorEndpoint {
