@@ -1,10 +1,12 @@
 /**
  * The vault family and the x402 family state the same facts the same way: the architecture
- * object of spec 2.11 is one object in both schemas, and every response reports the same
- * x402 lane (with the same chain blocks) for the same configuration.
+ * object of spec 2.11 is one object in both schemas, every response reports the same x402
+ * lane (with the same chain blocks) for the same configuration, and the fee schedule the vault
+ * schema shows is the one the fee calculation applies.
  */
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEE_SCHEDULE } from '../../src/lib/server/vaults/fees';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 
 const FACILITATOR_ADDRESS = getAddress('0x000000000000000000000000000000000000fac1');
@@ -106,4 +108,32 @@ describe('lane selection and the chain blocks', () => {
       expect(pack.json.sourceVerification.some((s: { subject: string }) => s.subject === 'vault ack-hash pins')).toBe(true);
     });
   }
+});
+
+describe('fee schedule', () => {
+  it('the vault schema shows FEE_SCHEDULE, the schedule the fee calculation and the x402 schema use', async () => {
+    const schema = (await plain.get(`/api/vaults/schema?nowIso=${NOW}`)).json;
+    expect(schema.feeSchedule).toEqual(JSON.parse(JSON.stringify(FEE_SCHEDULE)));
+    expect(schema.feeSchedule).toEqual((await plain.get(`/api/x402/schema?nowIso=${NOW}`)).json.feeSchedule);
+    const calc = await plain.post('/api/vaults/fees/calculate', { highWaterMarkUsdg: '1000', navUsdg: '1200', nowIso: NOW });
+    expect(calc.status).toBe(200);
+    expect(calc.json.feeSchedule).toEqual(schema.feeSchedule);
+
+    // The calculation applies the schedule's stated defaults: the performance fee on the profit
+    // above the high-water mark, and the protocol's share out of that fee.
+    const { defaultBps } = schema.feeSchedule.performanceFee;
+    const shareBps = schema.feeSchedule.protocolShare.defaultBps;
+    expect(calc.json.calculation.scheduleVersion).toBe(schema.feeSchedule.scheduleVersion);
+    expect(calc.json.calculation.rates).toMatchObject({ performanceFeeBps: defaultBps, protocolShareBps: shareBps, managementFeeBps: schema.feeSchedule.managementFeeBps });
+    const feeUnits = (200_000_000n * BigInt(defaultBps)) / 10_000n;
+    expect(calc.json.calculation.performanceFee.units).toBe(feeUnits.toString());
+    expect(calc.json.calculation.protocolShare.units).toBe(((feeUnits * BigInt(shareBps)) / 10_000n).toString());
+
+    // A rate above the schedule's stated cap is refused by the calculation, never clamped.
+    const above = await plain.post('/api/vaults/fees/calculate', { highWaterMarkUsdg: '1000', navUsdg: '1200', performanceFeeBps: schema.feeSchedule.performanceFee.capBps + 1 });
+    expect(above.status).toBe(422);
+    expect(above.json.error.code).toBe('PERF_FEE_CAP');
+    const atCap = await plain.post('/api/vaults/fees/calculate', { highWaterMarkUsdg: '1000', navUsdg: '1200', performanceFeeBps: schema.feeSchedule.performanceFee.capBps });
+    expect(atCap.status).toBe(200);
+  });
 });

@@ -74,7 +74,7 @@ describe('vault schema and registries', () => {
     for (const p of ['GET /api/vaults/schema', 'GET /api/vaults/asset-registry', 'GET /api/vaults/v2/status', 'GET /api/vaults/{slug}/deposit-link', 'POST /api/partnerbot/vault-deposit/submit-intent']) {
       expect(paths).toContain(p);
     }
-    expect(s.feeSchedule).toMatchObject({ performanceFeeDefaultBps: 1000, managementFeeBps: 0, entryFeeBps: 0, exitFeeBps: 0 });
+    expect(s.feeSchedule).toMatchObject({ managementFeeBps: 0, entryFeeBps: 0, exitFeeBps: 0, performanceFee: { defaultBps: 1000 } });
     expect(s.publicDepositGate).toMatchObject({ refusalCode: 'DEPOSIT_GATE_CLOSED', depositReadinessRegistry: V1_VAULT.depositReadinessRegistryAddress });
     expect(s.depositRail).toMatchObject({ railId: 'rail_a_vault_deposit', packVersion: 'partnerbot-vault-deposit-1.0.0', maxAmountPerPackUsdg: '10000', plainDepositReverts: true, svcExecutesDeposit: false });
     expect(s.chainModel.vaultChain).toMatchObject({ chainId: 4663, baseAsset: 'USDG', baseAssetDecimals: 6 });

@@ -206,4 +206,4 @@ export const feeScheduleSchema = z.object({
   performanceFee: z.object({ defaultBps: z.number(), capBps: z.number(), verifiedCreatorCapBps: z.number(), basis: z.string() }),
   protocolShare: z.object({ defaultBps: z.number(), maxBps: z.number(), basis: z.string() }),
   rounding: z.string(),
-});
+}).meta({ id: 'VaultFeeSchedule', description: 'FEE_SCHEDULE: the schedule the fee calculation applies, stated identically by the vault schema, the x402 schema and the fee route' });

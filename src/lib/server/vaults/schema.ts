@@ -1,13 +1,15 @@
 /**
  * The vault schema (spec 4.4 `GET /api/vaults/schema`): the vault routes, the chain and
  * payment model, the fee schedule, the public deposit gate, the deposit rail and the
- * architecture object of 2.11. The fee schedule is an argument: it is owned by the fee
- * module and passed in by the caller. The architecture object is the x402 domain's, the one
- * `GET /api/x402/schema` serves, so both routes state it identically.
+ * architecture object of 2.11. The fee schedule is `FEE_SCHEDULE` of the fee module, the one
+ * the fee calculation applies, so the schema can never state other fees. The architecture
+ * object is the x402 domain's, the one `GET /api/x402/schema` serves, so both routes state it
+ * identically.
  */
 import { x402ArchitectureFromConfig } from '../x402/architecture';
 import { vaultChainBlock, x402PaymentChainBlock, type LaneSelection } from '../x402/lanes';
 import { MAX_PACK_AMOUNT_USDG } from './amount';
+import { FEE_SCHEDULE } from './fees';
 import { DEFAULT_PACK_LIFETIME_SECONDS, MAX_PACK_LIFETIME_SECONDS, MIN_PACK_LIFETIME_SECONDS, PACK_VERSION } from './deposit-pack';
 import { ACK_HASHES, ACK_TEXTS, listVaults, V1_VAULT, VAULT_REGISTRY_VERSION } from './registry';
 
@@ -19,8 +21,7 @@ export interface VaultRoute {
   purpose: string;
 }
 
-export interface VaultSchemaInput<F> {
-  feeSchedule: F;
+export interface VaultSchemaInput {
   routes: VaultRoute[];
   /** The lane of the paid vault services, from the x402 lane selection. */
   lane: LaneSelection;
@@ -28,7 +29,7 @@ export interface VaultSchemaInput<F> {
   architecture: { address?: string };
 }
 
-export function buildVaultSchema<F>(input: VaultSchemaInput<F>) {
+export function buildVaultSchema(input: VaultSchemaInput) {
   return {
     schemaVersion: VAULT_SCHEMA_VERSION,
     vaultRegistryVersion: VAULT_REGISTRY_VERSION,
@@ -43,7 +44,7 @@ export function buildVaultSchema<F>(input: VaultSchemaInput<F>) {
       paidServices: 'Paid vault analysis services answer HTTP 402 with server-built payment requirements; the buyer signs an EIP-3009 authorization from their own wallet.',
       x402PaymentChain: x402PaymentChainBlock(input.lane),
     },
-    feeSchedule: input.feeSchedule,
+    feeSchedule: FEE_SCHEDULE,
     publicDepositGate: {
       rule: 'A strict AND of live reads, closed on anything unknown.',
       checks: [

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { SvcError } from '../../errors';
 import { vaultAssetRegistry } from '../../vaults/asset-registry';
 import { evaluateDepositGate } from '../../vaults/deposit-gate';
+import { feeScheduleSchema } from '../../vaults/fees';
 import { buildDepositPack, depositLinkUrl, validateReceiver } from '../../vaults/deposit-pack';
 import { createDepositIntent, createWithdrawIntent } from '../../vaults/intents';
 import { createVaultManifest, validateVaultManifest, vaultManifestHash, type VaultManifest } from '../../vaults/manifest';
@@ -40,21 +41,6 @@ import { chainBlockFields } from './x402-shapes';
 import { ackSource, packRequestShape, prepareOutputShape, verificationSource } from './partnerbot';
 
 registerErrorStatuses(VAULT_ERROR_STATUSES);
-
-/**
- * The fee facts this rail can state with certainty (performance fee default 10% above the
- * high-water mark; no management, entry or exit fee). The fee module's own schedule replaces
- * this constant where the two capabilities meet.
- */
-export const FEE_SCHEDULE_FOR_SCHEMA = {
-  performanceFeeDefaultBps: 1000,
-  performanceFeeBasis: 'charged only on profit above the high-water mark',
-  managementFeeBps: 0,
-  entryFeeBps: 0,
-  exitFeeBps: 0,
-  depositFeeUsdg: '0',
-  withdrawalFeeUsdg: '0',
-} as const;
 
 /** The vault routes, as the schema lists them. */
 export const VAULT_ROUTES: VaultRoute[] = [
@@ -177,7 +163,7 @@ export const vaultsRouter = router({
         vaults: z.array(listingShape),
         chainModel: z.object({ vaultChain: chainBlockFields.vaultChain, rule: z.string() }),
         paymentModel: z.object({ deposits: z.string(), paidServices: z.string(), x402PaymentChain: chainBlockFields.x402PaymentChain }),
-        feeSchedule: z.record(z.string(), z.unknown()),
+        feeSchedule: feeScheduleSchema,
         publicDepositGate: z.object({
           rule: z.string(),
           checks: z.array(z.string()),
@@ -208,7 +194,6 @@ export const vaultsRouter = router({
     )
     .query(({ ctx }) => ({
       ...buildVaultSchema({
-        feeSchedule: { ...FEE_SCHEDULE_FOR_SCHEMA } as Record<string, unknown>,
         routes: VAULT_ROUTES,
         lane: vaultServiceLaneOf(ctx.config.facilitator),
         architecture: { address: ctx.config.facilitator.address },
