@@ -12,7 +12,15 @@ import { chainBlocks, facilitatorLaneState, selectVaultServiceLane, type Facilit
 import { checkPayment, decodePayment, PaymentMalformed, PaymentRejected } from '../../src/lib/server/x402/payment';
 import { buildPaymentReceipt, verifyPaymentReceipt } from '../../src/lib/server/x402/receipts';
 import { buildRequirements } from '../../src/lib/server/x402/requirements';
-import { settleServicePayment, type AuthorizationKey, type AuthorizationStore, type StoredAuthorization } from '../../src/lib/server/x402/settlement';
+import {
+  paidServiceInputErrorCode,
+  runPaidService,
+  settleServicePayment,
+  type AuthorizationKey,
+  type AuthorizationStore,
+  type StoredAuthorization,
+} from '../../src/lib/server/x402/settlement';
+import { buildDepositPack } from '../../src/lib/server/vaults/deposit-pack';
 import { nowSeconds, signAuthorization, v1PaymentHeader, v2PaymentHeader } from '../support/x402-payer';
 
 const PAY_TO = getAddress('0x00000000000000000000000000000000000a11ce');
@@ -65,6 +73,19 @@ describe('constants', () => {
   it('the catalogue prices every service once in USDG units, with unique names', () => {
     expect(new Set(PAID_VAULT_SERVICES.map((s) => s.name)).size).toBe(PAID_VAULT_SERVICES.length);
     for (const s of PAID_VAULT_SERVICES) expect(s.priceUnits).toBeGreaterThan(0n);
+  });
+
+  it('the paid deposit pack is buildDepositPack with the same dependencies: same pack, same refusals', async () => {
+    const service = findPaidService('vault-deposit-pack')!;
+    expect(service.priceUnits).toBe(30_000n);
+    const deps = { now: new Date('2026-11-22T10:00:00.000Z'), appOrigin: 'https://svc.example', chain: null, modeB: undefined };
+    const request = { amountUsdg: '12.5', receiver: PAY_TO, expiresInSeconds: 600 };
+    const paid = await runPaidService(service, service.input.parse(request), deps);
+    expect(paid).toEqual(JSON.parse(JSON.stringify(await buildDepositPack(request, deps))));
+    expect(paid).toMatchObject({ svcExecutesDeposit: false, pack: { amountUnits: '12500000', expiresAt: '2026-11-22T10:10:00.000Z' } });
+    await expect(runPaidService(service, { amountUsdg: '0', receiver: PAY_TO }, deps)).rejects.toMatchObject({ code: 'AMOUNT_NOT_POSITIVE' });
+    expect(paidServiceInputErrorCode(service, 'receiver')).toBe('RECEIVER_MALFORMED');
+    expect(paidServiceInputErrorCode(findPaidService('vault-risk-score')!, 'allocations')).toBe('VAULT_COMPOSITION_SHAPE');
   });
 });
 

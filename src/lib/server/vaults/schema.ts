@@ -7,6 +7,7 @@
  * identically.
  */
 import { x402ArchitectureFromConfig } from '../x402/architecture';
+import { paidServiceNames } from '../x402/catalogue';
 import { vaultChainBlock, x402PaymentChainBlock, type LaneSelection } from '../x402/lanes';
 import { MAX_PACK_AMOUNT_USDG } from './amount';
 import { FEE_SCHEDULE } from './fees';
@@ -40,8 +41,9 @@ export function buildVaultSchema(input: VaultSchemaInput) {
       rule: 'Vaults, deposits, shares and completion proofs live on the broker chain (4663) only. Other chains appear only as x402 payment rails.',
     },
     paymentModel: {
-      deposits: 'Free: a deposit pack is calldata you sign in your own wallet; no x402 payment is involved and no custody is taken.',
-      paidServices: 'Paid vault analysis services answer HTTP 402 with server-built payment requirements; the buyer signs an EIP-3009 authorization from their own wallet.',
+      deposits:
+        'Free: a deposit pack is calldata you sign in your own wallet (POST /api/partnerbot/vault-deposit/prepare-command). The deposit transaction itself is never paid through x402, and no custody is taken.',
+      paidServices: `Paid vault services (${paidServiceNames().join(', ')}; prices and lanes in GET /api/x402/schema) answer HTTP 402 with server-built payment requirements; the buyer signs an EIP-3009 authorization from their own wallet. The paid deposit pack is the free pack sold per call to agents; it changes nothing about the deposit.`,
       x402PaymentChain: x402PaymentChainBlock(input.lane),
     },
     feeSchedule: FEE_SCHEDULE,

@@ -194,7 +194,7 @@ export function x402PaymentChainBlock(selection: LaneSelection) {
     settlesHere: selection.settlesHere,
     facilitatorState: selection.facilitatorState,
     reason: selection.reason,
-    appliesTo: 'paid vault services only; a vault deposit is never paid through x402',
+    appliesTo: 'paid vault services only (the deposit pack service included); a deposit transaction itself is never paid through x402',
   };
 }
 

@@ -16,13 +16,13 @@ import type { DepositVerification } from '../../vaults/completion';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
-  ackVerificationShape,
   bytes32Shape,
+  depositPackRequestShape,
+  depositPackResultShape,
   chainReaderFor,
+  depositPackDepsFor,
   jobShape,
-  modeBConfigFor,
   modeBSettingsFor,
-  modesShape,
   packShape,
   vaultInputErrorCode,
   verificationShape,
@@ -34,20 +34,12 @@ import { chainBlockFields } from './x402-shapes';
 registerErrorStatuses(VAULT_ERROR_STATUSES);
 
 export const packRequestShape = {
-  vaultId: z.string().max(100).optional().describe('A registered Rail A vault slug or address; default the V1 vault'),
-  amountUsdg: z.string().max(64).describe('Decimal string, at most 6 decimal places, more than 0 and at most 10000'),
-  receiver: z.string().max(128).describe('The depositor\'s own address (never the vault, the USDG token or the zero address)'),
-  expiresInSeconds: z.number().optional().describe('Pack lifetime, an integer from 60 to 86400; default 900'),
+  ...depositPackRequestShape.shape,
   nowIso: nowIsoField,
 };
 
 export const prepareOutputShape = {
-  pack: packShape,
-  partnerbotSocialCommand: z.string(),
-  depositLinkUrl: z.string(),
-  modes: modesShape,
-  ackVerification: ackVerificationShape,
-  svcExecutesDeposit: z.literal(false),
+  ...depositPackResultShape.shape,
   ...chainBlockFields,
 };
 
@@ -85,12 +77,7 @@ export const partnerbotRouter = router({
     .input(z.object(packRequestShape))
     .output(stampedOutput(prepareOutputShape))
     .mutation(async ({ ctx, input }) => {
-      const result = await buildDepositPack(input, {
-        now: ctx.now,
-        appOrigin: ctx.config.origin,
-        chain: chainReaderFor(ctx.config),
-        modeB: modeBConfigFor(ctx.config),
-      });
+      const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.now));
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 

@@ -27,9 +27,9 @@ import {
   addressShape,
   bytes32Shape,
   chainReaderFor,
+  depositPackDepsFor,
   gateShape,
   hexShape,
-  modeBConfigFor,
   packShape,
   v2StatusShape,
   vaultInputErrorCode,
@@ -313,7 +313,7 @@ export const vaultsRouter = router({
       if (input.amount !== undefined && input.receiver !== undefined) {
         const prepared = await buildDepositPack(
           { vaultId: vault.slug, amountUsdg: input.amount, receiver: input.receiver },
-          { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+          depositPackDepsFor(ctx.config, ctx.now),
         );
         return {
           vault: listing,
@@ -347,7 +347,7 @@ export const vaultsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await buildDepositPack(
         { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
-        { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+        depositPackDepsFor(ctx.config, ctx.now),
       );
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
@@ -381,7 +381,7 @@ export const vaultsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const out = await createDepositIntent(
         { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
-        { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+        depositPackDepsFor(ctx.config, ctx.now),
       );
       return {
         intent: out.intent,

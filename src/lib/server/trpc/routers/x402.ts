@@ -30,9 +30,10 @@ import { chainBlocks, facilitatorLaneState, facilitatorSettingsFrom, vaultServic
 import { PaymentMalformed } from '../../x402/payment';
 import { paymentReceiptSchema, verifyPaymentReceipt } from '../../x402/receipts';
 import { buildRequirements, paymentRequiredHeader, paymentRequiredV1Body, type BuiltRequirements } from '../../x402/requirements';
-import { authorizationId, readPaymentHeader, runPaidService, settleServicePayment, type PaymentOutcome } from '../../x402/settlement';
+import { authorizationId, paidServiceInputErrorCode, readPaymentHeader, runPaidService, settleServicePayment, type PaymentOutcome } from '../../x402/settlement';
 import type { ServiceConfig } from '../../config';
 import type { RequestContext } from '../context';
+import { depositPackDepsFor } from '../vault-shapes';
 import { chainBlockFields, laneSelectionSchema } from './x402-shapes';
 
 registerErrorStatuses({
@@ -737,14 +738,14 @@ export const x402Router = router({
       const { serviceName: _name, nowIso: _now, ...serviceInput } = input;
       const parsed = service.input.safeParse(serviceInput);
       if (!parsed.success) {
-        throw new SvcError(service.inputErrorCode, 'The request did not match the service input; nothing was charged', {
-          issues: parsed.error.issues.map((i) => ({ code: i.code.toUpperCase(), message: i.message, path: i.path.map(String).join('.') })),
-        });
+        const issues = parsed.error.issues.map((i) => ({ code: i.code.toUpperCase(), message: i.message, path: i.path.map(String).join('.') }));
+        throw new SvcError(paidServiceInputErrorCode(service, issues[0]?.path ?? ''), 'The request did not match the service input; nothing was charged', { issues });
       }
-      // The services are pure: answering first means a semantically invalid request (a fee
-      // above its cap, a non-canonical asset) is refused before settlement, and the answer
-      // is only released once the facilitator reports the payment.
-      const result = runPaidService(service, parsed.data, { now: ctx.now });
+      // Answering first means a semantically invalid request (a fee above its cap, a
+      // non-canonical asset, a deposit pack whose ack pins differ or cannot be read) is refused
+      // before settlement, and the answer is only released once the facilitator reports the
+      // payment. The services change nothing: the deposit pack only reads the chain.
+      const result = await runPaidService(service, parsed.data, depositPackDepsFor(ctx.config, ctx.now));
 
       const outcome = await settleFor(ctx, service, lane, paymentHeader);
       if (outcome.kind !== 'settled') failOutcome(outcome, lane);
