@@ -150,6 +150,12 @@ describe('route precedence', () => {
     ]) {
       expect(Object.keys(doc.paths), p).toContain(p);
     }
+    // The vault schema lists every vault route the OpenAPI document has, with its method.
+    const listed = new Set((await server.get('/api/vaults/schema')).json.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`));
+    for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      if (!path.startsWith('/vaults') && !path.startsWith('/partnerbot/vault-deposit')) continue;
+      for (const method of ['get', 'post']) if (item[method]) expect(listed, `${method} ${path}`).toContain(`${method.toUpperCase()} /api${path}`);
+    }
     const v2 = JSON.stringify(doc.paths['/vaults/v2/status']);
     for (const field of ['immediateDepositCapacityUsdg', 'immediateUsdgRedemptionCapacityUsdg', 'limitingFuse', 'stageLadder', 'timelock', 'rebalancing']) {
       expect(v2).toContain(field);
