@@ -12,7 +12,8 @@ import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
-import { feeScheduleSchema, FEE_SCHEDULE, formatUsdgUnits } from '../../vaults/fees';
+import { formatUsdgUnits } from '../../vaults/amount';
+import { feeScheduleSchema, FEE_SCHEDULE } from '../../vaults/fees';
 import { x402ArchitectureFromConfig, x402ArchitectureSchema } from '../../x402/architecture';
 import { findPaidService, PAID_VAULT_SERVICES, paidServiceRoute, type PaidVaultService } from '../../x402/catalogue';
 import {
