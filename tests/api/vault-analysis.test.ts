@@ -14,9 +14,9 @@ afterAll(async () => {
 const addr = (t: string) => findAssetByTicker(t)!.address;
 
 function expectChainBlocks(json: any) {
-  expect(json.vaultChain).toEqual({ chain: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetAddress: USDG.address, baseAssetDecimals: 6 });
+  expect(json.vaultChain).toEqual({ name: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetAddress: USDG.address, baseAssetDecimals: 6, role: expect.any(String) });
   // Without the facilitator the x402 lane is the partner cloud on base: reported apart from the vault chain.
-  expect(json.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', chain: 'base', chainId: 8453, asset: 'USDC' });
+  expect(json.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', chainId: 8453, asset: 'USDC', settlesHere: false });
   expect(json.sourceVerification.every((b: any) => /^\d{4}-\d{2}-\d{2}$/.test(b.lastVerified))).toBe(true);
   expect(json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
 }

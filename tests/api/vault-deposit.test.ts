@@ -98,7 +98,7 @@ describe('deposit pack (Mode A)', () => {
     expect(link.pathname).toBe(`/vaults/${V1_VAULT.slug}/deposit`);
     expect(link.searchParams.get('amount')).toBe('125.5');
     expect(res.json.vaultChain).toMatchObject({ chainId: 4663, baseAsset: 'USDG', baseAssetDecimals: 6 });
-    expect(res.json.x402PaymentChain).toMatchObject({ lane: 'partner_cloud', paymentChain: 'base' });
+    expect(res.json.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', facilitatorState: 'disabled', settlesHere: false });
     expect(res.json.sourceVerification.some((s: { method: string }) => s.method === 'live_chain_read')).toBe(true);
     for (const s of res.json.sourceVerification) expect(s.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}/);
   });

@@ -74,7 +74,7 @@ describe('vault schema and registries', () => {
     for (const p of ['GET /api/vaults/schema', 'GET /api/vaults/asset-registry', 'GET /api/vaults/v2/status', 'GET /api/vaults/{slug}/deposit-link', 'POST /api/partnerbot/vault-deposit/submit-intent']) {
       expect(paths).toContain(p);
     }
-    expect(s.feeSchedule).toMatchObject({ performanceFeeDefaultBps: 1000, managementFeeBps: 0, entryFeeBps: 0, exitFeeBps: 0 });
+    expect(s.feeSchedule).toMatchObject({ managementFeeBps: 0, entryFeeBps: 0, exitFeeBps: 0, performanceFee: { defaultBps: 1000 } });
     expect(s.publicDepositGate).toMatchObject({ refusalCode: 'DEPOSIT_GATE_CLOSED', depositReadinessRegistry: V1_VAULT.depositReadinessRegistryAddress });
     expect(s.depositRail).toMatchObject({ railId: 'rail_a_vault_deposit', packVersion: 'partnerbot-vault-deposit-1.0.0', maxAmountPerPackUsdg: '10000', plainDepositReverts: true, svcExecutesDeposit: false });
     expect(s.chainModel.vaultChain).toMatchObject({ chainId: 4663, baseAsset: 'USDG', baseAssetDecimals: 6 });
@@ -84,10 +84,13 @@ describe('vault schema and registries', () => {
   it('keeps vaultChain and x402PaymentChain apart, with the lane chosen from configuration', async () => {
     const partnerLane = (await server.get('/api/vaults/schema')).json;
     expect(partnerLane.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663 });
-    expect(partnerLane.x402PaymentChain).toMatchObject({ lane: 'partner_cloud', paymentChain: 'base', asset: 'USDC' });
+    expect(partnerLane.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', asset: 'USDC', facilitatorState: 'disabled', settlesHere: false });
     const facilitatorLane = (await facilitator.get('/api/vaults/schema')).json;
     expect(facilitatorLane.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663 });
-    expect(facilitatorLane.x402PaymentChain).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG' });
+    // Enabled with a key but no FACILITATOR_URL / FACILITATOR_PAYTO_ADDRESS: the facilitator
+    // lane is selected and blocked, never shown as settling and never swapped for partner cloud.
+    expect(facilitatorLane.x402PaymentChain).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', facilitatorState: 'blocked', settlesHere: false });
+    expect(facilitatorLane.x402PaymentChain.reason).toMatch(/blocked/);
     for (const v of partnerLane.sourceVerification) expect(v.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
@@ -146,6 +149,12 @@ describe('route precedence', () => {
       '/partnerbot/vault-deposit/status/{jobId}',
     ]) {
       expect(Object.keys(doc.paths), p).toContain(p);
+    }
+    // The vault schema lists every vault route the OpenAPI document has, with its method.
+    const listed = new Set((await server.get('/api/vaults/schema')).json.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`));
+    for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      if (!path.startsWith('/vaults') && !path.startsWith('/partnerbot/vault-deposit')) continue;
+      for (const method of ['get', 'post']) if (item[method]) expect(listed, `${method} ${path}`).toContain(`${method.toUpperCase()} /api${path}`);
     }
     const v2 = JSON.stringify(doc.paths['/vaults/v2/status']);
     for (const field of ['immediateDepositCapacityUsdg', 'immediateUsdgRedemptionCapacityUsdg', 'limitingFuse', 'stageLadder', 'timelock', 'rebalancing']) {

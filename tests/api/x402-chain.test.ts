@@ -7,10 +7,12 @@
  */
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm';
-import { getAddress, type Address, type Hex } from 'viem';
+import { getAddress, keccak256, stringToBytes, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAssetByTicker, USDG } from '../../src/lib/server/registry';
+import { ACK_HASHES, V1_VAULT } from '../../src/lib/server/vaults/registry';
 import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
+import { placeV1Vault, type PlacedV1 } from '../support/chain/vaults';
 import { FakeFacilitator } from '../support/fake-facilitator';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 import { decodeBase64Json, signAuthorization, v2PaymentHeader } from '../support/x402-payer';
@@ -19,6 +21,7 @@ let chain: LocalChain;
 let facilitator: FakeFacilitator;
 let server: TestServer;
 let payTo: Address;
+let v1: PlacedV1;
 const apiKey = secretMarker('facilitator');
 
 const composition = {
@@ -30,6 +33,7 @@ const composition = {
 
 beforeAll(async () => {
   chain = await startLocalChain();
+  v1 = await placeV1Vault(chain);
   payTo = getAddress(chain.accounts[3]!.address);
   facilitator = await new FakeFacilitator({ apiKey, orgPayTo: payTo, chain, signerIndex: 9 }).start();
   server = await startServer({
@@ -113,5 +117,46 @@ describe('settlement on the local chain 4663', () => {
     expect(res.json.code).toBe('X402_SETTLEMENT_REFUSED');
     expect(res.json.facilitatorReason).toBe('invalid_transaction_state');
     expect(await balanceOf(payTo)).toBe(payeeBefore);
+  });
+});
+
+describe('the paid deposit pack on the local chain 4663', () => {
+  async function payForPack(payerIndex: number, body: Record<string, unknown>) {
+    const payer = chain.accounts[payerIndex]!;
+    await chain.send(USDG.address as Address, usdgAbi(), 'mint', [payer.address, 1_000_000n]);
+    const challenge = await server.post('/api/vaults/x402/vault-deposit-pack', body);
+    expect(challenge.status).toBe(402);
+    const required = decodePaymentRequiredHeader(challenge.headers.get('payment-required')!);
+    expect(required.accepts[0]!.amount).toBe('30000');
+    const signed = await signAuthorization(payer, { to: payTo, value: 30_000n });
+    return server.request('POST', '/api/vaults/x402/vault-deposit-pack', {
+      body,
+      headers: { 'PAYMENT-SIGNATURE': v2PaymentHeader(signed, required.accepts[0]!, required.resource as never) },
+    });
+  }
+
+  it('verifies the ack pins on chain before settling, then moves the price and answers the pack', async () => {
+    const receiver = getAddress(chain.accounts[6]!.address);
+    const payeeBefore = await balanceOf(payTo);
+    const res = await payForPack(6, { amountUsdg: '40', receiver });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.ackVerification).toMatchObject({ source: 'onchain_eth_call', chainRead: true, readFrom: 'vault_ack_views', readAddress: V1_VAULT.address });
+    expect(res.json.result.pack).toMatchObject({ vaultAddress: V1_VAULT.address, amountUnits: '40000000', receiver, ackHashes: { risk: ACK_HASHES.risk, jurisdiction: ACK_HASHES.jurisdiction } });
+    expect(await balanceOf(payTo)).toBe(payeeBefore + 30_000n);
+  });
+
+  it('refuses a pack whose acks differ from the on-chain pins (409) before the facilitator is called: nothing is charged', async () => {
+    await v1.setPinnedAcks(keccak256(stringToBytes('some-other-risk-ack-v2')), ACK_HASHES.jurisdiction);
+    try {
+      const settles = facilitator.settleCalls().length;
+      const payeeBefore = await balanceOf(payTo);
+      const res = await payForPack(7, { amountUsdg: '40', receiver: getAddress(chain.accounts[7]!.address) });
+      expect(res.status).toBe(409);
+      expect(res.json.error.code).toBe('ACK_HASH_MISMATCH');
+      expect(facilitator.settleCalls().length).toBe(settles);
+      expect(await balanceOf(payTo)).toBe(payeeBefore);
+    } finally {
+      await v1.restorePinnedAcks();
+    }
   });
 });

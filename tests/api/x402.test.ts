@@ -10,6 +10,7 @@ import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAssetByTicker, USDG } from '../../src/lib/server/registry';
+import { V1_VAULT } from '../../src/lib/server/vaults/registry';
 import { buildPaymentReceipt } from '../../src/lib/server/x402/receipts';
 import { FakeFacilitator } from '../support/fake-facilitator';
 import { secretMarker, startServer, type TestServer } from '../support/server';
@@ -118,7 +119,7 @@ describe('discovery', () => {
   it('lists every paid vault service with provider, payment chain, price and settlement asset, chains kept apart', async () => {
     const res = await server.get('/api/x402/schema');
     const names = res.json.services.map((s: any) => s.name);
-    expect(names).toEqual(['vault-fee-calculation', 'vault-risk-score', 'vault-comparison']);
+    expect(names).toEqual(['vault-fee-calculation', 'vault-risk-score', 'vault-comparison', 'vault-deposit-pack']);
     const risk = res.json.services.find((s: any) => s.name === 'vault-risk-score');
     expect(risk).toMatchObject({
       provider: 'facilitator',
@@ -128,8 +129,8 @@ describe('discovery', () => {
       settlementAsset: { symbol: 'USDG', address: USDG.address, decimals: 6, chain: 'broker_chain' },
       settlesHere: true,
     });
-    expect(res.json.vaultChain).toEqual({ chain: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetAddress: USDG.address, baseAssetDecimals: 6 });
-    expect(res.json.x402PaymentChain).toMatchObject({ lane: 'facilitator', chain: 'broker_chain', chainId: 4663, network: 'eip155:4663', asset: 'USDG' });
+    expect(res.json.vaultChain).toEqual({ name: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetAddress: USDG.address, baseAssetDecimals: 6, role: expect.any(String) });
+    expect(res.json.x402PaymentChain).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, network: 'eip155:4663', asset: 'USDG', facilitatorState: 'configured', settlesHere: true });
     expect(res.json.sourceVerification.length).toBeGreaterThan(0);
     for (const block of res.json.sourceVerification) expect(block.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -291,7 +292,7 @@ describe('paid calls', () => {
     expect(stored.json.receipt).toEqual(receipt);
     expect(stored.json.hashMatches).toBe(true);
     expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
-    expect(res.json.vaultChain.chain).toBe('broker_chain');
+    expect(res.json.vaultChain.name).toBe('broker_chain');
   });
 
   it('a v1 X-PAYMENT payment settles too, with v1 requirements sent to the facilitator', async () => {
@@ -403,6 +404,112 @@ describe('paid calls', () => {
     expect(facilitator.settleCalls().length).toBe(settles);
     // The authorization was never used, so it still pays for a valid request.
     expect((await payV2(header)).status).toBe(200);
+  });
+});
+
+describe('the paid deposit pack (vault-deposit-pack)', () => {
+  const PACK_PRICE = 30_000n;
+  const NOW = '2026-11-22T10:00:00.000Z';
+  const receiver = getAddress('0x00000000000000000000000000000000000b0b00');
+  const packBody = { amountUsdg: '25.5', receiver, nowIso: NOW };
+  const packChallenge = async () => decodePaymentRequiredHeader((await server.post('/api/vaults/x402/vault-deposit-pack', packBody)).headers.get('payment-required')!);
+
+  it('is listed at 0.03 USDG with the free route as its twin, and answers a 402 challenge without a payment', async () => {
+    const listing = (await server.get('/api/x402/schema')).json.services.find((s: any) => s.name === 'vault-deposit-pack');
+    expect(listing).toMatchObject({
+      route: 'POST /api/vaults/x402/vault-deposit-pack',
+      freeRoute: 'POST /api/partnerbot/vault-deposit/prepare-command',
+      provider: 'facilitator',
+      price: { units: '30000', amount: '0.03', asset: 'USDG', decimals: 6 },
+      settlesHere: true,
+    });
+
+    const settles = facilitator.settleCalls().length;
+    const res = await server.post('/api/vaults/x402/vault-deposit-pack', packBody);
+    expect(res.status).toBe(402);
+    expect(res.json.x402Version).toBe(1);
+    expect(res.json.accepts).toEqual([
+      expect.objectContaining({
+        scheme: 'exact',
+        network: 'broker',
+        maxAmountRequired: '30000',
+        resource: `${server.url}/api/vaults/x402/vault-deposit-pack`,
+        payTo: PAY_TO,
+        asset: USDG.address,
+        extra: { name: 'Global Dollar', version: '1' },
+      }),
+    ]);
+    const v2 = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
+    expect(v2.accepts).toEqual([expect.objectContaining({ network: 'eip155:4663', amount: '30000', payTo: PAY_TO, asset: USDG.address })]);
+    expect(res.json.pack).toBeUndefined();
+    expect(res.json.result).toBeUndefined();
+    expect(facilitator.settleCalls().length).toBe(settles);
+  });
+
+  it('a paid call settles through the fake facilitator and answers the same pack as the free route', async () => {
+    const before = facilitator.settleCalls().length;
+    const v2 = await packChallenge();
+    const signed = await signAuthorization(payer(), { to: PAY_TO, value: PACK_PRICE });
+    const res = await server.request('POST', '/api/vaults/x402/vault-deposit-pack', {
+      body: packBody,
+      headers: { 'PAYMENT-SIGNATURE': v2PaymentHeader(signed, v2.accepts[0]!, v2.resource as never) },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(decodeBase64Json(res.headers.get('payment-response'))).toMatchObject({ success: true, network: 'eip155:4663', payer: signed.authorization.from });
+    const calls = facilitator.settleCalls().slice(before);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.json.paymentRequirements).toMatchObject({ amount: '30000', payTo: PAY_TO, asset: USDG.address });
+    expect(res.json.payment.receipt).toMatchObject({ serviceName: 'vault-deposit-pack', amountUnits: '30000', payTo: PAY_TO });
+
+    const pack = res.json.result.pack;
+    expect(pack).toMatchObject({
+      packVersion: 'partnerbot-vault-deposit-1.0.0',
+      mode: 'A',
+      chainId: 4663,
+      asset: 'USDG',
+      assetDecimals: 6,
+      amount: '25.5',
+      amountUnits: '25500000',
+      receiver,
+      receiverMustBeDepositor: true,
+      generatedAt: NOW,
+      svcExecutesDeposit: false,
+    });
+    // No RPC on this server: the pins were compared with the registry copy, and it says so.
+    expect(res.json.result.ackVerification).toMatchObject({ source: 'registry_pinned_copy', chainRead: false, matches: true });
+    expect(res.json.result.modes.C).toMatchObject({ available: true, recommended: true });
+    expect(res.json.result.svcExecutesDeposit).toBe(false);
+    expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
+
+    // One function builds both: the free route answers the identical pack for the same request.
+    const free = await server.post('/api/partnerbot/vault-deposit/prepare-command', packBody);
+    expect(free.status).toBe(200);
+    const { pack: freePack, ackVerification, modes, partnerbotSocialCommand, depositLinkUrl, svcExecutesDeposit } = free.json;
+    expect(res.json.result).toEqual({ pack: freePack, ackVerification, modes, partnerbotSocialCommand, depositLinkUrl, svcExecutesDeposit });
+  });
+
+  it('an invalid pack request with a payment is refused with the pack\'s own code before any settlement', async () => {
+    const settles = facilitator.settleCalls().length;
+    const v2 = await packChallenge();
+    const signed = await signAuthorization(payer(), { to: PAY_TO, value: PACK_PRICE });
+    const header = v2PaymentHeader(signed, v2.accepts[0]!, v2.resource as never);
+    const pay = (body: unknown) => server.request('POST', '/api/vaults/x402/vault-deposit-pack', { body, headers: { 'PAYMENT-SIGNATURE': header } });
+
+    const decimals = await pay({ ...packBody, amountUsdg: '1.0000001' });
+    expect(decimals.status).toBe(400);
+    expect(decimals.json.error.code).toBe('AMOUNT_TOO_MANY_DECIMALS');
+    const wrongType = await pay({ ...packBody, amountUsdg: 25 });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.json.error.code).toBe('AMOUNT_MALFORMED');
+    const toVault = await pay({ ...packBody, receiver: V1_VAULT.address });
+    expect(toVault.status).toBe(400);
+    expect(toVault.json.error.code).toBe('RECEIVER_IS_VAULT');
+    const unknownVault = await pay({ ...packBody, vaultId: 'not-a-vault' });
+    expect(unknownVault.status).toBe(404);
+    expect(unknownVault.json.error.code).toBe('VAULT_UNKNOWN');
+    expect(facilitator.settleCalls().length).toBe(settles);
+    // Nothing was charged, so the same authorization still pays for a valid request.
+    expect((await pay(packBody)).status).toBe(200);
   });
 });
 
@@ -550,12 +657,12 @@ describe('lane selection without the facilitator', () => {
     expect(req.json.lane.provider).toBe('partnerCloud');
     expect(req.json.partnerCloudListing).toBe('svc-vault-risk-score-scaffold');
     expect(req.json.vaultChain.chainId).toBe(4663);
-    expect(req.json.x402PaymentChain).toMatchObject({ chain: 'base', chainId: 8453, asset: 'USDC' });
+    expect(req.json.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', chainId: 8453, asset: 'USDC' });
 
     const paid = await plain.post('/api/vaults/x402/vault-risk-score', composition);
     expect(paid.status).toBe(503);
     expect(paid.json.error.code).toBe('FACILITATOR_NOT_CONFIGURED');
-    expect(paid.json.x402PaymentChain.provider).toBe('partnerCloud');
+    expect(paid.json.x402PaymentChain.lane).toBe('partnerCloud');
 
     const settle = await plain.post('/api/x402/facilitator/settle', { serviceName: 'vault-risk-score' });
     expect(settle.status).toBe(503);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { findSvcError } from '../../src/lib/server/errors';
 import { findAssetByTicker, USDG } from '../../src/lib/server/registry';
 import { compareVaultsWithoutRecommendation } from '../../src/lib/server/vaults/compare';
-import { calculateVaultFees, FEE_SCHEDULE, formatUsdgUnits, parseUsdgUnits } from '../../src/lib/server/vaults/fees';
+import { formatUsdgUnits } from '../../src/lib/server/vaults/amount';
+import { calculateVaultFees, FEE_SCHEDULE, parseUsdgUnits } from '../../src/lib/server/vaults/fees';
 import { scoreVaultRisk } from '../../src/lib/server/vaults/risk-score';
 
 const addr = (t: string) => findAssetByTicker(t)!.address;

@@ -8,11 +8,19 @@ import { x402Architecture, x402ArchitectureFromConfig } from '../../src/lib/serv
 import { findPaidService, PAID_VAULT_SERVICES } from '../../src/lib/server/x402/catalogue';
 import { PARTNER_CLOUD_ENDPOINTS, PARTNER_CLOUD_LANE } from '../../src/lib/server/x402/constants';
 import { settlePayment, type FacilitatorEndpoint } from '../../src/lib/server/x402/facilitator-client';
-import { facilitatorLaneState, selectVaultServiceLane, type FacilitatorSettings } from '../../src/lib/server/x402/lanes';
+import { chainBlocks, facilitatorLaneState, selectVaultServiceLane, type FacilitatorSettings } from '../../src/lib/server/x402/lanes';
 import { checkPayment, decodePayment, PaymentMalformed, PaymentRejected } from '../../src/lib/server/x402/payment';
 import { buildPaymentReceipt, verifyPaymentReceipt } from '../../src/lib/server/x402/receipts';
 import { buildRequirements } from '../../src/lib/server/x402/requirements';
-import { settleServicePayment, type AuthorizationKey, type AuthorizationStore, type StoredAuthorization } from '../../src/lib/server/x402/settlement';
+import {
+  paidServiceInputErrorCode,
+  runPaidService,
+  settleServicePayment,
+  type AuthorizationKey,
+  type AuthorizationStore,
+  type StoredAuthorization,
+} from '../../src/lib/server/x402/settlement';
+import { buildDepositPack } from '../../src/lib/server/vaults/deposit-pack';
 import { nowSeconds, signAuthorization, v1PaymentHeader, v2PaymentHeader } from '../support/x402-payer';
 
 const PAY_TO = getAddress('0x00000000000000000000000000000000000a11ce');
@@ -38,6 +46,20 @@ describe('lane selection', () => {
     expect(selectVaultServiceLane({ ...configured, chainId: '46630' })).toMatchObject({ lane: 'facilitator', settlesHere: false, facilitatorState: 'blocked' });
     expect(facilitatorLaneState({ ...configured, network: 'eip155:4663', chainId: '4663', usdgAddress: USDG.address.toLowerCase() }).state).toBe('configured');
   });
+
+  it('the x402PaymentChain block of a blocked lane reads blocked; the vault chain never moves; extra sources are appended', () => {
+    const blocked = chainBlocks(selectVaultServiceLane({ ...configured, chainId: '46630' }));
+    expect(blocked.x402PaymentChain).toMatchObject({ lane: 'facilitator', facilitatorState: 'blocked', settlesHere: false, paymentChain: 'broker_chain' });
+    expect(blocked.x402PaymentChain.reason).toContain('FACILITATOR_CHAIN_ID');
+    const off = chainBlocks(selectVaultServiceLane({ ...configured, enabled: false }));
+    expect(off.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', facilitatorState: 'disabled', settlesHere: false, paymentChain: 'base' });
+    expect(off.vaultChain).toEqual(blocked.vaultChain);
+    expect(off.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetDecimals: 6 });
+    const live = { subject: 'a read', source: 'eth_call', lastVerified: '2026-11-22T10:00:00.000Z', method: 'live_chain_read' as const };
+    const withLive = chainBlocks(selectVaultServiceLane(configured), [live]);
+    expect(withLive.sourceVerification.at(-1)).toEqual(live);
+    expect(withLive.sourceVerification.slice(0, -1)).toEqual(chainBlocks(selectVaultServiceLane(configured)).sourceVerification);
+  });
 });
 
 describe('constants', () => {
@@ -51,6 +73,19 @@ describe('constants', () => {
   it('the catalogue prices every service once in USDG units, with unique names', () => {
     expect(new Set(PAID_VAULT_SERVICES.map((s) => s.name)).size).toBe(PAID_VAULT_SERVICES.length);
     for (const s of PAID_VAULT_SERVICES) expect(s.priceUnits).toBeGreaterThan(0n);
+  });
+
+  it('the paid deposit pack is buildDepositPack with the same dependencies: same pack, same refusals', async () => {
+    const service = findPaidService('vault-deposit-pack')!;
+    expect(service.priceUnits).toBe(30_000n);
+    const deps = { now: new Date('2026-11-22T10:00:00.000Z'), appOrigin: 'https://svc.example', chain: null, modeB: undefined };
+    const request = { amountUsdg: '12.5', receiver: PAY_TO, expiresInSeconds: 600 };
+    const paid = await runPaidService(service, service.input.parse(request), deps);
+    expect(paid).toEqual(JSON.parse(JSON.stringify(await buildDepositPack(request, deps))));
+    expect(paid).toMatchObject({ svcExecutesDeposit: false, pack: { amountUnits: '12500000', expiresAt: '2026-11-22T10:10:00.000Z' } });
+    await expect(runPaidService(service, { amountUsdg: '0', receiver: PAY_TO }, deps)).rejects.toMatchObject({ code: 'AMOUNT_NOT_POSITIVE' });
+    expect(paidServiceInputErrorCode(service, 'receiver')).toBe('RECEIVER_MALFORMED');
+    expect(paidServiceInputErrorCode(findPaidService('vault-risk-score')!, 'allocations')).toBe('VAULT_COMPOSITION_SHAPE');
   });
 });
 

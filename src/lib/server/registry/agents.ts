@@ -2,6 +2,10 @@
  * The agent workflow index (spec 4.4 `GET /api/agents/schema`): each workflow with its
  * endpoints, the names (never values) of its environment gates, its truth rules, its MCP
  * tools (spec 4.9), its skill pack and its rail id.
+ *
+ * Endpoints are `METHOD /api/path` with the OpenAPI document's path templates: every one is a
+ * route that exists (an API test checks each against `GET /api/openapi.json`, and that every
+ * route of a workflow family is listed somewhere).
  */
 
 export const RAIL_IDS = ['rail_a_vault_deposit', 'rail_b_partner_stock_token', 'rail_c_broker_wallet_external'] as const;
@@ -90,6 +94,11 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/tools/receipt',
       'POST /api/tools/share-card',
       'POST /api/coil/verify',
+      'GET /api/coil/provenance/{manifestHash}',
+      'GET /api/agents/passport/{agentId}',
+      'GET /api/share-card/{receiptId}.svg',
+      'GET /api/stocks/registry',
+      'POST /api/stocks/registry/resolve',
     ],
     envGates: ['STRATEGIST_PROVIDER', 'PARTNER_API_URL', 'PARTNER_API_KEY', 'PARTNER_TIMEOUT_MS'],
     mcpTools: [...MCP_TOOLS.tooling],
@@ -100,7 +109,9 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
     id: 'partner_autonomy_path',
     title: 'Trading-agent autonomy path: compile, validate autonomy fuses, command packs, post-run audits',
     railId: null,
-    endpoints: ['GET /api/partnerbot/schema'],
+    // The autonomy services themselves are the partner cloud's x402 endpoints, listed (with
+    // their lane) by the provider directory; this service has no other route for the path.
+    endpoints: ['GET /api/x402/providers'],
     envGates: ['PARTNER_API_URL', 'PARTNER_API_KEY'],
     mcpTools: [...MCP_TOOLS.autonomy],
     skillPack: 'svc-partnerbot-autonomy',
@@ -108,16 +119,29 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
   },
   {
     id: 'usdg_vault_deposit',
-    title: 'USDG vault deposit packs the user signs in their own wallet; completion only on chain',
+    title: 'USDG vaults: deposit packs the user signs in their own wallet, completion only on chain; manifests, rebalance policies, receipts and fee/risk analysis',
     railId: 'rail_a_vault_deposit',
     endpoints: [
       'POST /api/partnerbot/vault-deposit/prepare-command',
       'POST /api/partnerbot/vault-deposit/submit-intent',
       'GET /api/partnerbot/vault-deposit/status/{jobId}',
-      'POST /api/vaults/{slug}/deposit-partnerbot-intent',
-      'GET /api/vaults/{slug}/deposit-link',
+      'GET /api/vaults',
       'GET /api/vaults/schema',
+      'GET /api/vaults/asset-registry',
+      'GET /api/vaults/readiness',
       'GET /api/vaults/v2/status',
+      'GET /api/vaults/{slug}',
+      'GET /api/vaults/{slug}/deposit-link',
+      'POST /api/vaults/{slug}/deposit-partnerbot-intent',
+      'POST /api/vaults/{slug}/deposit-intent',
+      'POST /api/vaults/{slug}/withdraw-intent',
+      'POST /api/vaults/manifests/create',
+      'POST /api/vaults/manifests/validate',
+      'POST /api/vaults/rebalance-policy/compile',
+      'POST /api/vaults/receipt',
+      'POST /api/vaults/fees/calculate',
+      'POST /api/vaults/risk-score',
+      'POST /api/vaults/compare',
     ],
     envGates: ['BROKER_CHAIN_RPC_URL', 'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'PARTNER_WALLET_ADDRESS'],
     mcpTools: [...MCP_TOOLS.vaults, 'svc_prepare_partnerbot_vault_deposit', 'svc_generate_partnerbot_deposit_command', 'svc_reconcile_partnerbot_deposit_receipt'],
@@ -135,6 +159,8 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/stocks/submit-partner-intent',
       'GET /api/stocks/partner-job/{jobId}',
       'POST /api/stocks/reconcile-receipt',
+      'GET /api/stocks/receipts/{planHash}',
+      'POST /api/stocks/registry/resolve',
     ],
     envGates: ['PARTNER_AGENT_API_ENABLED', 'PARTNER_API_KEY', 'PARTNER_API_URL', 'PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD', 'BROKER_CHAIN_RPC_URL'],
     mcpTools: [
@@ -148,6 +174,38 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
     ],
     skillPack: 'svc-stock-tokens',
     truthRules: TRUTH_RULES,
+  },
+  {
+    id: 'x402_paid_vault_services',
+    title: 'Paid vault services over x402: 402 challenge, EIP-3009 authorization signed in the buyer\'s own wallet, settlement by the facilitator',
+    railId: null,
+    endpoints: [
+      'GET /api/x402/schema',
+      'GET /api/x402/providers',
+      'GET /api/x402/facilitator/status',
+      'POST /api/x402/facilitator/settle',
+      'POST /api/vaults/x402/{serviceName}/requirements',
+      'POST /api/vaults/x402/{serviceName}',
+      'GET /api/x402/receipts/{receiptId}',
+      'GET /api/x402/authorizations/{payer}/{nonce}',
+    ],
+    envGates: [
+      'FACILITATOR_ENABLED',
+      'FACILITATOR_API_KEY',
+      'FACILITATOR_URL',
+      'FACILITATOR_NETWORK',
+      'FACILITATOR_CHAIN_ID',
+      'FACILITATOR_USDG_ADDRESS',
+      'FACILITATOR_ADDRESS',
+      'FACILITATOR_PAYTO_ADDRESS',
+      'FACILITATOR_TIMEOUT_MS',
+    ],
+    mcpTools: [],
+    skillPack: 'svc-x402-payments',
+    truthRules: [
+      ...TRUTH_RULES,
+      "A payment receipt records the facilitator's report, not on-chain proof; an unknown settlement outcome is kept for reconciliation and never charged twice.",
+    ],
   },
   {
     id: 'broker_wallet_external',

@@ -6,10 +6,13 @@
 import { z } from 'zod';
 import type { ServiceConfig } from '../config';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
-import { chainContext, type SourceVerification } from '../vaults/chain-context';
-import type { ModeBConfig } from '../vaults/deposit-pack';
+import type { DepositPackDeps, ModeBConfig } from '../vaults/deposit-pack';
 import type { ModeBSettings } from '../vaults/mode-b';
+import { addressShape, bytes32Shape } from '../vaults/pack-shapes';
+import { VAULT_REGISTRY_SOURCES } from '../vaults/registry';
 import { EXECUTION_MODES, LIMITING_FUSES, LIVENESS_STATES } from '../vaults/v2-status';
+import type { SourceVerification } from '../x402/constants';
+import { chainBlocks, vaultServiceLaneOf } from '../x402/lanes';
 
 /** HTTP statuses of the vault rail's error codes (registered by both routers; same values). */
 export const VAULT_ERROR_STATUSES: Record<string, number> = {
@@ -52,10 +55,6 @@ export function chainReaderFor(cfg: ServiceConfig): ChainReader | null {
   return cfg.brokerChainRpcUrl ? createRpcChainReader(cfg.brokerChainRpcUrl) : null;
 }
 
-export function paymentLaneFor(cfg: ServiceConfig) {
-  return { facilitatorEnabled: cfg.facilitator.enabled, facilitatorKeyConfigured: Boolean(cfg.facilitator.apiKey) };
-}
-
 export function modeBSettingsFor(cfg: ServiceConfig): ModeBSettings {
   return {
     depositExecutionEnabled: cfg.partner.depositExecutionEnabled,
@@ -76,116 +75,41 @@ export function modeBConfigFor(cfg: ServiceConfig): ModeBConfig {
   };
 }
 
-export function contextFor(cfg: ServiceConfig, extra: SourceVerification[] = []) {
-  return chainContext(paymentLaneFor(cfg), extra);
+/**
+ * What `buildDepositPack` needs besides the request: the request's clock, the public origin
+ * (the widget link), the chain reader that verifies the ack pins on chain (null without
+ * BROKER_CHAIN_RPC_URL) and the Mode B gates. The same for every route that builds a pack,
+ * free or paid.
+ */
+export function depositPackDepsFor(cfg: ServiceConfig, now: Date): DepositPackDeps {
+  return { now, appOrigin: cfg.origin, chain: chainReaderFor(cfg), modeB: modeBConfigFor(cfg) };
 }
 
-/** Maps a failing input field to the rail's own code, so a wrong type gets the same code as a wrong value. */
-export function vaultInputErrorCode(path: string): string {
-  const field = path.split('.')[0];
-  switch (field) {
-    case 'amountUsdg':
-    case 'amount':
-      return 'AMOUNT_MALFORMED';
-    case 'receiver':
-      return 'RECEIVER_MALFORMED';
-    case 'expiresInSeconds':
-      return 'EXPIRY_OUT_OF_BOUNDS';
-    case 'txHash':
-      return 'TX_HASH_MALFORMED';
-    case 'shares':
-      return 'SHARES_MALFORMED';
-    default:
-      return 'INPUT_INVALID';
-  }
+/**
+ * `vaultChain`, `x402PaymentChain` and `sourceVerification` of a vault response: the x402
+ * lane selection and block builders (the same as every x402 response), plus the vault
+ * registry's sources and the route's own live reads.
+ */
+export function vaultChainBlocksFor(cfg: ServiceConfig, extra: readonly SourceVerification[] = []) {
+  return chainBlocks(vaultServiceLaneOf(cfg.facilitator), [...VAULT_REGISTRY_SOURCES, ...extra]);
 }
 
 // ---------------------------------------------------------------------------------------
 // Shapes
 
-export const addressShape = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-export const hexShape = z.string().regex(/^0x[0-9a-fA-F]*$/);
-export const bytes32Shape = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
-
-export const sourceVerificationShape = z.object({
-  subject: z.string(),
-  source: z.string(),
-  lastVerified: z.string().describe('YYYY-MM-DD of the published source snapshot, or the timestamp of a live read in this response'),
-  method: z.enum(['published_source_snapshot', 'live_chain_read', 'registry_copy']),
-}).meta({ id: 'SourceVerification' });
-
-export const chainContextShape = {
-  vaultChain: z
-    .object({
-      name: z.string(),
-      chainId: z.literal(4663),
-      baseAsset: z.literal('USDG'),
-      baseAssetAddress: addressShape,
-      baseAssetDecimals: z.literal(6),
-      role: z.string(),
-    })
-    .meta({ id: 'VaultChain', description: 'The chain the vaults live on: always the broker chain, id 4663, USDG with 6 decimals' }),
-  x402PaymentChain: z
-    .object({
-      lane: z.enum(['facilitator', 'partner_cloud']),
-      paymentChain: z.string(),
-      chainId: z.number().int(),
-      asset: z.string(),
-      assetDecimals: z.number().int(),
-      reason: z.string(),
-      appliesTo: z.string(),
-    })
-    .meta({ id: 'X402PaymentChain', description: 'The x402 lane a paid vault service would use; kept apart from the vault chain' }),
-  sourceVerification: z.array(sourceVerificationShape),
-};
-
-export const packShape = z.object({
-  packVersion: z.literal('partnerbot-vault-deposit-1.0.0'),
-  mode: z.literal('A'),
-  vaultSlug: z.string(),
-  vaultAddress: addressShape,
-  vaultRegistryVersion: z.string(),
-  chain: z.string(),
-  chainId: z.literal(4663),
-  asset: z.literal('USDG'),
-  assetAddress: addressShape,
-  assetDecimals: z.literal(6),
-  amount: z.string().describe('The amount exactly as given (decimal string, at most 6 decimal places)'),
-  amountUnits: z.string().describe('The amount in 6-decimal integer units'),
-  maxAmount: z.string().describe('The most one pack may carry (10000 USDG)'),
-  spender: addressShape,
-  approvalRequired: z.boolean(),
-  approveCalldata: hexShape.describe('approve(vault, amountUnits) on USDG'),
-  depositFunction: z.string(),
-  depositCalldata: hexShape.describe('depositWithAcks(amountUnits, receiver, riskAck, jurisdictionAck) on the vault'),
-  receiver: addressShape,
-  receiverMustBeDepositor: z.literal(true),
-  ackHashes: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
-  generatedAt: z.string(),
-  expiresAt: z.string(),
-  planHash: z.string().describe('sha256 hex of the canonical JSON of every other pack field: the Mode B confirmation token'),
-  svcExecutesDeposit: z.literal(false),
-  partnerbotSocialCommand: z.string(),
-  depositLinkUrl: z.string(),
-}).meta({ id: 'VaultDepositPack' });
-
-export const ackVerificationShape = z.object({
-  source: z.enum(['onchain_eth_call', 'registry_pinned_copy']).describe('Which values the recomputed hashes were compared with'),
-  readFrom: z.enum(['vault_ack_views', 'access_policy_get_vault_policy', 'vault_registry_copy']),
-  readAddress: addressShape.nullable(),
-  chainRead: z.boolean(),
-  matches: z.literal(true),
-  recomputed: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
-  pinned: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
-  checkedAt: z.string(),
-  note: z.string(),
-}).meta({ id: 'AckVerification' });
-
-export const modesShape = z.object({
-  A: z.object({ mode: z.literal('A'), title: z.string(), available: z.literal(true), executionVerifiable: z.literal(false), socialCommand: z.string(), note: z.string() }),
-  B: z.object({ mode: z.literal('B'), title: z.string(), available: z.boolean(), userDepositPath: z.literal(false), route: z.string(), gates: z.array(z.string()), note: z.string() }),
-  C: z.object({ mode: z.literal('C'), title: z.string(), available: z.literal(true), recommended: z.literal(true), depositLinkUrl: z.string(), note: z.string() }),
-}).meta({ id: 'DepositModes' });
+// The deposit pack's own request and result shapes live with the pack in the vaults domain
+// (the paid x402 deposit-pack service uses them too); re-exported for the vault routers.
+export {
+  ackVerificationShape,
+  addressShape,
+  bytes32Shape,
+  depositPackRequestShape,
+  depositPackResultShape,
+  hexShape,
+  modesShape,
+  packShape,
+  vaultInputErrorCode,
+} from '../vaults/pack-shapes';
 
 export const depositEventShape = z.object({ sender: addressShape, receiver: addressShape, assets: z.string(), shares: z.string(), logIndex: z.number().int() });
 

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { SvcError } from '../errors';
+import { formatUsdgUnits } from './amount';
 
 export const FEE_SCHEDULE = {
   scheduleVersion: 'svc-vault-fees-1.0.0',
@@ -49,14 +50,6 @@ export function parseUsdgUnits(value: string): bigint {
   return units;
 }
 
-/** Formats 6-decimal units as a minimal USDG decimal string ("12.5", "0.000001", "3"). */
-export function formatUsdgUnits(units: bigint): string {
-  const negative = units < 0n;
-  const abs = negative ? -units : units;
-  const whole = abs / UNITS_PER_USDG;
-  const frac = (abs % UNITS_PER_USDG).toString().padStart(6, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
-}
 
 export interface UsdgAmount {
   usdg: string;
@@ -206,4 +199,4 @@ export const feeScheduleSchema = z.object({
   performanceFee: z.object({ defaultBps: z.number(), capBps: z.number(), verifiedCreatorCapBps: z.number(), basis: z.string() }),
   protocolShare: z.object({ defaultBps: z.number(), maxBps: z.number(), basis: z.string() }),
   rounding: z.string(),
-});
+}).meta({ id: 'VaultFeeSchedule', description: 'FEE_SCHEDULE: the schedule the fee calculation applies, stated identically by the vault schema, the x402 schema and the fee route' });

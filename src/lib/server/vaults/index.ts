@@ -23,8 +23,6 @@ export {
 export { verifyVaultDeposit, type DepositVerification } from './completion';
 export { evaluateDepositGate, type DepositGate } from './deposit-gate';
 export { readVaultV2Status, type VaultV2Status } from './v2-status';
-export { chainContext, vaultChain, x402PaymentChain } from './chain-context';
-export { architectureObject } from './architecture';
 export { buildVaultSchema } from './schema';
 export { vaultAssetRegistry } from './asset-registry';
 export { createVaultManifest, validateVaultManifest, vaultManifestHash, type VaultManifest } from './manifest';

@@ -13,11 +13,31 @@ import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID, USDG } from '../registry';
 import { BROKER_CHAIN_NAME } from '../registry/data';
 import type { RailId } from '../registry/agents';
+import type { SourceVerification } from '../x402/constants';
 
 export const VAULT_REGISTRY_VERSION = 'svc-vault-registry-2026.11.0';
 
 /** The date the addresses below were last checked against their published source. */
 export const VAULT_SOURCES_LAST_VERIFIED = '2026-07-25';
+
+/**
+ * Where the vault addresses come from: the entries the vault family appends to the
+ * `sourceVerification` blocks of x402/lanes.ts (same entry type; USDG itself is covered there).
+ */
+export const VAULT_REGISTRY_SOURCES: readonly SourceVerification[] = [
+  {
+    subject: 'V1 vault, its implementation, access policy and deposit-readiness registry addresses',
+    source: `operator's public deployment record of chain 4663 (vault registry ${VAULT_REGISTRY_VERSION})`,
+    lastVerified: VAULT_SOURCES_LAST_VERIFIED,
+    method: 'published_source_snapshot',
+  },
+  {
+    subject: 'V2 suite addresses (vault, request queue, batch settler, price mesh, risk policy, liveness, receipt registry, asset registry, execution adapter)',
+    source: `operator's public V2 architecture document and SDK constants (vault registry ${VAULT_REGISTRY_VERSION})`,
+    lastVerified: VAULT_SOURCES_LAST_VERIFIED,
+    method: 'published_source_snapshot',
+  },
+];
 
 const OPERATOR_DEPLOYMENT_RECORD =
   "The operator's public deployment record of chain 4663 (contracts/deployments) and its public contract registry.";

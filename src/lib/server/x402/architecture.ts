@@ -92,4 +92,8 @@ export const x402ArchitectureSchema = z.object({
   brokerMcpUsedForVaultExecution: z.literal(false),
   svcStoresBrokerCredentials: z.literal(false),
   svcPlacesOrders: z.literal(false),
+}).meta({
+  id: 'X402Architecture',
+  description:
+    'The architecture object of spec 2.11, built by one function and embedded identically in GET /api/x402/schema and GET /api/vaults/schema: the vault chain, the x402 providers (payment rails, never vault chains) and the three negative guarantees.',
 });

@@ -8,11 +8,16 @@ import { z } from 'zod';
 import { calculateVaultFees, vaultFeeCalculationSchema, vaultFeeInputSchema } from '../vaults/fees';
 import { scoreVaultRisk, vaultCompositionSchema, vaultRiskScoreSchema } from '../vaults/risk-score';
 import { compareVaultsWithoutRecommendation, vaultComparisonInputSchema, vaultComparisonSchema } from '../vaults/compare';
+import { buildDepositPack, type DepositPackDeps } from '../vaults/deposit-pack';
+import { depositPackRequestShape, depositPackResultShape, vaultInputErrorCode } from '../vaults/pack-shapes';
 
-export interface PaidServiceContext {
-  /** The request's clock (pinned by `nowIso`). */
-  now: Date;
-}
+/**
+ * What a service may need besides its input: the request's clock (pinned by `nowIso`), and for
+ * the deposit pack the public origin, the chain reader that verifies the ack pins on chain
+ * (null without BROKER_CHAIN_RPC_URL) and the Mode B gates: the pack's own dependencies, so
+ * the paid pack is built exactly like the free one.
+ */
+export type PaidServiceContext = DepositPackDeps;
 
 export interface PaidVaultService<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.ZodTypeAny = z.ZodTypeAny> {
   /** The path segment of `/api/vaults/x402/{serviceName}`. */
@@ -21,13 +26,13 @@ export interface PaidVaultService<I extends z.ZodTypeAny = z.ZodTypeAny, O exten
   description: string;
   /** Price in USDG 6-decimal units (1 USDG = 1000000). */
   priceUnits: bigint;
-  /** The error code for a body that fails `input`. */
-  inputErrorCode: string;
+  /** The error code for a body that fails `input` (or the rule naming it from the first failing field). */
+  inputErrorCode: string | ((firstPath: string) => string);
   input: I;
   output: O;
   /** The free route that answers the same question without payment, if any. */
   freeRoute: string | null;
-  run: (input: z.infer<I>, ctx: PaidServiceContext) => z.infer<O>;
+  run: (input: z.infer<I>, ctx: PaidServiceContext) => z.infer<O> | Promise<z.infer<O>>;
 }
 
 function service<I extends z.ZodTypeAny, O extends z.ZodTypeAny>(s: PaidVaultService<I, O>): PaidVaultService {
@@ -67,6 +72,20 @@ export const PAID_VAULT_SERVICES: readonly PaidVaultService[] = [
     output: vaultComparisonSchema,
     freeRoute: 'POST /api/vaults/compare',
     run: (input) => compareVaultsWithoutRecommendation(input),
+  }),
+  service({
+    name: 'vault-deposit-pack',
+    title: 'Vault deposit pack',
+    description:
+      'A Mode A deposit pack for the Rail A vault: approve and depositWithAcks calldata you sign in your own wallet, with both ack hashes verified against the vault pins (on chain when an RPC is configured), the social command and the Mode C widget link. The same pack as the free route; the service never signs or sends it.',
+    // 0.03 USDG: between the single risk score (0.02) and the five-vault comparison (0.05),
+    // because besides validation and encoding it reads the vault's ack pins on chain.
+    priceUnits: 30_000n,
+    inputErrorCode: vaultInputErrorCode,
+    input: depositPackRequestShape,
+    output: depositPackResultShape,
+    freeRoute: 'POST /api/partnerbot/vault-deposit/prepare-command',
+    run: (input, ctx) => buildDepositPack(input, ctx),
   }),
 ];
 

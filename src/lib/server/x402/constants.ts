@@ -17,10 +17,17 @@ export const X402_HEADERS = {
 /** The last date each fact below was checked against its source. */
 export const LAST_VERIFIED = '2026-11-22';
 
+/**
+ * One `sourceVerification` entry: where a fact comes from and when it was last checked. The
+ * one entry type of every vault and x402 response; the vault family appends its own entries
+ * (its registry snapshot, live chain reads) with the same type.
+ */
 export interface SourceVerification {
   subject: string;
   source: string;
+  /** YYYY-MM-DD for a published source; the response's own timestamp for a live read. */
   lastVerified: string;
+  method: 'published_source_snapshot' | 'live_chain_read' | 'registry_copy';
 }
 
 export const SOURCES = {
@@ -28,26 +35,31 @@ export const SOURCES = {
     subject: 'USDG token address and decimals on the broker chain (4663)',
     source: "the broker chain's published contract list, mirrored in the canonical registry",
     lastVerified: LAST_VERIFIED,
+    method: 'published_source_snapshot',
   },
   usdgEip712Domain: {
     subject: 'USDG EIP-712 domain used by EIP-3009 authorizations (name "Global Dollar", version "1", chain 4663)',
     source: 'public x402 facilitator listings for eip155:4663, checked against the token name in the canonical registry',
     lastVerified: LAST_VERIFIED,
+    method: 'published_source_snapshot',
   },
   facilitatorLane: {
     subject: 'facilitator lane constants (network broker / eip155:4663, USDG, mainnet only, settle and supported-networks routes)',
     source: 'service specification 4.8 and the x402 facilitator API (coinbase/x402 specs, version 2)',
     lastVerified: LAST_VERIFIED,
+    method: 'published_source_snapshot',
   },
   partnerCloudLane: {
     subject: 'partner cloud lane (base, USDC, 11 endpoints)',
     source: 'service specification 4.8',
     lastVerified: LAST_VERIFIED,
+    method: 'published_source_snapshot',
   },
   baseUsdc: {
     subject: 'USDC token address on base (eip155:8453)',
     source: 'the x402 reference default-asset table for eip155:8453 (@x402/evm)',
     lastVerified: LAST_VERIFIED,
+    method: 'published_source_snapshot',
   },
 } as const satisfies Record<string, SourceVerification>;
 

@@ -8,8 +8,8 @@
  * key itself never enters this module: only whether it is present.
  */
 import { getAddress, isAddress } from 'viem';
-import { BROKER_CHAIN_ID } from '../registry';
-import { USDG } from '../registry';
+import { BROKER_CHAIN_ID, USDG } from '../registry';
+import { BROKER_CHAIN_NAME } from '../registry/data';
 import { FACILITATOR_LANE, PARTNER_CLOUD_LANE, SOURCES, type SourceVerification } from './constants';
 
 export interface FacilitatorSettings {
@@ -158,43 +158,62 @@ export function selectVaultServiceLane(s: FacilitatorSettings): LaneSelection {
   };
 }
 
+/** The lane of the vault services for the service configuration (FACILITATOR_*), by the rule above. */
+export function vaultServiceLaneOf(facilitatorConfig: Parameters<typeof facilitatorSettingsFrom>[0]): LaneSelection {
+  return selectVaultServiceLane(facilitatorSettingsFrom(facilitatorConfig));
+}
+
 /** The vault chain of every vault and x402 response: always the broker chain with USDG. */
 export function vaultChainBlock() {
   return {
-    chain: FACILITATOR_LANE.paymentChain,
+    name: BROKER_CHAIN_NAME as 'broker_chain',
     chainId: BROKER_CHAIN_ID,
     baseAsset: 'USDG' as const,
     baseAssetAddress: USDG.address,
     baseAssetDecimals: 6 as const,
+    role: 'The chain the vaults live on: deposits, shares and every completion proof are on this chain only.',
   };
 }
 
-/** The payment chain of the selected lane, kept apart from the vault chain. */
+export type VaultChainBlock = ReturnType<typeof vaultChainBlock>;
+
+/**
+ * The payment chain of the selected lane, kept apart from the vault chain. A selected but
+ * misconfigured facilitator lane reads `lane: facilitator`, `facilitatorState: blocked`,
+ * `settlesHere: false`: blocked, never shown as the partner-cloud lane.
+ */
 export function x402PaymentChainBlock(selection: LaneSelection) {
   return {
     lane: selection.lane,
-    provider: selection.provider,
-    chain: selection.paymentChain,
+    paymentChain: selection.paymentChain,
     chainId: selection.chainId,
     network: selection.network,
     asset: selection.asset,
     assetAddress: selection.assetAddress,
     assetDecimals: selection.assetDecimals,
+    settlesHere: selection.settlesHere,
+    facilitatorState: selection.facilitatorState,
     reason: selection.reason,
+    appliesTo: 'paid vault services only (the deposit pack service included); a deposit transaction itself is never paid through x402',
   };
 }
+
+export type X402PaymentChainBlock = ReturnType<typeof x402PaymentChainBlock>;
 
 /** Where the facts of both chain blocks come from, with their last-verified dates. */
 export function sourceVerificationBlocks(selection: LaneSelection): SourceVerification[] {
   const lane = selection.lane === 'facilitator' ? [SOURCES.facilitatorLane, SOURCES.usdgEip712Domain] : [SOURCES.partnerCloudLane, SOURCES.baseUsdc];
-  return [SOURCES.usdgToken, ...lane];
+  return [SOURCES.usdgToken, ...lane].map((entry) => ({ ...entry }));
 }
 
-/** The three blocks every vault and x402 response carries. */
-export function chainBlocks(selection: LaneSelection) {
+/**
+ * The three blocks every vault and x402 response carries. `extraSources` are the caller's
+ * own entries (the vault registry snapshot, live chain reads), appended after the lane's.
+ */
+export function chainBlocks(selection: LaneSelection, extraSources: readonly SourceVerification[] = []) {
   return {
     vaultChain: vaultChainBlock(),
     x402PaymentChain: x402PaymentChainBlock(selection),
-    sourceVerification: sourceVerificationBlocks(selection),
+    sourceVerification: [...sourceVerificationBlocks(selection), ...extraSources],
   };
 }

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { z } from 'zod';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
-import { formatUsdgUnits } from '../vaults/fees';
+import { formatUsdgUnits } from '../vaults/amount';
 import { FACILITATOR_LANE, X402_SCHEME } from './constants';
 
 export const PAYMENT_RECEIPT_VERSION = 'svc-x402-payment-receipt-1.0.0';

@@ -9,7 +9,7 @@
  */
 import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements, PaymentRequirementsV1 } from '@x402/core/types';
-import { formatUsdgUnits } from '../vaults/fees';
+import { formatUsdgUnits } from '../vaults/amount';
 import type { PaidVaultService } from './catalogue';
 import { paidServiceRoute } from './catalogue';
 import { FACILITATOR_LANE, MAX_TIMEOUT_SECONDS, X402_SCHEME } from './constants';

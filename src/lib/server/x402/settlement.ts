@@ -217,6 +217,11 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
 }
 
 /** Runs the bought service on its already-validated input. */
-export function runPaidService(service: PaidVaultService, input: unknown, ctx: PaidServiceContext): Record<string, unknown> {
-  return service.output.parse(service.run(input, ctx)) as Record<string, unknown>;
+export async function runPaidService(service: PaidVaultService, input: unknown, ctx: PaidServiceContext): Promise<Record<string, unknown>> {
+  return service.output.parse(await service.run(input, ctx)) as Record<string, unknown>;
+}
+
+/** The error code of a body that fails the service's input schema. */
+export function paidServiceInputErrorCode(service: PaidVaultService, firstPath: string): string {
+  return typeof service.inputErrorCode === 'string' ? service.inputErrorCode : service.inputErrorCode(firstPath);
 }

@@ -10,45 +10,37 @@ import { SvcError } from '../../errors';
 import { parseUsdgAmount } from '../../vaults/amount';
 import { buildDepositPack } from '../../vaults/deposit-pack';
 import { MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
-import type { SourceVerification } from '../../vaults/chain-context';
+import type { SourceVerification } from '../../x402/constants';
 import type { AckVerification } from '../../vaults/acks';
 import type { DepositVerification } from '../../vaults/completion';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
-  ackVerificationShape,
   bytes32Shape,
-  chainContextShape,
+  depositPackRequestShape,
+  depositPackResultShape,
   chainReaderFor,
-  contextFor,
+  depositPackDepsFor,
   jobShape,
-  modeBConfigFor,
   modeBSettingsFor,
-  modesShape,
   packShape,
   vaultInputErrorCode,
   verificationShape,
   VAULT_ERROR_STATUSES,
+  vaultChainBlocksFor,
 } from '../vault-shapes';
+import { chainBlockFields } from './x402-shapes';
 
 registerErrorStatuses(VAULT_ERROR_STATUSES);
 
 export const packRequestShape = {
-  vaultId: z.string().max(100).optional().describe('A registered Rail A vault slug or address; default the V1 vault'),
-  amountUsdg: z.string().max(64).describe('Decimal string, at most 6 decimal places, more than 0 and at most 10000'),
-  receiver: z.string().max(128).describe('The depositor\'s own address (never the vault, the USDG token or the zero address)'),
-  expiresInSeconds: z.number().optional().describe('Pack lifetime, an integer from 60 to 86400; default 900'),
+  ...depositPackRequestShape.shape,
   nowIso: nowIsoField,
 };
 
 export const prepareOutputShape = {
-  pack: packShape,
-  partnerbotSocialCommand: z.string(),
-  depositLinkUrl: z.string(),
-  modes: modesShape,
-  ackVerification: ackVerificationShape,
-  svcExecutesDeposit: z.literal(false),
-  ...chainContextShape,
+  ...depositPackResultShape.shape,
+  ...chainBlockFields,
 };
 
 export function ackSource(ack: AckVerification): SourceVerification {
@@ -85,13 +77,8 @@ export const partnerbotRouter = router({
     .input(z.object(packRequestShape))
     .output(stampedOutput(prepareOutputShape))
     .mutation(async ({ ctx, input }) => {
-      const result = await buildDepositPack(input, {
-        now: ctx.now,
-        appOrigin: ctx.config.origin,
-        chain: chainReaderFor(ctx.config),
-        modeB: modeBConfigFor(ctx.config),
-      });
-      return { ...result, ...contextFor(ctx.config, [ackSource(result.ackVerification)]) };
+      const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.now));
+      return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 
   submitIntent: publicProcedure
@@ -110,7 +97,7 @@ export const partnerbotRouter = router({
         packGeneratedAt: z.string().max(64).describe('The generatedAt of that pack'),
       }),
     )
-    .output(stampedOutput({ job: jobShape, verification: verificationShape, complete: z.literal(false), pack: packShape, ...chainContextShape }))
+    .output(stampedOutput({ job: jobShape, verification: verificationShape, complete: z.literal(false), pack: packShape, ...chainBlockFields }))
     .mutation(async ({ ctx, input }) => {
       const out = await submitModeBIntent(input, {
         now: ctx.now,
@@ -119,7 +106,7 @@ export const partnerbotRouter = router({
         settings: modeBSettingsFor(ctx.config),
         store: vaultDepositJobRepository,
       });
-      return { ...out, ...contextFor(ctx.config) };
+      return { ...out, ...vaultChainBlocksFor(ctx.config) };
     }),
 
   depositStatus: publicProcedure
@@ -144,7 +131,7 @@ export const partnerbotRouter = router({
         txHashCandidates: z.array(bytes32Shape).optional(),
         verification: verificationShape,
         complete: z.boolean(),
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .query(async ({ ctx, input }) => {
@@ -156,7 +143,7 @@ export const partnerbotRouter = router({
           settings: modeBSettingsFor(ctx.config),
           store: vaultDepositJobRepository,
         });
-        return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+        return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };
       }
       if (/^0x[0-9a-fA-F]{64}$/.test(input.jobId)) {
         const out = await reconcileDepositTx(
@@ -165,7 +152,7 @@ export const partnerbotRouter = router({
           { now: ctx.now, chain },
           (v) => parseUsdgAmount(v, 'amount').units,
         );
-        return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+        return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };
       }
       throw new SvcError('DEPOSIT_STATUS_ID_INVALID', 'The id is neither a Mode B job id (bvd_...) nor a transaction hash (0x + 64 hex digits)', {
         issues: [{ code: 'DEPOSIT_STATUS_ID_INVALID', message: 'expected bvd_... or 0x + 64 hex digits', path: 'jobId' }],

@@ -9,7 +9,7 @@ import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../in
 import { calculateVaultFees, feeScheduleSchema, FEE_SCHEDULE, vaultFeeCalculationSchema, vaultFeeInputSchema } from '../../vaults/fees';
 import { scoreVaultRisk, vaultCompositionSchema, vaultRiskScoreSchema } from '../../vaults/risk-score';
 import { compareVaultsWithoutRecommendation, vaultComparisonInputSchema, vaultComparisonSchema } from '../../vaults/compare';
-import { chainBlocks, facilitatorSettingsFrom, selectVaultServiceLane } from '../../x402/lanes';
+import { chainBlocks, vaultServiceLaneOf } from '../../x402/lanes';
 import { chainBlockFields } from './x402-shapes';
 
 registerErrorStatuses({
@@ -40,7 +40,7 @@ export const vaultAnalysisRouter = router({
         feeSchedule: FEE_SCHEDULE,
         calculation: calculateVaultFees(feeInput),
         generatedAt: ctx.now.toISOString(),
-        ...chainBlocks(selectVaultServiceLane(facilitatorSettingsFrom(ctx.config.facilitator))),
+        ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),
 
@@ -60,7 +60,7 @@ export const vaultAnalysisRouter = router({
       return {
         riskScore: scoreVaultRisk(composition),
         generatedAt: ctx.now.toISOString(),
-        ...chainBlocks(selectVaultServiceLane(facilitatorSettingsFrom(ctx.config.facilitator))),
+        ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),
 
@@ -80,7 +80,7 @@ export const vaultAnalysisRouter = router({
       return {
         comparison: compareVaultsWithoutRecommendation(comparisonInput),
         generatedAt: ctx.now.toISOString(),
-        ...chainBlocks(selectVaultServiceLane(facilitatorSettingsFrom(ctx.config.facilitator))),
+        ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),
 });

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { SvcError } from '../../errors';
 import { vaultAssetRegistry } from '../../vaults/asset-registry';
 import { evaluateDepositGate } from '../../vaults/deposit-gate';
+import { feeScheduleSchema } from '../../vaults/fees';
 import { buildDepositPack, depositLinkUrl, validateReceiver } from '../../vaults/deposit-pack';
 import { createDepositIntent, createWithdrawIntent } from '../../vaults/intents';
 import { createVaultManifest, validateVaultManifest, vaultManifestHash, type VaultManifest } from '../../vaults/manifest';
@@ -17,42 +18,29 @@ import { ACK_HASHES, ACK_TEXTS, findVault, listVaults, resolveRailAVault, VAULT_
 import { buildVaultSchema, type VaultRoute } from '../../vaults/schema';
 import { readVaultV2Status } from '../../vaults/v2-status';
 import { parseUsdgAmount } from '../../vaults/amount';
-import type { SourceVerification } from '../../vaults/chain-context';
+import type { SourceVerification } from '../../x402/constants';
+import { x402ArchitectureSchema } from '../../x402/architecture';
+import { vaultServiceLaneOf } from '../../x402/lanes';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
   addressShape,
   bytes32Shape,
-  chainContextShape,
   chainReaderFor,
-  contextFor,
+  depositPackDepsFor,
   gateShape,
   hexShape,
-  modeBConfigFor,
   packShape,
   v2StatusShape,
   vaultInputErrorCode,
   verificationShape,
   VAULT_ERROR_STATUSES,
+  vaultChainBlocksFor,
 } from '../vault-shapes';
+import { chainBlockFields } from './x402-shapes';
 import { ackSource, packRequestShape, prepareOutputShape, verificationSource } from './partnerbot';
 
 registerErrorStatuses(VAULT_ERROR_STATUSES);
-
-/**
- * The fee facts this rail can state with certainty (performance fee default 10% above the
- * high-water mark; no management, entry or exit fee). The fee module's own schedule replaces
- * this constant where the two capabilities meet.
- */
-export const FEE_SCHEDULE_FOR_SCHEMA = {
-  performanceFeeDefaultBps: 1000,
-  performanceFeeBasis: 'charged only on profit above the high-water mark',
-  managementFeeBps: 0,
-  entryFeeBps: 0,
-  exitFeeBps: 0,
-  depositFeeUsdg: '0',
-  withdrawalFeeUsdg: '0',
-} as const;
 
 /** The vault routes, as the schema lists them. */
 export const VAULT_ROUTES: VaultRoute[] = [
@@ -70,6 +58,11 @@ export const VAULT_ROUTES: VaultRoute[] = [
   { method: 'POST', path: '/api/vaults/manifests/validate', purpose: 'validate a vault manifest (200 with issues)' },
   { method: 'POST', path: '/api/vaults/rebalance-policy/compile', purpose: 'compile a rebalance policy: never executable, requires user approval' },
   { method: 'POST', path: '/api/vaults/receipt', purpose: 'a deterministic vault receipt for a manifest, a pack or a deposit transaction' },
+  { method: 'POST', path: '/api/vaults/fees/calculate', purpose: 'the fee split at a NAV reading, by the fee schedule above' },
+  { method: 'POST', path: '/api/vaults/risk-score', purpose: 'a structural 0-100 risk heuristic of a vault composition' },
+  { method: 'POST', path: '/api/vaults/compare', purpose: 'two to five vaults side by side, never ranked or recommended' },
+  { method: 'POST', path: '/api/vaults/x402/{serviceName}/requirements', purpose: 'payment requirements of a paid vault service on the selected x402 lane' },
+  { method: 'POST', path: '/api/vaults/x402/{serviceName}', purpose: 'a paid vault service (x402): the analysis services and the deposit pack' },
   { method: 'POST', path: '/api/partnerbot/vault-deposit/prepare-command', purpose: 'a Mode A deposit pack with the social command and Mode C' },
   { method: 'POST', path: '/api/partnerbot/vault-deposit/submit-intent', purpose: "Mode B for the operator's own partner wallet only" },
   { method: 'GET', path: '/api/partnerbot/vault-deposit/status/{jobId}', purpose: 'deposit completion from on-chain proof only' },
@@ -156,8 +149,8 @@ export const vaultsRouter = router({
   list: publicProcedure
     .meta({ family: 'vaults', openapi: rest('GET', '/vaults', 'The registered vaults: the V1 Rail A vault and the V2 canonical vault') })
     .input(z.object({ nowIso: nowIsoField }).optional())
-    .output(stampedOutput({ vaultRegistryVersion: z.string(), vaults: z.array(listingShape), ...chainContextShape }))
-    .query(({ ctx }) => ({ vaultRegistryVersion: VAULT_REGISTRY_VERSION, vaults: listVaults(), ...contextFor(ctx.config) })),
+    .output(stampedOutput({ vaultRegistryVersion: z.string(), vaults: z.array(listingShape), ...chainBlockFields }))
+    .query(({ ctx }) => ({ vaultRegistryVersion: VAULT_REGISTRY_VERSION, vaults: listVaults(), ...vaultChainBlocksFor(ctx.config) })),
 
   schema: publicProcedure
     .meta({
@@ -173,9 +166,9 @@ export const vaultsRouter = router({
         vaultRegistryVersion: z.string(),
         routes: z.array(z.object({ method: z.enum(['GET', 'POST']), path: z.string(), purpose: z.string() })),
         vaults: z.array(listingShape),
-        chainModel: z.object({ vaultChain: chainContextShape.vaultChain, rule: z.string() }),
-        paymentModel: z.object({ deposits: z.string(), paidServices: z.string(), x402PaymentChain: chainContextShape.x402PaymentChain }),
-        feeSchedule: z.record(z.string(), z.unknown()),
+        chainModel: z.object({ vaultChain: chainBlockFields.vaultChain, rule: z.string() }),
+        paymentModel: z.object({ deposits: z.string(), paidServices: z.string(), x402PaymentChain: chainBlockFields.x402PaymentChain }),
+        feeSchedule: feeScheduleSchema,
         publicDepositGate: z.object({
           rule: z.string(),
           checks: z.array(z.string()),
@@ -200,37 +193,17 @@ export const vaultsRouter = router({
           completionRule: z.string(),
           svcExecutesDeposit: z.literal(false),
         }),
-        architecture: z.object({
-          vaultChain: z.literal('broker_chain'),
-          vaultChainId: z.literal(4663),
-          baseAsset: z.literal('USDG'),
-          baseAssetAddress: addressShape,
-          x402Providers: z.object({
-            partnerCloud: z.object({ status: z.literal('live_or_configured'), paymentChain: z.literal('base'), label: z.string() }),
-            facilitator: z.object({
-              status: z.literal('configured_or_live_or_blocked'),
-              paymentChain: z.literal('broker_chain'),
-              chainId: z.literal(4663),
-              asset: z.literal('USDG'),
-              facilitator: addressShape.nullable(),
-              label: z.string(),
-            }),
-          }),
-          brokerMcpUsedForVaultExecution: z.literal(false),
-          svcStoresBrokerCredentials: z.literal(false),
-          svcPlacesOrders: z.literal(false),
-        }),
-        ...chainContextShape,
+        architecture: x402ArchitectureSchema,
+        ...chainBlockFields,
       }),
     )
     .query(({ ctx }) => ({
       ...buildVaultSchema({
-        feeSchedule: { ...FEE_SCHEDULE_FOR_SCHEMA } as Record<string, unknown>,
         routes: VAULT_ROUTES,
-        payment: { facilitatorEnabled: ctx.config.facilitator.enabled, facilitatorKeyConfigured: Boolean(ctx.config.facilitator.apiKey) },
-        architecture: { facilitatorAddress: ctx.config.facilitator.address },
+        lane: vaultServiceLaneOf(ctx.config.facilitator),
+        architecture: { address: ctx.config.facilitator.address },
       }),
-      ...contextFor(ctx.config),
+      ...vaultChainBlocksFor(ctx.config),
     })),
 
   assetRegistry: publicProcedure
@@ -267,10 +240,10 @@ export const vaultsRouter = router({
             sourceVerification: z.object({ source: z.string(), method: z.literal('published_source_snapshot'), lastVerified: z.string(), registryVersion: z.string() }),
           }),
         ),
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
-    .query(({ ctx }) => ({ ...vaultAssetRegistry(), ...contextFor(ctx.config) })),
+    .query(({ ctx }) => ({ ...vaultAssetRegistry(), ...vaultChainBlocksFor(ctx.config) })),
 
   readiness: publicProcedure
     .meta({
@@ -280,10 +253,10 @@ export const vaultsRouter = router({
       }),
     })
     .input(z.object({ vault: z.string().max(100).optional(), nowIso: nowIsoField }).optional())
-    .output(stampedOutput({ gate: gateShape, ...chainContextShape }))
+    .output(stampedOutput({ gate: gateShape, ...chainBlockFields }))
     .query(async ({ ctx, input }) => {
       const gate = await evaluateDepositGate(resolveRailAVault(input?.vault), chainReaderFor(ctx.config), ctx.now);
-      return { gate, ...contextFor(ctx.config, liveSource('deposit gate', gate.checkedAt, gate.source === 'onchain_eth_call')) };
+      return { gate, ...vaultChainBlocksFor(ctx.config, liveSource('deposit gate', gate.checkedAt, gate.source === 'onchain_eth_call')) };
     }),
 
   v2Status: publicProcedure
@@ -295,22 +268,22 @@ export const vaultsRouter = router({
       }),
     })
     .input(z.object({ nowIso: nowIsoField }).optional())
-    .output(stampedOutput({ ...v2StatusShape, ...chainContextShape }))
+    .output(stampedOutput({ ...v2StatusShape, ...chainBlockFields }))
     .query(async ({ ctx }) => {
       const status = await readVaultV2Status(chainReaderFor(ctx.config), ctx.now);
-      return { ...status, ...contextFor(ctx.config, liveSource('V2 suite reads', status.readAt, status.readSummary.live > 0)) };
+      return { ...status, ...vaultChainBlocksFor(ctx.config, liveSource('V2 suite reads', status.readAt, status.readSummary.live > 0)) };
     }),
 
   vault: publicProcedure
     .meta({ family: 'vaults', openapi: rest('GET', '/vaults/{slug}', 'One registered vault by slug or address') })
     .input(z.object({ slug: slugInput, nowIso: nowIsoField }))
-    .output(stampedOutput({ vault: listingShape, ...chainContextShape }))
+    .output(stampedOutput({ vault: listingShape, ...chainBlockFields }))
     .query(({ ctx, input }) => {
       const vault = findVault(input.slug);
       if (!vault) {
         throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', { issues: [{ code: 'VAULT_UNKNOWN', message: `known: ${listVaults().map((v) => v.slug).join(', ')}`, path: 'slug' }] });
       }
-      return { vault, ...contextFor(ctx.config) };
+      return { vault, ...vaultChainBlocksFor(ctx.config) };
     }),
 
   depositLink: publicProcedure
@@ -330,7 +303,7 @@ export const vaultsRouter = router({
         depositLinkUrl: z.string(),
         full: z.boolean(),
         prepared: z.object(prepareOutputShape).omit({ vaultChain: true, x402PaymentChain: true, sourceVerification: true }).nullable(),
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .query(async ({ ctx, input }) => {
@@ -345,7 +318,7 @@ export const vaultsRouter = router({
       if (input.amount !== undefined && input.receiver !== undefined) {
         const prepared = await buildDepositPack(
           { vaultId: vault.slug, amountUsdg: input.amount, receiver: input.receiver },
-          { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+          depositPackDepsFor(ctx.config, ctx.now),
         );
         return {
           vault: listing,
@@ -354,7 +327,7 @@ export const vaultsRouter = router({
           depositLinkUrl: prepared.depositLinkUrl,
           full: true,
           prepared,
-          ...contextFor(ctx.config, [ackSource(prepared.ackVerification)]),
+          ...vaultChainBlocksFor(ctx.config, [ackSource(prepared.ackVerification)]),
         };
       }
       return {
@@ -364,7 +337,7 @@ export const vaultsRouter = router({
         depositLinkUrl: depositLinkUrl(ctx.config.origin, vault, amount),
         full: false,
         prepared: null,
-        ...contextFor(ctx.config),
+        ...vaultChainBlocksFor(ctx.config),
       };
     }),
 
@@ -379,9 +352,9 @@ export const vaultsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await buildDepositPack(
         { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
-        { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+        depositPackDepsFor(ctx.config, ctx.now),
       );
-      return { ...result, ...contextFor(ctx.config, [ackSource(result.ackVerification)]) };
+      return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 
   depositIntent: publicProcedure
@@ -407,19 +380,19 @@ export const vaultsRouter = router({
         }),
         gate: gateShape,
         pack: packShape,
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .mutation(async ({ ctx, input }) => {
       const out = await createDepositIntent(
         { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
-        { now: ctx.now, appOrigin: ctx.config.origin, chain: chainReaderFor(ctx.config), modeB: modeBConfigFor(ctx.config) },
+        depositPackDepsFor(ctx.config, ctx.now),
       );
       return {
         intent: out.intent,
         gate: out.gate,
         pack: out.result.pack,
-        ...contextFor(ctx.config, [...liveSource('deposit gate', out.gate.checkedAt, true), ackSource(out.result.ackVerification)]),
+        ...vaultChainBlocksFor(ctx.config, [...liveSource('deposit gate', out.gate.checkedAt, true), ackSource(out.result.ackVerification)]),
       };
     }),
 
@@ -447,12 +420,12 @@ export const vaultsRouter = router({
           generatedAt: z.string(),
         }),
         gate: gateShape,
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
     .mutation(async ({ ctx, input }) => {
       const out = await createWithdrawIntent({ vaultId: input.slug, shares: input.shares, receiver: input.receiver }, { now: ctx.now, chain: chainReaderFor(ctx.config) });
-      return { ...out, ...contextFor(ctx.config, liveSource('deposit gate', out.gate.checkedAt, true)) };
+      return { ...out, ...vaultChainBlocksFor(ctx.config, liveSource('deposit gate', out.gate.checkedAt, true)) };
     }),
 
   createManifest: publicProcedure
@@ -468,20 +441,20 @@ export const vaultsRouter = router({
         nowIso: nowIsoField,
       }),
     )
-    .output(stampedOutput({ manifest: manifestShape, validation: validationShape, manifestHash: z.string(), ...chainContextShape }))
+    .output(stampedOutput({ manifest: manifestShape, validation: validationShape, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => {
       const { nowIso: _n, ...rest } = input;
-      return { ...createVaultManifest(rest), ...contextFor(ctx.config) };
+      return { ...createVaultManifest(rest), ...vaultChainBlocksFor(ctx.config) };
     }),
 
   validateManifest: publicProcedure
     .meta({ family: 'vaults', openapi: rest('POST', '/vaults/manifests/validate', 'Validate a USDG vault manifest: 200 with { valid, issues[] } even when invalid') })
     .input(z.object({ manifest: manifestShape, nowIso: nowIsoField }))
-    .output(stampedOutput({ validation: validationShape, manifestHash: z.string(), ...chainContextShape }))
+    .output(stampedOutput({ validation: validationShape, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => ({
       validation: validateVaultManifest(input.manifest as VaultManifest),
       manifestHash: vaultManifestHash(input.manifest as VaultManifest),
-      ...contextFor(ctx.config),
+      ...vaultChainBlocksFor(ctx.config),
     })),
 
   compileRebalancePolicy: publicProcedure
@@ -511,10 +484,10 @@ export const vaultsRouter = router({
           compiledAt: z.string(),
         }),
         policyHash: z.string(),
-        ...chainContextShape,
+        ...chainBlockFields,
       }),
     )
-    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest as VaultManifest, input.options ?? {}, ctx.now), ...contextFor(ctx.config) })),
+    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest as VaultManifest, input.options ?? {}, ctx.now), ...vaultChainBlocksFor(ctx.config) })),
 
   receipt: publicProcedure
     .meta({
@@ -536,18 +509,18 @@ export const vaultsRouter = router({
         nowIso: nowIsoField,
       }),
     )
-    .output(stampedOutput({ receipt: receiptShape, verification: verificationShape.nullable(), ...chainContextShape }))
+    .output(stampedOutput({ receipt: receiptShape, verification: verificationShape.nullable(), ...chainBlockFields }))
     .mutation(async ({ ctx, input }) => {
       const given = [input.manifest, input.pack, input.txHash].filter((v) => v !== undefined).length;
       if (given !== 1) {
         throw new SvcError('INPUT_INVALID', 'Give exactly one of manifest, pack or txHash', { issues: [{ code: 'RECEIPT_SUBJECT', message: 'exactly one of manifest, pack, txHash' }] });
       }
-      if (input.manifest) return { receipt: manifestReceipt(input.manifest as VaultManifest, ctx.now), verification: null, ...contextFor(ctx.config) };
-      if (input.pack) return { receipt: packReceipt(input.pack as never, ctx.now), verification: null, ...contextFor(ctx.config) };
+      if (input.manifest) return { receipt: manifestReceipt(input.manifest as VaultManifest, ctx.now), verification: null, ...vaultChainBlocksFor(ctx.config) };
+      if (input.pack) return { receipt: packReceipt(input.pack as never, ctx.now), verification: null, ...vaultChainBlocksFor(ctx.config) };
       const vault = resolveRailAVault(input.vaultId);
       const receiver = input.receiver === undefined ? undefined : validateReceiver(input.receiver, vault);
       const amountUnits = input.amountUsdg === undefined ? undefined : parseUsdgAmount(input.amountUsdg).units;
       const out = await settlementReceipt({ txHash: input.txHash as `0x${string}`, vaultId: vault.slug, receiver, amountUnits }, chainReaderFor(ctx.config), ctx.now);
-      return { ...out, ...contextFor(ctx.config, verificationSource(out.verification)) };
+      return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };
     }),
 });

@@ -12,8 +12,9 @@ import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
-import { feeScheduleSchema, FEE_SCHEDULE, formatUsdgUnits } from '../../vaults/fees';
-import { x402Architecture, x402ArchitectureSchema } from '../../x402/architecture';
+import { formatUsdgUnits } from '../../vaults/amount';
+import { feeScheduleSchema, FEE_SCHEDULE } from '../../vaults/fees';
+import { x402ArchitectureFromConfig, x402ArchitectureSchema } from '../../x402/architecture';
 import { findPaidService, PAID_VAULT_SERVICES, paidServiceRoute, type PaidVaultService } from '../../x402/catalogue';
 import {
   FACILITATOR_LANE,
@@ -26,13 +27,14 @@ import {
   X402_SCHEME,
 } from '../../x402/constants';
 import { checkSupported, type FacilitatorEndpoint } from '../../x402/facilitator-client';
-import { chainBlocks, facilitatorLaneState, facilitatorSettingsFrom, selectVaultServiceLane, type LaneSelection } from '../../x402/lanes';
+import { chainBlocks, facilitatorLaneState, facilitatorSettingsFrom, vaultServiceLaneOf, type LaneSelection } from '../../x402/lanes';
 import { PaymentMalformed } from '../../x402/payment';
 import { paymentReceiptSchema, verifyPaymentReceipt } from '../../x402/receipts';
 import { buildRequirements, paymentRequiredHeader, paymentRequiredV1Body, type BuiltRequirements } from '../../x402/requirements';
-import { authorizationId, readPaymentHeader, runPaidService, settleServicePayment, type PaymentOutcome } from '../../x402/settlement';
+import { authorizationId, paidServiceInputErrorCode, readPaymentHeader, runPaidService, settleServicePayment, type PaymentOutcome } from '../../x402/settlement';
 import type { ServiceConfig } from '../../config';
 import type { RequestContext } from '../context';
+import { depositPackDepsFor } from '../vault-shapes';
 import { chainBlockFields, laneSelectionSchema } from './x402-shapes';
 
 registerErrorStatuses({
@@ -56,7 +58,7 @@ registerErrorStatuses({
 type Ctx = RequestContext;
 
 function laneOf(cfg: ServiceConfig): LaneSelection {
-  return selectVaultServiceLane(facilitatorSettingsFrom(cfg.facilitator));
+  return vaultServiceLaneOf(cfg.facilitator);
 }
 
 function facilitatorEndpoint(cfg: ServiceConfig): FacilitatorEndpoint {
@@ -353,10 +355,9 @@ export const x402Router = router({
     )
     .query(({ ctx }) => {
       const lane = laneOf(ctx.config);
-      const state = facilitatorLaneState(facilitatorSettingsFrom(ctx.config.facilitator));
       return {
         schemaVersion: 'svc-x402-schema-1.0.0',
-        architecture: x402Architecture(state.facilitatorAddress),
+        architecture: x402ArchitectureFromConfig(ctx.config.facilitator),
         scheme: X402_SCHEME,
         x402Versions: [1, 2],
         headers: {
@@ -738,14 +739,14 @@ export const x402Router = router({
       const { serviceName: _name, nowIso: _now, ...serviceInput } = input;
       const parsed = service.input.safeParse(serviceInput);
       if (!parsed.success) {
-        throw new SvcError(service.inputErrorCode, 'The request did not match the service input; nothing was charged', {
-          issues: parsed.error.issues.map((i) => ({ code: i.code.toUpperCase(), message: i.message, path: i.path.map(String).join('.') })),
-        });
+        const issues = parsed.error.issues.map((i) => ({ code: i.code.toUpperCase(), message: i.message, path: i.path.map(String).join('.') }));
+        throw new SvcError(paidServiceInputErrorCode(service, issues[0]?.path ?? ''), 'The request did not match the service input; nothing was charged', { issues });
       }
-      // The services are pure: answering first means a semantically invalid request (a fee
-      // above its cap, a non-canonical asset) is refused before settlement, and the answer
-      // is only released once the facilitator reports the payment.
-      const result = runPaidService(service, parsed.data, { now: ctx.now });
+      // Answering first means a semantically invalid request (a fee above its cap, a
+      // non-canonical asset, a deposit pack whose ack pins differ or cannot be read) is refused
+      // before settlement, and the answer is only released once the facilitator reports the
+      // payment. The services change nothing: the deposit pack only reads the chain.
+      const result = await runPaidService(service, parsed.data, depositPackDepsFor(ctx.config, ctx.now));
 
       const outcome = await settleFor(ctx, service, lane, paymentHeader);
       if (outcome.kind !== 'settled') failOutcome(outcome, lane);
