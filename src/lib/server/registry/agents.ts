@@ -110,8 +110,8 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
     title: 'Trading-agent autonomy path: compile, validate autonomy fuses, command packs, post-run audits',
     railId: null,
     // The autonomy services themselves are the partner cloud's x402 endpoints, listed (with
-    // their lane) by the provider directory; this service has no other route for the path.
-    endpoints: ['GET /api/x402/providers'],
+    // their lane) by the provider directory; the schema route describes the path.
+    endpoints: ['GET /api/partnerbot/schema', 'GET /api/x402/providers'],
     envGates: ['PARTNER_API_URL', 'PARTNER_API_KEY'],
     mcpTools: [...MCP_TOOLS.autonomy],
     skillPack: 'svc-partnerbot-autonomy',
@@ -206,6 +206,25 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       ...TRUTH_RULES,
       "A payment receipt records the facilitator's report, not on-chain proof; an unknown settlement outcome is kept for reconciliation and never charged twice.",
     ],
+  },
+  {
+    id: 'wallet_session',
+    title: "Sign-In with Ethereum and the caller's saved Coils and receipts",
+    railId: null,
+    endpoints: [
+      'GET /api/auth/nonce',
+      'POST /api/auth/verify',
+      'GET /api/auth/session',
+      'POST /api/auth/logout',
+      'GET /api/me/coils',
+      'GET /api/me/coils/{slug}',
+      'GET /api/me/receipts',
+    ],
+    // ORIGIN fixes the SIWE domain; the RPC lets contract wallets (ERC-1271/6492) sign in.
+    envGates: ['ORIGIN', 'BROKER_CHAIN_RPC_URL'],
+    mcpTools: [],
+    skillPack: 'svc-wallet-session',
+    truthRules: TRUTH_RULES,
   },
   {
     id: 'broker_wallet_external',

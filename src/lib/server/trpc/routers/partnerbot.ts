@@ -7,7 +7,9 @@
 import { z } from 'zod';
 import { vaultDepositJobRepository } from '../../db/vault-deposit-job-repository';
 import { SvcError } from '../../errors';
+import { partnerbotSchema } from '../../autonomy/partnerbot-schema';
 import { parseUsdgAmount } from '../../vaults/amount';
+import { vaultServiceLaneOf } from '../../x402/lanes';
 import { buildDepositPack } from '../../vaults/deposit-pack';
 import { MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
 import type { SourceVerification } from '../../x402/constants';
@@ -64,7 +66,63 @@ const statusInput = z.object({
   nowIso: nowIsoField,
 });
 
+const partnerbotSchemaOutput = stampedOutput({
+  schemaVersion: z.string(),
+  generatedAt: z.string(),
+  routes: z.array(z.object({ method: z.string(), path: z.string(), workflow: z.string(), railId: z.string().nullable() })),
+  modes: z.array(
+    z.object({
+      mode: z.enum(['A', 'B', 'C']),
+      title: z.string(),
+      description: z.string(),
+      envGates: z.array(z.string()).describe('names of the environment gates, never their values'),
+      refusalCodes: z.array(z.string()),
+    }),
+  ),
+  mandatoryFuses: z.array(
+    z.object({ kind: z.string(), label: z.string(), unit: z.string(), min: z.number().nullable(), max: z.number().nullable(), capsuleDefault: z.number().nullable() }),
+  ),
+  liveAutonomyAcknowledgment: z.object({
+    description: z.string(),
+    fields: z.array(z.object({ field: z.string(), statement: z.string(), type: z.literal('boolean'), mustBe: z.literal(true) })),
+    timestampField: z.literal('acknowledgedAt'),
+  }),
+  x402CallPlan: z.object({
+    lane: z.enum(['facilitator', 'partnerCloud']),
+    laneReason: z.string(),
+    settlesHere: z.boolean(),
+    paymentChain: z.string(),
+    chainId: z.number().int(),
+    asset: z.string(),
+    steps: z.array(z.string()),
+    services: z.array(
+      z.object({
+        serviceName: z.string(),
+        title: z.string(),
+        route: z.string(),
+        requirementsRoute: z.string(),
+        priceUnits: z.string().describe('USDG 6-decimal units'),
+        priceUsdg: z.string(),
+        freeRoute: z.string().nullable(),
+      }),
+    ),
+  }),
+  truthRules: z.array(z.string()),
+});
+
 export const partnerbotRouter = router({
+  schema: publicProcedure
+    .meta({
+      family: 'autonomy',
+      openapi: rest('GET', '/partnerbot/schema', 'The autonomy path: routes, deposit modes, mandatory fuses, the live-autonomy acknowledgment shape and the x402 call plan', {
+        description:
+          'Descriptive only: the service executes nothing on this path. Mandatory fuses are the ones every capsule must carry (see POST /api/tools/risk-audit); the acknowledgment is a record of understanding (every field literally true), never a permission the service acts on; the x402 call plan names the lane selected now with its reason.',
+      }),
+    })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(partnerbotSchemaOutput)
+    .query(({ ctx }) => partnerbotSchema({ lane: vaultServiceLaneOf(ctx.config.facilitator), now: ctx.now })),
+
   prepareCommand: publicProcedure
     .meta({
       family: 'autonomy',
