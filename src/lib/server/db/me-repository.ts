@@ -4,6 +4,7 @@
  * here that reads a row without that filter.
  */
 import { afterCursor, toPage, type Page, type PageCursor } from './page-cursor';
+import type { Coil as CoilRow, Receipt as ReceiptRow } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
 
 export interface OwnedCoil {
@@ -29,30 +30,6 @@ export interface OwnedReceipt {
   coilSlug: string;
   createdAt: string;
   receipt: Record<string, unknown>;
-}
-
-interface CoilRow {
-  id: string;
-  slug: string;
-  manifestHash: string;
-  parentManifestHash: string | null;
-  forkOf: string | null;
-  manifestJson: string;
-  score: number | null;
-  createdAt: Date;
-}
-
-interface ReceiptRow {
-  id: string;
-  receiptId: string;
-  kind: string;
-  manifestHash: string;
-  parentManifestHash: string | null;
-  weightsChecksum: string;
-  validationStatus: string;
-  coilSlug: string;
-  receiptJson: string;
-  createdAt: Date;
 }
 
 function parseDocument(text: string): Record<string, unknown> {

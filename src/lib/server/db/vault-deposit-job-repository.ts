@@ -5,24 +5,9 @@
 import canonicalize from 'canonicalize';
 import type { DepositPack } from '../vaults/deposit-pack';
 import type { JobSubmitState, VaultDepositJobRecord, VaultDepositJobStore } from '../vaults/mode-b';
+import type { VaultDepositJob as Row } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
 
-type Row = {
-  id: string;
-  planHash: string;
-  vaultSlug: string;
-  vaultAddress: string;
-  receiver: string;
-  amount: string;
-  amountUnits: string;
-  submitState: string;
-  failureCode: string | null;
-  partnerJobId: string | null;
-  txHashesJson: string;
-  packJson: string;
-  createdAt: Date;
-  updatedAt: Date;
-};
 
 function toRecord(row: Row): VaultDepositJobRecord {
   return {
