@@ -8,7 +8,6 @@ import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { SvcError } from '../../src/lib/server/errors';
 import { findExecutionClaim } from '../../src/lib/server/guards/output-guard';
-import { findAssetByTicker } from '../../src/lib/server/registry';
 import { assertVenuePhrase, partnerCommand, tradePhrase } from '../../src/lib/server/stocks/command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntentInput } from '../../src/lib/server/stocks/intent';
 import { asksForExternalVerification } from '../../src/lib/server/partner/agent-api';
@@ -23,23 +22,11 @@ import {
   STATUS_MEANING,
   type ReceiptStatus,
 } from '../../src/lib/server/stocks/status';
+import { intent, NVDA } from '../support/stock-intents';
 
-const NVDA = findAssetByTicker('NVDA')!.address;
-
+/** The shared valid test intent, typed for the domain functions. */
 function input(overrides: Partial<StockIntentInput> = {}): StockIntentInput {
-  return {
-    mode: 'personal_partner_trade',
-    side: 'buy',
-    targetSymbol: 'NVDA',
-    targetTokenAddress: NVDA,
-    inputAsset: 'USDG',
-    inputAmount: '25',
-    maxSlippageBps: 100,
-    maxNotionalUsd: 100,
-    userAcknowledgedTokenizedExposureNotDirectStockOwnership: true,
-    userAcknowledgedPartnerExecutesTrade: true,
-    ...overrides,
-  };
+  return intent(overrides as Record<string, unknown>) as unknown as StockIntentInput;
 }
 
 describe('plan hash', () => {
