@@ -1,8 +1,7 @@
 /** The home page in real Chromium: mode, flags and the canonical registry table via the typed client. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
-import { chromiumInstalled, requireService } from '../support/services';
+import { browserSkipReason, launchBrowser, recordTrpcCalls } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 let server: TestServer | undefined;
@@ -10,7 +9,7 @@ let browser: Browser | undefined;
 let skipReason: string | undefined;
 
 beforeAll(async () => {
-  skipReason = await requireService('Chromium (/usr/bin/chromium)', chromiumInstalled);
+  skipReason = await browserSkipReason();
   if (skipReason) return;
   server = await startServer({ allowPostgres: false });
   browser = await launchBrowser();
@@ -24,10 +23,7 @@ describe('home page', () => {
   it('shows the service mode, the feature flags and the registry table', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();
-    const trpcCalls: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().includes('/trpc/')) trpcCalls.push(r.url());
-    });
+    const trpcCalls = recordTrpcCalls(page);
     await page.goto(`${server!.url}/`);
     await expect.poll(() => page.getByTestId('service-mode').textContent()).toBe('planning_only');
     const rows = page.getByTestId('registry-table').locator('tbody tr');

@@ -6,9 +6,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
+import { browserSkipReason, launchBrowser } from '../support/browser';
 import { injectWallet } from '../support/injected-wallet';
-import { chromiumInstalled, requireService } from '../support/services';
 import { startServer, type TestServer } from '../support/server';
 import { WALLET_A, WALLET_B, signIn } from '../support/siwe';
 
@@ -17,7 +16,7 @@ let browser: Browser | undefined;
 let skipReason: string | undefined;
 
 beforeAll(async () => {
-  skipReason = await requireService('Chromium (/usr/bin/chromium)', chromiumInstalled);
+  skipReason = await browserSkipReason();
   if (skipReason) return;
   server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
   browser = await launchBrowser();

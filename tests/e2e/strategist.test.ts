@@ -1,8 +1,7 @@
 /** The strategist page in real Chromium: thesis in, Coil and receipt out, through the typed client. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
-import { chromiumInstalled, requireService } from '../support/services';
+import { browserSkipReason, launchBrowser, recordTrpcCalls } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 let server: TestServer | undefined;
@@ -10,7 +9,7 @@ let browser: Browser | undefined;
 let skipReason: string | undefined;
 
 beforeAll(async () => {
-  skipReason = await requireService('Chromium (/usr/bin/chromium)', chromiumInstalled);
+  skipReason = await browserSkipReason();
   if (skipReason) return;
   server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
   browser = await launchBrowser();
@@ -24,10 +23,7 @@ describe('strategist page', () => {
   it('turns a thesis into a Coil with a receipt, reached from the nav link', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();
-    const calls: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().includes('/trpc/')) calls.push(r.url());
-    });
+    const calls = recordTrpcCalls(page);
     await page.goto(`${server!.url}/`);
     await page.click('nav a[href="/strategist"]');
     await page.getByTestId('thesis-input').fill('AI chips and data-center GPUs, with NVDA leading');

@@ -9,10 +9,9 @@ import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
 import { V1_VAULT } from '../../src/lib/server/vaults/registry';
-import { launchBrowser } from '../support/browser';
+import { browserSkipReason, launchBrowser } from '../support/browser';
 import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
 import { placeV1Vault, usdgUnits } from '../support/chain/vaults';
-import { chromiumInstalled, requireService } from '../support/services';
 import { startServer, type TestServer } from '../support/server';
 
 const DEPOSITOR = 3;
@@ -22,7 +21,7 @@ let browser: Browser | undefined;
 let skipReason: string | undefined;
 
 beforeAll(async () => {
-  skipReason = await requireService('Chromium (/usr/bin/chromium)', chromiumInstalled);
+  skipReason = await browserSkipReason();
   if (skipReason) return;
   chain = await startLocalChain();
   const v1 = await placeV1Vault(chain);
