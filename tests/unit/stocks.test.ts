@@ -8,7 +8,7 @@ import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { SvcError } from '../../src/lib/server/errors';
 import { findExecutionClaim } from '../../src/lib/server/guards/output-guard';
-import { assertVenuePhrase, partnerCommand, tradePhrase } from '../../src/lib/server/stocks/command-pack';
+import { assertVenuePhrase, partnerCommand, publicPartnerApiBase, tradePhrase } from '../../src/lib/server/stocks/command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntentInput } from '../../src/lib/server/stocks/intent';
 import { asksForExternalVerification } from '../../src/lib/server/partner/agent-api';
 import { checkSubmitGates } from '../../src/lib/server/stocks/lane';
@@ -148,6 +148,18 @@ describe('receipt state machine', () => {
     expect(chainProofTransition('onchain_reverted', tx, { ...confirmed, txHash: other })).toEqual({ next: 'onchain_confirmed' });
     expect(chainProofTransition('onchain_reverted', tx, { kind: 'not_found', txHash: other })).toEqual({ next: 'onchain_reverted', reason: 'ONCHAIN_PROOF_KEPT' });
     expect(chainProofTransition('onchain_reverted', tx, noProof('TX_PROVES_OTHER_PLAN', other))).toEqual({ next: 'onchain_reverted', reason: 'TX_PROVES_OTHER_PLAN' });
+  });
+});
+
+describe('the partner address in a command pack', () => {
+  it('shows a configured http(s) address without trailing slashes, and never one that carries credentials or a query', () => {
+    expect(publicPartnerApiBase('https://api.partner.example/')).toBe('https://api.partner.example');
+    expect(publicPartnerApiBase('https://api.partner.example/v1//')).toBe('https://api.partner.example/v1');
+    expect(publicPartnerApiBase(undefined)).toBeUndefined();
+    expect(publicPartnerApiBase('https://user:secret@api.partner.example')).toBeUndefined();
+    expect(publicPartnerApiBase('https://api.partner.example/?key=abc')).toBeUndefined();
+    expect(publicPartnerApiBase('ftp://api.partner.example')).toBeUndefined();
+    expect(publicPartnerApiBase('not a url')).toBeUndefined();
   });
 });
 
