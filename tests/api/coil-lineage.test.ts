@@ -113,7 +113,7 @@ describe('a fork without its parent\'s hash', () => {
   it('@persistence never resolves to another wallet\'s private parent', async () => {
     const privateHash = await storeParent(toolCoil({ slug: 'lineage-private', name: 'Private parent' }), { cookie: cookieA });
     const fork = toolCoil({ slug: 'lineage-private-fork', forkOf: 'lineage-private' });
-    for (const headers of [{}, { cookie: cookieB }]) {
+    for (const headers of [{}, { cookie: cookieB }] as Array<Record<string, string>>) {
       const res = await server.post('/api/tools/receipt', { coil: fork, nowIso: NOW }, headers);
       expect(res.status, res.text).toBe(422);
       expect(res.json.error.code).toBe('FORK_PARENT_NOT_FOUND');

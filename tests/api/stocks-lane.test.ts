@@ -348,6 +348,7 @@ describe('POST /api/stocks/submit-partner-intent: a plan has a bounded life on t
       const again = await main.post(PREPARE, { intent: p.intent, nowIso: p.generatedAt });
       expect(again.json.planHash).toBe(p.planHash);
       expect(Date.parse(again.json.plan.expiresAt)).toBe(firstPreparedAt.getTime() + 900_000);
+      expect(again.json.nextStep).toMatch(/can no longer be submitted/);
       expect((await submit(main, p)).json.error.code).toBe('PLAN_EXPIRED');
     });
     expect(seen).toEqual([]);

@@ -216,7 +216,9 @@ export async function prepareStockCommand(intentInput: StockIntentInput, deps: P
     partnerContacted: false as const,
     receipt: { receiptId: record.id, status: record.status, statusMeaning: STATUS_MEANING[record.status] },
     nextStep:
-      `Review the command. To hand it to the partner through this service, send the same intent to POST /api/stocks/submit-partner-intent with userConfirmedPlanHash set to planHash and nowIso set to generatedAt, before plan.expiresAt (${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes after this server first prepared the plan). This service places no order itself.`,
+      deps.serverTime.getTime() > planExpiresAt(record.firstPreparedAt).getTime()
+        ? `This plan was first prepared here more than ${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes ago and can no longer be submitted. Prepare the intent again with another nowIso (or none) for a new plan. This service places no order itself.`
+        : `Review the command. To hand it to the partner through this service, send the same intent to POST /api/stocks/submit-partner-intent with userConfirmedPlanHash set to planHash and nowIso set to generatedAt, before plan.expiresAt (${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes after this server first prepared the plan). This service places no order itself.`,
   };
 }
 
