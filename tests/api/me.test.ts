@@ -51,6 +51,7 @@ async function saveCoil(owner: string | null, slug: string, minutes: number, opt
       ownerAddress: owner,
       receiptJson: JSON.stringify({ receiptId: `hrcpt_${manifestHash.slice(0, 16)}`, manifestHash, anchoring: 'paper' }),
       createdAt,
+      storedAt: createdAt,
     },
   });
   return { slug, manifestHash, createdAt };

@@ -5,6 +5,7 @@
  * failures, the console-verification passthrough, and the job-poll mapping.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDb, type TestDb } from '../support/db';
 import { startFakePartner, type FakePartner, type PartnerJobStatus } from '../support/fake-partner';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 import { AAPL, freshNowIso, intent, NVDA, planHashOf } from '../support/stock-intents';
@@ -19,19 +20,24 @@ let main: TestServer; // lane enabled, default cap 500, short partner timeout
 let laneOff: TestServer; // key and URL set, PARTNER_AGENT_API_ENABLED unset
 let noKey: TestServer; // enabled, no key
 let cap100: TestServer; // lane enabled, notional cap 100
+let noUrl: TestServer; // nothing of the partner configured
+let db: TestDb; // main's database
 
 beforeAll(async () => {
   partner = await startFakePartner({ apiKey });
   const enabled = { PARTNER_API_URL: partner.url, PARTNER_API_KEY: apiKey, PARTNER_AGENT_API_ENABLED: 'true', PARTNER_TIMEOUT_MS: '1500' };
-  [main, laneOff, noKey, cap100] = await Promise.all([
+  [main, laneOff, noKey, cap100, noUrl] = await Promise.all([
     startServer({ env: enabled }),
     startServer({ env: { PARTNER_API_URL: partner.url, PARTNER_API_KEY: apiKey } }),
     startServer({ env: { PARTNER_API_URL: partner.url, PARTNER_AGENT_API_ENABLED: 'true' } }),
     startServer({ env: { ...enabled, PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD: '100' } }),
+    startServer(),
   ]);
+  db = openTestDb(main.databaseUrl);
 });
 afterAll(async () => {
-  await Promise.all([main?.stop(), laneOff?.stop(), noKey?.stop(), cap100?.stop()]);
+  await db?.$disconnect();
+  await Promise.all([main?.stop(), laneOff?.stop(), noKey?.stop(), cap100?.stop(), noUrl?.stop()]);
   await partner?.stop();
 });
 
@@ -93,11 +99,13 @@ describe('POST /api/stocks/prepare-partner-command', () => {
       cli: 'partner --ni "buy $25 of NVDA on broker"',
       agentApi: {
         method: 'POST',
-        url: '{partner_api_url}/agent/prompt',
+        url: `${partner.url}/agent/prompt`,
         authHeaderName: 'X-API-Key',
         apiKeyEnvVar: 'PARTNER_API_KEY',
         body: { prompt: 'buy $25 of NVDA on broker' },
-        pollUrlTemplate: '{partner_api_url}/agent/job/{jobId}',
+        pollUrlTemplate: `${partner.url}/agent/job/{jobId}`,
+        partnerApiUrlConfigured: true,
+        urlNote: expect.stringContaining('PARTNER_API_URL'),
       },
       chainId: 4663,
       canonical: { targetSymbol: 'NVDA', targetTokenAddress: NVDA, usdgAddress: USDG.address },
@@ -107,6 +115,24 @@ describe('POST /api/stocks/prepare-partner-command', () => {
     expect(stored.status).toBe(200);
     expect(stored.json.receipt).toMatchObject({ status: 'prepared', jobId: null, txHash: null, planHash: body.planHash });
     expect(stored.json.receipt.history).toEqual([expect.objectContaining({ seq: 1, trigger: 'prepare', fromStatus: null, toStatus: 'prepared' })]);
+    // The plan's life runs from this server's first prepare (its clock), not from nowIso.
+    expect(body.plan.lifetimeSeconds).toBe(900);
+    expect(body.plan.expiresAt).toBe(stored.json.receipt.expiresAt);
+    expect(Date.parse(body.plan.expiresAt) - Date.parse(stored.json.receipt.firstPreparedAt)).toBe(900_000);
+    expect(body.plan.expiresAt).not.toBe('2026-03-02T10:15:00.000Z');
+  });
+
+  it('names the configured partner address in the command pack, and keeps the placeholder (saying so) only when none is configured', async () => {
+    const res = await noUrl.post(PREPARE, { intent: intent(), nowIso: freshNowIso() });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.commandPack.agentApi).toMatchObject({
+      url: '{partner_api_url}/agent/prompt',
+      pollUrlTemplate: '{partner_api_url}/agent/job/{jobId}',
+      partnerApiUrlConfigured: false,
+      urlNote: expect.stringMatching(/PARTNER_API_URL is not configured/),
+    });
+    const configured = (await laneOff.post(PREPARE, { intent: intent(), nowIso: freshNowIso() })).json.commandPack.agentApi;
+    expect(configured).toMatchObject({ url: `${partner.url}/agent/prompt`, pollUrlTemplate: `${partner.url}/agent/job/{jobId}`, partnerApiUrlConfigured: true });
   });
 
   it('is deterministic: the same intent at the same nowIso gives a byte-identical answer and one receipt', async () => {
@@ -305,6 +331,38 @@ describe('POST /api/stocks/submit-partner-intent: gates in order', () => {
     const res = await main.post(SUBMIT, { intent: bad, userConfirmedPlanHash: planHashOf(bad, nowIso), nowIso });
     expect(res.status).toBe(422);
     expect(res.json.error.issues.map((i: { code: string }) => i.code)).toEqual(['NON_CANONICAL_ADDRESS']);
+  });
+});
+
+describe('POST /api/stocks/submit-partner-intent: a plan has a bounded life on the server\'s clock', () => {
+  it('refuses (409 PLAN_EXPIRED) a plan first prepared more than 15 minutes ago, although nowIso names its generatedAt; preparing it again does not revive it', async () => {
+    const p = await prepared(main, { inputAmount: '17' });
+    // The plan's first prepare (a server-clock fact stored with it) moved 16 minutes back.
+    const firstPreparedAt = new Date(Date.now() - 16 * 60_000);
+    await db.stockReceipt.update({ where: { planHash: p.planHash }, data: { firstPreparedAt } });
+    const seen = await partnerRequestsDuring(async () => {
+      const res = await submit(main, p);
+      expect(res.status, res.text).toBe(409);
+      expect(res.json.error.code).toBe('PLAN_EXPIRED');
+      expect(res.json.error.issues[0]).toMatchObject({ code: 'PLAN_EXPIRED', path: 'userConfirmedPlanHash' });
+      const again = await main.post(PREPARE, { intent: p.intent, nowIso: p.generatedAt });
+      expect(again.json.planHash).toBe(p.planHash);
+      expect(Date.parse(again.json.plan.expiresAt)).toBe(firstPreparedAt.getTime() + 900_000);
+      expect(again.json.nextStep).toMatch(/can no longer be submitted/);
+      expect((await submit(main, p)).json.error.code).toBe('PLAN_EXPIRED');
+    });
+    expect(seen).toEqual([]);
+    expect((await main.get(`/api/stocks/receipts/${p.planHash}`)).json.receipt).toMatchObject({ status: 'prepared', jobId: null });
+  });
+
+  it('accepts a plan within its life even when its nowIso lies far in the past (nowIso names the plan, it is not the clock)', async () => {
+    const body = intent({ inputAmount: '18' });
+    const nowIso = '2020-01-01T00:00:00.000Z';
+    const prep = await main.post(PREPARE, { intent: body, nowIso });
+    expect(prep.status).toBe(200);
+    const res = await submit(main, { intent: body, planHash: prep.json.planHash, generatedAt: nowIso });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.receiptStatus).toBe('job_pending');
   });
 });
 

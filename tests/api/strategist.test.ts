@@ -134,6 +134,16 @@ describe('POST /api/agent/svc with the partner', () => {
     expect(ok.json.providerMeta.provider).toBe('partner');
   });
 
+  it('never sends an empty or whitespace-only thesis to the partner: 400 PROMPT_REQUIRED on both routes', async () => {
+    const before = partner.requests.length;
+    for (const path of ['/api/agent/svc', '/api/tools/generate-coil']) {
+      const res = await partnerOnly.post(path, { prompt: '  \n ' });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('PROMPT_REQUIRED');
+    }
+    expect(partner.requests.length).toBe(before);
+  });
+
   it('an unconfigured partner is 503 PARTNER_NOT_CONFIGURED', async () => {
     expectFailure(await unconfigured.post('/api/agent/svc', { prompt: 'anything' }), 503, 'PARTNER_NOT_CONFIGURED', 'anything');
     expectFailure(await unconfigured.post('/api/tools/generate-coil', { prompt: 'anything' }), 503, 'PARTNER_NOT_CONFIGURED', 'anything');
@@ -201,6 +211,12 @@ describe('the local strategist through the server', () => {
 
   it('validates its input: PROMPT_REQUIRED, PROMPT_TOO_LONG, preferences never coerced', async () => {
     expect((await plain.post('/api/agent/svc', {})).json.error.code).toBe('PROMPT_REQUIRED');
+    for (const prompt of ['', ' \t\n ']) {
+      const blank = await plain.post('/api/agent/svc', { prompt, nowIso: NOW });
+      expect(blank.status, blank.text).toBe(400);
+      expect(blank.json.error).toMatchObject({ code: 'PROMPT_REQUIRED', issues: [expect.objectContaining({ path: 'prompt' })] });
+      expect(blank.text).not.toMatch(/Default diversified basket/);
+    }
     expect((await plain.post('/api/agent/svc', { prompt: 'y'.repeat(2001) })).json.error.code).toBe('PROMPT_TOO_LONG');
     const cap = await plain.post('/api/agent/svc', { prompt: 'x', userPreferences: { maxSingleAssetWeightBps: '3000' } });
     expect(cap.status).toBe(400);

@@ -65,6 +65,19 @@ describe('POST /api/tools/generate-coil', () => {
     expect(long.json.error.code).toBe('PROMPT_TOO_LONG');
     expect((await server.post('/api/tools/generate-coil', { prompt: 'x'.repeat(2000) })).status).toBe(200);
   });
+
+  it('answers 400 PROMPT_REQUIRED for an empty or whitespace-only thesis, and coils no default basket', async () => {
+    const coiled = async () => (await server.get('/api/agents/passport/mock')).json.passport.components.find((c: { name: string }) => c.name === 'manifestsCoiled').value;
+    const before = await coiled();
+    for (const prompt of ['', '   ', '\n\t \u00a0\u3000']) {
+      const res = await server.post('/api/tools/generate-coil', { prompt, nowIso: NOW });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error).toMatchObject({ code: 'PROMPT_REQUIRED', issues: [expect.objectContaining({ path: 'prompt' })] });
+      expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
+      expect(res.text).not.toMatch(/Default diversified basket/);
+    }
+    expect(await coiled()).toBe(before);
+  });
 });
 
 describe('POST /api/tools/validate-coil', () => {

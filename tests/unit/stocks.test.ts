@@ -8,7 +8,7 @@ import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { SvcError } from '../../src/lib/server/errors';
 import { findExecutionClaim } from '../../src/lib/server/guards/output-guard';
-import { assertVenuePhrase, partnerCommand, tradePhrase } from '../../src/lib/server/stocks/command-pack';
+import { assertVenuePhrase, partnerCommand, publicPartnerApiBase, tradePhrase } from '../../src/lib/server/stocks/command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntentInput } from '../../src/lib/server/stocks/intent';
 import { asksForExternalVerification } from '../../src/lib/server/partner/agent-api';
 import { checkSubmitGates } from '../../src/lib/server/stocks/lane';
@@ -130,21 +130,36 @@ describe('receipt state machine', () => {
     }
   });
 
-  it('moves on chain proof and only on chain proof', () => {
+  it('moves on a chain verdict for this plan, and only on one', () => {
     const tx = '0x' + 'aa'.repeat(32);
     const other = '0x' + 'bb'.repeat(32);
-    const ok = { kind: 'receipt' as const, txHash: tx, success: true, blockNumber: '7', touchesTarget: true };
-    expect(chainProofTransition('job_pending', null, ok)).toEqual({ next: 'onchain_confirmed' });
-    expect(chainProofTransition('job_pending', null, { ...ok, success: false })).toEqual({ next: 'onchain_reverted' });
+    const confirmed = { kind: 'confirmed' as const, txHash: tx, blockNumber: '7' };
+    const reverted = { kind: 'reverted' as const, txHash: tx, blockNumber: '7' };
+    const noProof = (reason: 'TX_NOT_FOR_TARGET_TOKEN' | 'TX_PROVES_OTHER_PLAN', txHash = tx) => ({ kind: 'no_proof' as const, txHash, blockNumber: '7', reason });
+    expect(chainProofTransition('job_pending', null, confirmed)).toEqual({ next: 'onchain_confirmed' });
+    expect(chainProofTransition('job_pending', null, reverted)).toEqual({ next: 'onchain_reverted' });
     expect(chainProofTransition('job_completed_unconfirmed', null, { kind: 'not_found', txHash: tx })).toEqual({ next: 'prepared', reason: 'TX_RECEIPT_NOT_FOUND' });
-    expect(chainProofTransition('job_pending', null, { ...ok, touchesTarget: false })).toEqual({ next: 'prepared', reason: 'TX_NOT_FOR_TARGET_TOKEN' });
+    expect(chainProofTransition('job_pending', null, noProof('TX_NOT_FOR_TARGET_TOKEN'))).toEqual({ next: 'prepared', reason: 'TX_NOT_FOR_TARGET_TOKEN' });
     expect(chainProofTransition('job_pending', null, { kind: 'unverified', txHash: tx, reason: 'CHAIN_ID_MISMATCH' })).toEqual({ next: 'job_pending', reason: 'CHAIN_ID_MISMATCH' });
     // onchain_confirmed: no proof keeps it; another transaction does not move it; a new receipt of the same transaction does.
     expect(chainProofTransition('onchain_confirmed', tx, { kind: 'not_found', txHash: tx })).toEqual({ next: 'onchain_confirmed', reason: 'ONCHAIN_PROOF_KEPT' });
-    expect(chainProofTransition('onchain_confirmed', tx, { ...ok, txHash: other, success: false })).toEqual({ next: 'onchain_confirmed', reason: 'ALREADY_CONFIRMED_BY_OTHER_TX' });
-    expect(chainProofTransition('onchain_confirmed', tx, { ...ok, success: false })).toEqual({ next: 'onchain_reverted' });
-    expect(chainProofTransition('onchain_reverted', tx, { ...ok, txHash: other })).toEqual({ next: 'onchain_confirmed' });
+    expect(chainProofTransition('onchain_confirmed', tx, { ...reverted, txHash: other })).toEqual({ next: 'onchain_confirmed', reason: 'ALREADY_CONFIRMED_BY_OTHER_TX' });
+    expect(chainProofTransition('onchain_confirmed', tx, reverted)).toEqual({ next: 'onchain_reverted' });
+    expect(chainProofTransition('onchain_reverted', tx, { ...confirmed, txHash: other })).toEqual({ next: 'onchain_confirmed' });
     expect(chainProofTransition('onchain_reverted', tx, { kind: 'not_found', txHash: other })).toEqual({ next: 'onchain_reverted', reason: 'ONCHAIN_PROOF_KEPT' });
+    expect(chainProofTransition('onchain_reverted', tx, noProof('TX_PROVES_OTHER_PLAN', other))).toEqual({ next: 'onchain_reverted', reason: 'TX_PROVES_OTHER_PLAN' });
+  });
+});
+
+describe('the partner address in a command pack', () => {
+  it('shows a configured http(s) address without trailing slashes, and never one that carries credentials or a query', () => {
+    expect(publicPartnerApiBase('https://api.partner.example/')).toBe('https://api.partner.example');
+    expect(publicPartnerApiBase('https://api.partner.example/v1//')).toBe('https://api.partner.example/v1');
+    expect(publicPartnerApiBase(undefined)).toBeUndefined();
+    expect(publicPartnerApiBase('https://user:secret@api.partner.example')).toBeUndefined();
+    expect(publicPartnerApiBase('https://api.partner.example/?key=abc')).toBeUndefined();
+    expect(publicPartnerApiBase('ftp://api.partner.example')).toBeUndefined();
+    expect(publicPartnerApiBase('not a url')).toBeUndefined();
   });
 });
 

@@ -76,13 +76,22 @@ describe('the mock strategist reads the thesis', () => {
     expect(await tickers({ prompt: 'the meta narrative of markets' })).not.toContain('META');
   });
 
-  it('labels an empty or off-topic thesis as the default basket, which still validates', async () => {
-    for (const prompt of ['', '   ', 'banana bread recipe with walnuts']) {
-      const response = await run({ prompt });
-      expect(response.manifest.name).toBe('Default diversified basket');
-      expect(response.memo.title).toMatch(/default/i);
-      expect(response.disclaimers.join(' ')).toMatch(/Default basket/);
-      expect(validateCoil(response.manifest).valid).toBe(true);
+  it('labels an off-topic thesis as the default basket, which still validates', async () => {
+    const response = await run({ prompt: 'banana bread recipe with walnuts' });
+    expect(response.manifest.name).toBe('Default diversified basket');
+    expect(response.memo.title).toMatch(/default/i);
+    expect(response.disclaimers.join(' ')).toMatch(/Default basket/);
+    expect(validateCoil(response.manifest).valid).toBe(true);
+  });
+
+  it('refuses an empty or whitespace-only thesis (PROMPT_REQUIRED) instead of making any basket', async () => {
+    for (const prompt of ['', '   ', '\n\t \u00a0']) {
+      const error = await run({ prompt }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(SvcError);
+      expect((error as SvcError).code).toBe('PROMPT_REQUIRED');
     }
   });
 
@@ -167,7 +176,7 @@ describe('the mock strategist reads the thesis', () => {
     const words = [...THEMES.flatMap((t) => t.keywords), 'NVDA', 'TSLA', 'apple', 'the', 'market', '$spy', 'random'];
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.constantFrom(...words), { maxLength: 12 }),
+        fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }),
         fc.constantFrom(undefined, 'low', 'medium', 'high'),
         fc.option(fc.integer({ min: 667, max: 10_000 }), { nil: undefined }),
         fc.constantFrom(undefined, 'paper', 'brokerage-mcp-plan'),

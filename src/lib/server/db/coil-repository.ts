@@ -7,6 +7,7 @@
  */
 import type { Coil } from '../coil/manifest';
 import { canonicalJson, hashCanonical } from '../receipts/canonical';
+import type { ForkParentStore } from '../receipts/lineage';
 import type { LineageNode } from '../receipts/provenance';
 import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
 import type { PassportStats } from '../receipts/passport';
@@ -33,7 +34,10 @@ export interface SaveCoilInput {
   /** The strategist that coiled it (`mock`, `partner`), or null for a caller-supplied Coil. */
   agentId: string | null;
   score: number | null;
+  /** The request's clock (`nowIso` or the arrival): the rows' `createdAt`. */
   now: Date;
+  /** The server's clock: the receipt row's `storedAt`, which orders "the latest receipt of a slug". */
+  storedAt: Date;
 }
 
 export function coilRowId(manifestHash: string, ownerAddress: string | null, agentId: string | null): string {
@@ -66,7 +70,7 @@ export async function saveCoil(input: SaveCoilInput): Promise<void> {
   );
 }
 
-export async function saveReceipt(receipt: Receipt, ownerAddress: string | null, now: Date): Promise<void> {
+export async function saveReceipt(receipt: Receipt, ownerAddress: string | null, now: Date, storedAt: Date): Promise<void> {
   const db = getDb();
   const id = receiptRowId(receipt.receiptId, ownerAddress);
   if (await db.receipt.findUnique({ where: { id }, select: { id: true } })) return;
@@ -84,6 +88,7 @@ export async function saveReceipt(receipt: Receipt, ownerAddress: string | null,
         ownerAddress,
         receiptJson: canonicalJson(receipt),
         createdAt: now,
+        storedAt,
       },
     }),
   );
@@ -92,7 +97,7 @@ export async function saveReceipt(receipt: Receipt, ownerAddress: string | null,
 /** Saves a Coil and its receipt together (the common case of every tool). */
 export async function saveCoilWithReceipt(input: SaveCoilInput & { receipt: Receipt }): Promise<void> {
   await saveCoil(input);
-  await saveReceipt(input.receipt, input.ownerAddress, input.now);
+  await saveReceipt(input.receipt, input.ownerAddress, input.now, input.storedAt);
 }
 
 export async function findReceipt(receiptId: string): Promise<Receipt | undefined> {
@@ -105,10 +110,27 @@ export async function findCoilByManifestHash(manifestHash: string): Promise<Coil
   return row ? (JSON.parse(row.manifestJson) as Coil) : undefined;
 }
 
-/** The manifest hash of the most recently stored Coil with this slug (the parent of a fork by slug). */
-export async function latestManifestHashBySlug(slug: string): Promise<string | undefined> {
-  const row = await getDb().coil.findFirst({ where: { slug }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { manifestHash: true } });
-  return row?.manifestHash;
+/** Receipt rows a caller may see: those under no wallet, and the caller's own wallet's. */
+function visibleTo(viewer: string | null) {
+  return viewer ? { OR: [{ ownerAddress: null }, { ownerAddress: viewer }] } : { ownerAddress: null };
+}
+
+/** The stored receipts a fork's parent is resolved from, as the viewer (a wallet address or anonymous) may see them. */
+export function forkParentStore(viewer: string | null): ForkParentStore {
+  return {
+    async latestManifestHash(slug) {
+      const row = await getDb().receipt.findFirst({
+        where: { coilSlug: slug, ...visibleTo(viewer) },
+        orderBy: [{ storedAt: 'desc' }, { id: 'desc' }],
+        select: { manifestHash: true },
+      });
+      return row?.manifestHash;
+    },
+    async hasManifest(slug, manifestHash) {
+      const row = await getDb().receipt.findFirst({ where: { coilSlug: slug, manifestHash, ...visibleTo(viewer) }, select: { id: true } });
+      return row !== null;
+    },
+  };
 }
 
 /** The stored lineage node of one manifest, from its receipts (and Coil rows as a second source). */

@@ -5,13 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PartnerJobStatus, ReceiptStatus } from '../stocks/status';
-import type {
-  NewPreparedReceipt,
-  ReceiptChange,
-  ReceiptEventInput,
-  ReceiptTrigger,
-  StockReceiptRecord,
-  StockReceiptStore,
+import {
+  ProofTransactionTakenError,
+  type NewPreparedReceipt,
+  type ReceiptChange,
+  type ReceiptEventInput,
+  type ReceiptTrigger,
+  type StockReceiptRecord,
+  type StockReceiptStore,
 } from '../stocks/store';
 import { getDb } from './client';
 
@@ -41,6 +42,7 @@ function toRecord(row: Row): StockReceiptRecord {
     statusReason: row.statusReason,
     intentJson: row.intentJson,
     generatedAt: row.generatedAt,
+    firstPreparedAt: row.firstPreparedAt,
     targetSymbol: row.targetSymbol,
     targetTokenAddress: row.targetTokenAddress,
     jobId: row.jobId,
@@ -67,7 +69,8 @@ function toRecord(row: Row): StockReceiptRecord {
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === 'P2002';
+  const e = error as { code?: string; message?: string };
+  return e?.code === 'P2002' || /unique constraint/i.test(e?.message ?? '');
 }
 
 export class PrismaStockReceiptStore implements StockReceiptStore {
@@ -82,7 +85,7 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
   }
 
   async findByTxHash(txHash: string): Promise<StockReceiptRecord | null> {
-    const row = await getDb().stockReceipt.findFirst({ where: { txHash }, orderBy: { updatedAt: 'desc' }, include: WITH_EVENTS });
+    const row = await getDb().stockReceipt.findUnique({ where: { txHash }, include: WITH_EVENTS });
     return row ? toRecord(row) : null;
   }
 
@@ -95,6 +98,7 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
           status: 'prepared',
           intentJson: receipt.intentJson,
           generatedAt: receipt.generatedAt,
+          firstPreparedAt: receipt.firstPreparedAt,
           targetSymbol: receipt.targetSymbol,
           targetTokenAddress: receipt.targetTokenAddress,
           version: 1,
@@ -135,7 +139,7 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
 
   async applyChange(id: string, expectedVersion: number, change: ReceiptChange, event: ReceiptEventInput): Promise<StockReceiptRecord | null> {
     const db = getDb();
-    const updated = await db.$transaction(async (tx) => {
+    const write = db.$transaction(async (tx) => {
       const result = await tx.stockReceipt.updateMany({
         where: { id, version: expectedVersion },
         data: {
@@ -170,6 +174,14 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
       });
       return true;
     });
+    let updated: boolean;
+    try {
+      updated = await write;
+    } catch (error) {
+      // The unique txHash: another receipt recorded this transaction as its proof first.
+      if (change.txHash && isUniqueViolation(error)) throw new ProofTransactionTakenError(change.txHash);
+      throw error;
+    }
     if (!updated) return null;
     const row = await db.stockReceipt.findUnique({ where: { id }, include: WITH_EVENTS });
     return row ? toRecord(row) : null;

@@ -146,7 +146,13 @@ export interface PartnerJob {
    * the partner's word: callers parse or search it, never relay it as a statement.
    */
   response?: string;
+  /** The partner's error text of a failed job (its word, searched, never relayed). */
+  error?: string;
+  /** Hashes the job lists in `transactions[].hash` (the partner's word: candidates to verify on chain, never proof). */
+  transactionHashes: string[];
 }
+
+const TX_HASH_TEXT = /^0x[0-9a-fA-F]{64}$/;
 
 /** Reads one job; resolves to its status (one of the five documented ones) and its answer. */
 export async function readPartnerJob(endpoint: PartnerEndpoint, jobId: string, options: PartnerCallOptions = {}): Promise<PartnerJob> {
@@ -159,5 +165,11 @@ export async function readPartnerJob(endpoint: PartnerEndpoint, jobId: string, o
   }
   const answer = json?.response ?? json?.result;
   const response = typeof answer === 'string' ? answer : answer && typeof answer === 'object' ? JSON.stringify(answer) : undefined;
-  return { partnerStatus: status, response };
+  const error = typeof json?.error === 'string' ? json.error : undefined;
+  const listed = Array.isArray(json?.transactions) ? json.transactions : [];
+  const transactionHashes = listed
+    .map((t) => (t && typeof t === 'object' ? (t as Record<string, unknown>).hash : undefined))
+    .filter((h): h is string => typeof h === 'string' && TX_HASH_TEXT.test(h))
+    .map((h) => h.toLowerCase());
+  return { partnerStatus: status, response, error, transactionHashes };
 }

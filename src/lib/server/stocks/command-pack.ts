@@ -9,9 +9,26 @@ import type { StockIntent } from './intent';
 
 export const VENUE_PHRASE = 'on broker';
 
-/** Placeholders of spec 2.9: the partner's API base is the partner's, not a value of this service. */
-export const PARTNER_PROMPT_URL_TEMPLATE = '{partner_api_url}/agent/prompt';
-export const PARTNER_JOB_URL_TEMPLATE = '{partner_api_url}/agent/job/{jobId}';
+/** Spec 2.9's templates; `{partner_api_url}` stays only when this server has no PARTNER_API_URL to put there. */
+export const PARTNER_API_URL_PLACEHOLDER = '{partner_api_url}';
+export const PARTNER_PROMPT_PATH = '/agent/prompt';
+export const PARTNER_JOB_PATH_TEMPLATE = '/agent/job/{jobId}';
+
+/**
+ * The configured partner address as it may appear in a pack: an http(s) URL without
+ * credentials, query or fragment (one that carries any is never echoed), trailing slashes removed.
+ */
+export function publicPartnerApiBase(configured: string | undefined): string | undefined {
+  if (!configured) return undefined;
+  let url: URL;
+  try {
+    url = new URL(configured);
+  } catch {
+    return undefined;
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return undefined;
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
 
 export interface CommandPack {
   social: string;
@@ -23,6 +40,9 @@ export interface CommandPack {
     apiKeyEnvVar: 'PARTNER_API_KEY';
     body: { prompt: string };
     pollUrlTemplate: string;
+    /** True when `url` and `pollUrlTemplate` name this server's PARTNER_API_URL; false when they keep the `{partner_api_url}` placeholder. */
+    partnerApiUrlConfigured: boolean;
+    urlNote: string;
   };
   chainId: typeof BROKER_CHAIN_ID;
   canonical: { targetSymbol: string; targetTokenAddress: string; usdgAddress: string };
@@ -57,18 +77,25 @@ export function partnerCommand(intent: StockIntent): string {
   return assertVenuePhrase(`${tradePhrase(intent)} ${VENUE_PHRASE}`);
 }
 
-export function buildCommandPack(intent: StockIntent, target: RegistryAsset, usdg: RegistryAsset): CommandPack {
+export function buildCommandPack(intent: StockIntent, target: RegistryAsset, usdg: RegistryAsset, partnerApiUrl?: string): CommandPack {
   const command = partnerCommand(intent);
+  const base = publicPartnerApiBase(partnerApiUrl);
   return {
     social: assertVenuePhrase(`@partnerbot ${command}`),
     cli: `partner --ni "${command}"`,
     agentApi: {
       method: 'POST',
-      url: PARTNER_PROMPT_URL_TEMPLATE,
+      url: `${base ?? PARTNER_API_URL_PLACEHOLDER}${PARTNER_PROMPT_PATH}`,
       authHeaderName: 'X-API-Key',
       apiKeyEnvVar: 'PARTNER_API_KEY',
       body: { prompt: command },
-      pollUrlTemplate: PARTNER_JOB_URL_TEMPLATE,
+      pollUrlTemplate: `${base ?? PARTNER_API_URL_PLACEHOLDER}${PARTNER_JOB_PATH_TEMPLATE}`,
+      partnerApiUrlConfigured: base !== undefined,
+      urlNote: base
+        ? "The partner API address is this server's configured PARTNER_API_URL."
+        : partnerApiUrl
+          ? 'PARTNER_API_URL is configured but not shown (it carries credentials, a query or is not an http(s) URL): replace {partner_api_url} with the partner API address you use.'
+          : 'PARTNER_API_URL is not configured on this server: replace {partner_api_url} with the partner API address you use.',
     },
     chainId: BROKER_CHAIN_ID,
     canonical: { targetSymbol: target.ticker, targetTokenAddress: target.address, usdgAddress: usdg.address },

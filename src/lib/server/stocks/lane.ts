@@ -4,14 +4,26 @@
  * these. They take configuration, the clock and the store as arguments.
  */
 import { SvcError, type ErrorIssue } from '../errors';
-import { BROKER_CHAIN_ID } from '../registry';
-import { readTransactionProof, type ChainRead } from './chain-proof';
+import { BROKER_CHAIN_ID, USDG } from '../registry';
+import { extractTxHashes } from '../vaults/mode-b';
+import { readTransactionProof, type ChainRead, type MinedTransaction } from './chain-proof';
 import { partnerCommand } from './command-pack';
-import { normalizeIntent, validateStockIntent, type StockIntentInput } from './intent';
+import { normalizeIntent, validateStockIntent, type StockIntent, type StockIntentInput } from './intent';
 import { isPlausibleJobId, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint } from '../partner/agent-api';
-import { buildPlan, canonicalJson, computePlanHash, HARD_FLAGS, type PreparedPlan } from './plan';
-import { chainProofTransition, jobStatusTransition, REASON, REASON_MEANING, STATUS_MEANING, type PartnerJobStatus, type ReasonCode, type ReceiptStatus } from './status';
-import type { ReceiptChange, ReceiptEventInput, StockReceiptRecord, StockReceiptStore } from './store';
+import { buildPlan, canonicalJson, computePlanHash, HARD_FLAGS, planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS, type PreparedPlan } from './plan';
+import { judgeTransaction, usdgUnits, type Judgement, type PlanTerms, type ProofCheck, type SenderFlows } from './proof-match';
+import {
+  chainProofTransition,
+  jobStatusTransition,
+  REASON,
+  REASON_MEANING,
+  STATUS_MEANING,
+  type ChainVerdict,
+  type PartnerJobStatus,
+  type ReasonCode,
+  type ReceiptStatus,
+} from './status';
+import { ProofTransactionTakenError, type ReceiptChange, type ReceiptEventInput, type StockReceiptRecord, type StockReceiptStore } from './store';
 
 export const RECEIPT_VERSION = 'svc-stock-receipt-1.0.0';
 
@@ -37,6 +49,7 @@ export const STOCK_ERROR = {
   RECEIPT_NOT_SUBMITTABLE: 'RECEIPT_NOT_SUBMITTABLE',
   SUBMIT_IN_PROGRESS: 'SUBMIT_IN_PROGRESS',
   RECONCILE_REFERENCE_REQUIRED: 'RECONCILE_REFERENCE_REQUIRED',
+  PLAN_EXPIRED: 'PLAN_EXPIRED',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -116,6 +129,8 @@ export function publicReceipt(record: StockReceiptRecord) {
     targetSymbol: record.targetSymbol,
     targetTokenAddress: record.targetTokenAddress,
     generatedAt: record.generatedAt.toISOString(),
+    firstPreparedAt: record.firstPreparedAt.toISOString(),
+    expiresAt: planExpiresAt(record.firstPreparedAt).toISOString(),
     jobId: record.jobId,
     partnerJobStatus: record.partnerJobStatus,
     txHash: record.txHash,
@@ -167,7 +182,10 @@ async function transition(store: StockReceiptStore, start: StockReceiptRecord, c
 export interface PrepareDeps {
   config: StockLaneConfig;
   store: StockReceiptStore;
+  /** The request's clock (`nowIso` or the arrival): the plan's `generatedAt`. */
   now: Date;
+  /** The server's clock at arrival: the plan's first-prepared time when this server has not seen it yet. */
+  serverTime: Date;
 }
 
 /**
@@ -176,15 +194,21 @@ export interface PrepareDeps {
  */
 export async function prepareStockCommand(intentInput: StockIntentInput, deps: PrepareDeps) {
   const { intent, target } = validateStockIntent(intentInput, { maxNotionalUsd: deps.config.partner.stockTradeMaxNotionalUsd });
-  const prepared: PreparedPlan = buildPlan(intent, target, deps.now, deps.config.partner.stockTradeMaxNotionalUsd);
+  const planHash = computePlanHash(intent, deps.now);
   const { record } = await deps.store.ensurePrepared({
-    id: receiptIdFor(prepared.planHash),
-    planHash: prepared.planHash,
+    id: receiptIdFor(planHash),
+    planHash,
     intentJson: canonicalJson(intent),
     generatedAt: deps.now,
+    firstPreparedAt: deps.serverTime,
     targetSymbol: target.ticker,
     targetTokenAddress: target.address,
     at: deps.now,
+  });
+  const prepared: PreparedPlan = buildPlan(intent, target, deps.now, {
+    notionalCapUsd: deps.config.partner.stockTradeMaxNotionalUsd,
+    firstPreparedAt: record.firstPreparedAt,
+    partnerApiUrl: deps.config.partner.apiUrl,
   });
   return {
     ...prepared,
@@ -192,7 +216,9 @@ export async function prepareStockCommand(intentInput: StockIntentInput, deps: P
     partnerContacted: false as const,
     receipt: { receiptId: record.id, status: record.status, statusMeaning: STATUS_MEANING[record.status] },
     nextStep:
-      'Review the command. To hand it to the partner through this service, send the same intent to POST /api/stocks/submit-partner-intent with userConfirmedPlanHash set to planHash and nowIso set to generatedAt. This service places no order itself.',
+      deps.serverTime.getTime() > planExpiresAt(record.firstPreparedAt).getTime()
+        ? `This plan was first prepared here more than ${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes ago and can no longer be submitted. Prepare the intent again with another nowIso (or none) for a new plan. This service places no order itself.`
+        : `Review the command. To hand it to the partner through this service, send the same intent to POST /api/stocks/submit-partner-intent with userConfirmedPlanHash set to planHash and nowIso set to generatedAt, before plan.expiresAt (${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes after this server first prepared the plan). This service places no order itself.`,
   };
 }
 
@@ -285,6 +311,7 @@ export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
     planHash: recomputed,
     intentJson: canonicalJson(intent),
     generatedAt: input.planGeneratedAt,
+    firstPreparedAt: deps.observedAt,
     targetSymbol: target.ticker,
     targetTokenAddress: target.address,
     at: deps.observedAt,
@@ -297,6 +324,13 @@ export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
     if (record.status !== 'prepared') {
       throw new SvcError(STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE, `This plan's receipt is ${record.status}; only a prepared plan without a job may be submitted`, {
         issues: [{ code: STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE, message: STATUS_MEANING[record.status] }],
+      });
+    }
+    const expiresAt = planExpiresAt(record.firstPreparedAt);
+    if (deps.observedAt.getTime() > expiresAt.getTime()) {
+      // The server's clock decides: a nowIso that names the plan never extends its life.
+      throw new SvcError(STOCK_ERROR.PLAN_EXPIRED, `This plan expired at ${expiresAt.toISOString()}, ${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes after this server first prepared it; nothing was sent. Prepare the intent again and confirm the new plan.`, {
+        issues: [{ code: STOCK_ERROR.PLAN_EXPIRED, message: `a plan may be submitted for ${STOCK_PLAN_LIFETIME_SECONDS} seconds after its first prepare`, path: 'userConfirmedPlanHash' }],
       });
     }
     if (await deps.store.claimSubmission(recomputed, wallClock(), leaseMs)) break;
@@ -394,7 +428,87 @@ export interface ReconcileDeps {
   store: StockReceiptStore;
   now: Date;
   /** Injectable for tests (the real one reads the configured RPC with viem). */
-  readProof?: (txHash: string, targetTokenAddress: string) => Promise<ChainRead>;
+  readProof?: (txHash: string) => Promise<ChainRead>;
+}
+
+/** The terms of a stored plan that a transaction must match. */
+function planTermsOf(record: StockReceiptRecord): PlanTerms {
+  const intent = JSON.parse(record.intentJson) as StockIntent;
+  return {
+    side: intent.side,
+    targetTokenAddress: record.targetTokenAddress,
+    usdgAddress: USDG.address,
+    inputUnits: usdgUnits(intent.inputAmount),
+    maxSlippageBps: intent.maxSlippageBps,
+    firstPreparedAt: record.firstPreparedAt,
+  };
+}
+
+interface ChainJudgement {
+  verdict: ChainVerdict;
+  checks: ProofCheck[];
+  flows: SenderFlows | null;
+  partnerErrorCode?: string;
+}
+
+function verdictOf(tx: MinedTransaction, judged: Judgement): ChainVerdict {
+  if (judged.outcome === 'no_proof') return { kind: 'no_proof', txHash: tx.txHash, blockNumber: tx.blockNumber, reason: judged.reason };
+  return { kind: judged.outcome, txHash: tx.txHash, blockNumber: tx.blockNumber };
+}
+
+/**
+ * Whether a transaction read from chain 4663 is this plan's trade (stocks/proof-match.ts).
+ * The store says whether another plan already holds it; for a revert not tied by its
+ * calldata, the partner's answer for the plan's job is read for its hash (a failed read ties
+ * nothing).
+ */
+async function judgeChainRead(proof: ChainRead['proof'], record: StockReceiptRecord, deps: ReconcileDeps): Promise<ChainJudgement> {
+  if (proof.kind !== 'transaction') return { verdict: proof, checks: [], flows: null };
+  const terms = planTermsOf(record);
+  const holder = await deps.store.findByTxHash(proof.txHash);
+  const context = { provesOtherPlan: holder !== null && holder.id !== record.id, partnerJobNamesTx: false };
+  let judged = judgeTransaction(proof, terms, context);
+  let partnerErrorCode: string | undefined;
+  const endpoint = partnerEndpoint(deps.config);
+  if (judged.outcome === 'no_proof' && judged.reason === REASON.REVERTED_TX_NOT_TIED_TO_PLAN && record.jobId && endpoint) {
+    try {
+      const job = await readPartnerJob(endpoint, record.jobId);
+      const named = [...job.transactionHashes, ...extractTxHashes(job.response), ...extractTxHashes(job.error)];
+      if (named.includes(proof.txHash)) judged = judgeTransaction(proof, terms, { ...context, partnerJobNamesTx: true });
+    } catch (error) {
+      if (!(error instanceof SvcError)) throw error;
+      partnerErrorCode = error.code;
+    }
+  }
+  return { verdict: verdictOf(proof, judged), checks: judged.checks, flows: judged.flows, partnerErrorCode };
+}
+
+/** The change a chain verdict makes to a receipt, or null when nothing new is to be written. */
+function chainChange(current: StockReceiptRecord, verdict: ChainVerdict, at: Date, onReason: (reason: ReasonCode | undefined) => void) {
+  const t = chainProofTransition(current.status, current.txHash, verdict);
+  onReason(t.reason);
+  if (verdict.kind === 'unverified') return null;
+  const provenByThis = (verdict.kind === 'confirmed' || verdict.kind === 'reverted') && t.reason === undefined;
+  const newProof = provenByThis && (current.txHash !== verdict.txHash || current.blockNumber !== verdict.blockNumber);
+  // Nothing new: the receipt is not written.
+  if (t.next === current.status && !newProof) return null;
+  return {
+    change: {
+      status: t.next,
+      statusReason: t.reason ?? null,
+      ...(provenByThis ? { txHash: verdict.txHash, blockNumber: verdict.blockNumber } : {}),
+    },
+    event: {
+      trigger: 'reconcile' as const,
+      reason: t.reason ?? null,
+      jobId: current.jobId,
+      partnerJobStatus: null,
+      txHash: verdict.txHash,
+      blockNumber: 'blockNumber' in verdict ? verdict.blockNumber : null,
+      chainId: BROKER_CHAIN_ID,
+      at,
+    },
+  };
 }
 
 async function findReceipt(input: ReconcileInput, store: StockReceiptStore): Promise<StockReceiptRecord> {
@@ -437,39 +551,28 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
   let chainIdVerified: boolean | null = null;
   let source: 'chain' | 'partner_job' | 'none';
   let partnerErrorCode: string | undefined;
+  let proofChecks: ProofCheck[] = [];
+  let senderFlows: SenderFlows | null = null;
   let updated: StockReceiptRecord;
 
   if (input.txHash) {
     source = 'chain';
-    const read = await (deps.readProof ?? ((tx, token) => readTransactionProof(deps.config.brokerChainRpcUrl, tx, token)))(input.txHash, record.targetTokenAddress);
+    const read = await (deps.readProof ?? ((tx) => readTransactionProof(deps.config.brokerChainRpcUrl, tx)))(input.txHash);
     chainIdVerified = read.chainIdVerified;
-    const proof = read.proof;
-    updated = await transition(deps.store, record, (current) => {
-      const t = chainProofTransition(current.status, current.txHash, proof);
-      reason = t.reason;
-      if (proof.kind === 'unverified') return null;
-      const provenByThis = proof.kind === 'receipt' && t.reason === undefined;
-      const newProof = provenByThis && (current.txHash !== proof.txHash || current.blockNumber !== proof.blockNumber);
-      // Nothing new: the receipt is not written.
-      if (t.next === current.status && !newProof) return null;
-      return {
-        change: {
-          status: t.next,
-          statusReason: t.reason ?? null,
-          ...(provenByThis ? { txHash: proof.txHash, blockNumber: proof.blockNumber } : {}),
-        },
-        event: {
-          trigger: 'reconcile',
-          reason: t.reason ?? null,
-          jobId: current.jobId,
-          partnerJobStatus: null,
-          txHash: proof.txHash,
-          blockNumber: proof.kind === 'receipt' ? proof.blockNumber : null,
-          chainId: BROKER_CHAIN_ID,
-          at: deps.now,
-        },
-      };
-    });
+    const judged = await judgeChainRead(read.proof, record, deps);
+    proofChecks = judged.checks;
+    senderFlows = judged.flows;
+    partnerErrorCode = judged.partnerErrorCode;
+    const apply = (verdict: ChainVerdict) => transition(deps.store, record, (current) => chainChange(current, verdict, deps.now, (r) => (reason = r)));
+    try {
+      updated = await apply(judged.verdict);
+    } catch (error) {
+      if (!(error instanceof ProofTransactionTakenError) || judged.verdict.kind === 'unverified' || judged.verdict.kind === 'not_found') throw error;
+      // A concurrent reconciliation of another plan recorded this transaction first: the
+      // database's unique txHash decided, and for this plan it is no proof.
+      proofChecks = [...judged.checks.filter((c) => c.check === 'mined_after_plan'), { check: 'not_proof_of_other_plan', passed: false }];
+      updated = await apply({ kind: 'no_proof', txHash: judged.verdict.txHash, blockNumber: judged.verdict.blockNumber, reason: REASON.TX_PROVES_OTHER_PLAN });
+    }
   } else if (record.jobId) {
     source = 'partner_job';
     const endpoint = partnerEndpoint(deps.config);
@@ -516,6 +619,8 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
       chainIdVerified,
       expectedChainId: BROKER_CHAIN_ID,
       txHash: input.txHash ?? null,
+      proofChecks,
+      senderFlows,
       checkedAt: deps.now.toISOString(),
     },
     svcExecutesTrade: false as const,

@@ -15,6 +15,17 @@ import { buildCommandPack, type CommandPack } from './command-pack';
 import { MAX_SLIPPAGE_BPS, type StockIntent } from './intent';
 
 export const PLAN_VERSION = 'svc-stock-plan-1.0.0';
+
+/**
+ * A plan's life: 15 minutes, as a deposit pack's default. It starts when this server first
+ * sees the plan (its own clock at the first prepare, or at a submit of a plan never prepared
+ * here), never at the caller's `nowIso`, and submit checks it on the server's clock.
+ */
+export const STOCK_PLAN_LIFETIME_SECONDS = 900;
+
+export function planExpiresAt(firstPreparedAt: Date): Date {
+  return new Date(firstPreparedAt.getTime() + STOCK_PLAN_LIFETIME_SECONDS * 1000);
+}
 export const PLAN_HASH_RULE =
   'planHash = hex(SHA-256(RFC 8785 canonical JSON of { "generatedAt": <generatedAt>, "intent": <plan.intent> }))';
 
@@ -48,6 +59,9 @@ export interface StockPlan {
   slippageCapBps: number;
   executor: 'partner';
   registryVersion: string;
+  /** When the plan stops being submittable: its first prepare on this server plus the lifetime (server clock). */
+  expiresAt: string;
+  lifetimeSeconds: typeof STOCK_PLAN_LIFETIME_SECONDS;
   svcExecutesTrade: false;
   svcCollectsLocation: false;
   requiresPartnerLocationVerification: true;
@@ -60,7 +74,15 @@ export interface PreparedPlan {
   commandPack: CommandPack;
 }
 
-export function buildPlan(intent: StockIntent, target: RegistryAsset, generatedAt: Date, notionalCapUsd: number): PreparedPlan {
+export interface PlanSettings {
+  notionalCapUsd: number;
+  /** The server's clock when it first saw this plan (stored with the plan). */
+  firstPreparedAt: Date;
+  /** PARTNER_API_URL, when configured (the command pack then names the real address). */
+  partnerApiUrl?: string;
+}
+
+export function buildPlan(intent: StockIntent, target: RegistryAsset, generatedAt: Date, settings: PlanSettings): PreparedPlan {
   const usdg = findAssetByAddress(USDG.address)!;
   return {
     planHash: computePlanHash(intent, generatedAt),
@@ -71,12 +93,14 @@ export function buildPlan(intent: StockIntent, target: RegistryAsset, generatedA
       chainId: BROKER_CHAIN_ID,
       target: { symbol: target.ticker, name: target.name, kind: target.kind, tokenAddress: target.address, decimals: target.decimals },
       inputAsset: { symbol: 'USDG', tokenAddress: usdg.address, decimals: usdg.decimals },
-      notionalCapUsd,
+      notionalCapUsd: settings.notionalCapUsd,
       slippageCapBps: MAX_SLIPPAGE_BPS,
       executor: 'partner',
       registryVersion: REGISTRY_VERSION,
+      expiresAt: planExpiresAt(settings.firstPreparedAt).toISOString(),
+      lifetimeSeconds: STOCK_PLAN_LIFETIME_SECONDS,
       ...HARD_FLAGS,
     },
-    commandPack: buildCommandPack(intent, target, usdg),
+    commandPack: buildCommandPack(intent, target, usdg, settings.partnerApiUrl),
   };
 }

@@ -49,9 +49,9 @@ export const STATUS_MEANING: Record<ReceiptStatus, string> = {
   job_failed: 'The partner reports the job as failed. No on-chain proof is recorded for this plan.',
   job_cancelled: 'The partner reports the job as cancelled. No on-chain proof is recorded for this plan.',
   onchain_confirmed:
-    'onchain_confirmed: a chain 4663 transaction receipt with status 0x1 that moved the target token is recorded as proof.',
+    "onchain_confirmed: a chain 4663 transaction with status 0x1, mined after this plan was prepared, in which the transaction's sender received the plan's target token and spent at most the plan's USDG amount (the reverse for a sell), is recorded as this plan's proof.",
   onchain_reverted:
-    'onchain_reverted: the recorded chain 4663 transaction receipt has status 0x0, so that transaction moved no tokens.',
+    "onchain_reverted: the recorded chain 4663 transaction, tied to this plan by the partner's job or by its calldata, has status 0x0, so that transaction moved no tokens.",
 };
 
 export function isOnchainStatus(status: ReceiptStatus): boolean {
@@ -61,7 +61,17 @@ export function isOnchainStatus(status: ReceiptStatus): boolean {
 /** Why a reconciliation moved a receipt, or why it did not. Stable codes. */
 export const REASON = {
   TX_RECEIPT_NOT_FOUND: 'TX_RECEIPT_NOT_FOUND',
+  TX_MINED_BEFORE_PLAN: 'TX_MINED_BEFORE_PLAN',
+  TX_PROVES_OTHER_PLAN: 'TX_PROVES_OTHER_PLAN',
   TX_NOT_FOR_TARGET_TOKEN: 'TX_NOT_FOR_TARGET_TOKEN',
+  SENDER_DID_NOT_RECEIVE_TARGET: 'SENDER_DID_NOT_RECEIVE_TARGET',
+  SENDER_DID_NOT_SPEND_TARGET: 'SENDER_DID_NOT_SPEND_TARGET',
+  SENDER_DID_NOT_SPEND_USDG: 'SENDER_DID_NOT_SPEND_USDG',
+  SENDER_DID_NOT_RECEIVE_USDG: 'SENDER_DID_NOT_RECEIVE_USDG',
+  USDG_SPENT_ABOVE_PLAN: 'USDG_SPENT_ABOVE_PLAN',
+  USDG_RECEIVED_ABOVE_PLAN: 'USDG_RECEIVED_ABOVE_PLAN',
+  REVERTED_TX_NOT_TIED_TO_PLAN: 'REVERTED_TX_NOT_TIED_TO_PLAN',
+  PROOF_RESET_TX_SHARED_BY_PLANS: 'PROOF_RESET_TX_SHARED_BY_PLANS',
   CHAIN_RPC_NOT_CONFIGURED: 'CHAIN_RPC_NOT_CONFIGURED',
   CHAIN_RPC_UNREACHABLE: 'CHAIN_RPC_UNREACHABLE',
   CHAIN_ID_MISMATCH: 'CHAIN_ID_MISMATCH',
@@ -76,7 +86,17 @@ export type ReasonCode = (typeof REASON)[keyof typeof REASON];
 
 export const REASON_MEANING: Record<ReasonCode, string> = {
   TX_RECEIPT_NOT_FOUND: 'chain 4663 has no transaction receipt for this hash; no proof was obtained',
-  TX_NOT_FOR_TARGET_TOKEN: 'the transaction has status 0x1 but emitted no Transfer of the plan\'s target token, so it is no proof of this plan',
+  TX_MINED_BEFORE_PLAN: "the transaction's block is older than this plan's first prepare on this server, so it cannot be this plan's trade",
+  TX_PROVES_OTHER_PLAN: 'the transaction is already the proof of another plan; one transaction proves at most one plan',
+  TX_NOT_FOR_TARGET_TOKEN: "the transaction has status 0x1 but emitted no Transfer of the plan's target token, so it is no proof of this plan",
+  SENDER_DID_NOT_RECEIVE_TARGET: "the transaction's sender did not end up with more of the plan's target token, so it is not this plan's purchase",
+  SENDER_DID_NOT_SPEND_TARGET: "the transaction's sender did not end up with less of the plan's target token, so it is not this plan's sale",
+  SENDER_DID_NOT_SPEND_USDG: "the transaction's sender did not spend USDG, so it is not this plan's purchase",
+  SENDER_DID_NOT_RECEIVE_USDG: "the transaction's sender did not receive USDG, so it is not this plan's sale",
+  USDG_SPENT_ABOVE_PLAN: "the transaction's sender spent more USDG than the plan's inputAmount, so it is not this plan's trade",
+  USDG_RECEIVED_ABOVE_PLAN: "the transaction's sender received more USDG than the plan's inputAmount plus its slippage allowance, so it is not this plan's sale",
+  REVERTED_TX_NOT_TIED_TO_PLAN: "the transaction reverted, but neither the partner's answer for this plan's job names it nor does its calldata carry this plan's parameters, so it says nothing about this plan",
+  PROOF_RESET_TX_SHARED_BY_PLANS: 'the transaction once recorded as proof was recorded for several plans, so it proves none of them; reconcile again',
   CHAIN_RPC_NOT_CONFIGURED: 'no chain 4663 RPC is configured (BROKER_CHAIN_RPC_URL); nothing was read and the status is unchanged',
   CHAIN_RPC_UNREACHABLE: 'the chain RPC did not answer; nothing was read and the status is unchanged',
   CHAIN_ID_MISMATCH: 'the RPC does not serve chain 4663, so its answers are not trusted; the status is unchanged',
@@ -100,23 +120,29 @@ export function jobStatusTransition(current: ReceiptStatus, partnerStatus: Partn
   return { next: JOB_STATUS_TO_RECEIPT[partnerStatus] };
 }
 
-/** The outcome of reading one transaction on the configured chain. */
-export type ChainProof =
-  | { kind: 'receipt'; txHash: string; success: boolean; blockNumber: string; touchesTarget: boolean }
+/**
+ * What a reconciliation concluded about one transaction for one plan: `confirmed` and
+ * `reverted` only for a transaction that is that plan's trade (stocks/proof-match.ts).
+ */
+export type ChainVerdict =
+  | { kind: 'confirmed'; txHash: string; blockNumber: string }
+  | { kind: 'reverted'; txHash: string; blockNumber: string }
+  /** Mined, but not this plan's trade (the reason names the check that failed). */
+  | { kind: 'no_proof'; txHash: string; blockNumber: string; reason: ReasonCode }
   | { kind: 'not_found'; txHash: string }
   /** Nothing trustworthy was read (no RPC, unreachable, another chain, a failed read). */
   | { kind: 'unverified'; txHash: string; reason: ReasonCode };
 
-export function chainProofTransition(current: ReceiptStatus, currentTxHash: string | null, proof: ChainProof): Transition {
-  if (proof.kind === 'unverified') return { next: current, reason: proof.reason };
-  const sameTx = currentTxHash !== null && currentTxHash.toLowerCase() === proof.txHash.toLowerCase();
+export function chainProofTransition(current: ReceiptStatus, currentTxHash: string | null, verdict: ChainVerdict): Transition {
+  if (verdict.kind === 'unverified') return { next: current, reason: verdict.reason };
+  const sameTx = currentTxHash !== null && currentTxHash.toLowerCase() === verdict.txHash.toLowerCase();
   if (current === 'onchain_confirmed' && !sameTx) return { next: current, reason: REASON.ALREADY_CONFIRMED_BY_OTHER_TX };
-  if (proof.kind === 'not_found') {
+  if (verdict.kind === 'not_found') {
     return isOnchainStatus(current) ? { next: current, reason: REASON.ONCHAIN_PROOF_KEPT } : { next: 'prepared', reason: REASON.TX_RECEIPT_NOT_FOUND };
   }
-  if (!proof.success) return { next: 'onchain_reverted' };
-  if (!proof.touchesTarget) {
-    return isOnchainStatus(current) ? { next: current, reason: REASON.TX_NOT_FOR_TARGET_TOKEN } : { next: 'prepared', reason: REASON.TX_NOT_FOR_TARGET_TOKEN };
+  if (verdict.kind === 'no_proof') {
+    // No proof never undoes proof: an on-chain status stays, and says why the new read did not count.
+    return isOnchainStatus(current) ? { next: current, reason: verdict.reason } : { next: 'prepared', reason: verdict.reason };
   }
-  return { next: 'onchain_confirmed' };
+  return { next: verdict.kind === 'reverted' ? 'onchain_reverted' : 'onchain_confirmed' };
 }

@@ -29,6 +29,8 @@ export interface StockReceiptRecord {
   /** Canonical JSON of the normalised intent. */
   intentJson: string;
   generatedAt: Date;
+  /** This server's clock when it first saw the plan (prepare, or a submit of an unprepared plan). */
+  firstPreparedAt: Date;
   targetSymbol: string;
   targetTokenAddress: string;
   jobId: string | null;
@@ -46,6 +48,8 @@ export interface NewPreparedReceipt {
   planHash: string;
   intentJson: string;
   generatedAt: Date;
+  /** The server's clock (never a pinned `nowIso`); kept from the first write only. */
+  firstPreparedAt: Date;
   targetSymbol: string;
   targetTokenAddress: string;
   at: Date;
@@ -79,7 +83,7 @@ export interface ReceiptEventInput {
 export interface StockReceiptStore {
   findByPlanHash(planHash: string): Promise<StockReceiptRecord | null>;
   findByJobId(jobId: string): Promise<StockReceiptRecord | null>;
-  /** The newest receipt that records this transaction hash as its proof. */
+  /** The receipt that records this transaction hash as its proof (at most one: the hash is unique). */
   findByTxHash(txHash: string): Promise<StockReceiptRecord | null>;
   /** Creates the receipt in state `prepared` (with its first event) unless the plan hash exists; safe under concurrency. */
   ensurePrepared(receipt: NewPreparedReceipt): Promise<{ record: StockReceiptRecord; created: boolean }>;
@@ -91,7 +95,17 @@ export interface StockReceiptStore {
   releaseSubmission(planHash: string): Promise<void>;
   /**
    * Writes a change and its event if the receipt is still at `expectedVersion`; returns the
-   * updated receipt, or null when another writer moved it first.
+   * updated receipt, or null when another writer moved it first. Throws
+   * `ProofTransactionTakenError` when the change records a `txHash` that another receipt
+   * already holds (the store's unique constraint decides, so concurrent writers have one winner).
    */
   applyChange(id: string, expectedVersion: number, change: ReceiptChange, event: ReceiptEventInput): Promise<StockReceiptRecord | null>;
+}
+
+/** The transaction of a change is already the proof of another plan (one transaction proves at most one plan). */
+export class ProofTransactionTakenError extends Error {
+  constructor(readonly txHash: string) {
+    super('this transaction is already the proof of another plan');
+    this.name = 'ProofTransactionTakenError';
+  }
 }

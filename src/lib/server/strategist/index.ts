@@ -9,7 +9,7 @@ import type { Coil, ExecutionMode } from '../coil/manifest';
 import { assembleResponse, coilFromDraft, STRATEGIST_DISCLAIMERS } from './build';
 import { mockDraft } from './mock';
 import { partnerConfigured, partnerDraft, PARTNER_FAILURE_CODES, type PartnerClientOptions } from './partner';
-import type { ProviderMeta, StrategistConfig, StrategistRequest, StrategistResponse } from './types';
+import { THESIS_PRESENT, type ProviderMeta, type StrategistConfig, type StrategistRequest, type StrategistResponse } from './types';
 
 export * from './types';
 export { readThesis } from './themes';
@@ -41,6 +41,11 @@ function mockResponse(request: StrategistRequest, now: Date, meta: ProviderMeta)
  * any partner failure and says why.
  */
 export async function runStrategist(request: StrategistRequest, deps: StrategistDeps): Promise<StrategistResponse> {
+  if (!THESIS_PRESENT.test(request.prompt)) {
+    throw new SvcError('PROMPT_REQUIRED', 'The thesis is empty: describe the market view the basket should express', {
+      issues: [{ code: 'PROMPT_REQUIRED', message: 'the thesis is empty or only whitespace', path: 'prompt' }],
+    });
+  }
   const requested = deps.config.strategistProvider;
   if (requested === 'mock') return mockResponse(request, deps.now, { provider: 'mock', requested, usedFallback: false });
   try {

@@ -5,6 +5,16 @@ import type { Coil, ExecutionMode, Memo } from '../coil/manifest';
 import { HEX_ADDRESS, SLUG } from '../coil/manifest';
 
 export const PROMPT_MAX_CHARS = 2000;
+
+/** A thesis says something: an empty or whitespace-only prompt is refused (400 PROMPT_REQUIRED), never answered with a basket. */
+export const THESIS_PRESENT = /\S/;
+
+/** The `prompt` of POST /api/agent/svc and /api/tools/generate-coil. */
+export const thesisPromptSchema = z
+  .string()
+  .max(PROMPT_MAX_CHARS)
+  .regex(THESIS_PRESENT, 'the thesis is empty or only whitespace')
+  .describe(`the thesis, 1 to ${PROMPT_MAX_CHARS} characters with at least one that is not whitespace (else 400 PROMPT_REQUIRED); one that names no recognised theme or ticker gets the labelled default basket`);
 export const STRATEGIST_MODES = ['paper', 'brokerage-mcp-plan'] as const;
 export const RISK_TOLERANCES = ['low', 'medium', 'high'] as const;
 export type RiskTolerance = (typeof RISK_TOLERANCES)[number];

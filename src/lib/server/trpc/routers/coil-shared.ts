@@ -2,11 +2,18 @@
 import { scoreCoil } from '../../coil/health';
 import type { Coil } from '../../coil/manifest';
 import type { ServiceConfig } from '../../config';
-import { saveCoilWithReceipt } from '../../db/coil-repository';
+import { forkParentStore, saveCoilWithReceipt } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
+import { COIL_FORK_PATHS, LINEAGE_ERROR, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
 import type { Receipt } from '../../receipts/receipt';
 import type { StrategistConfig } from '../../strategist';
 import type { RequestContext } from '../context';
+import { registerErrorStatuses } from '../error-map';
+
+registerErrorStatuses({
+  [LINEAGE_ERROR.FORK_PARENT_NOT_FOUND]: 422,
+  [LINEAGE_ERROR.FORK_PARENT_MISMATCH]: 422,
+});
 
 export function strategistConfigOf(config: ServiceConfig): StrategistConfig {
   return {
@@ -15,9 +22,27 @@ export function strategistConfigOf(config: ServiceConfig): StrategistConfig {
   };
 }
 
-/** A missing or non-string prompt is `PROMPT_REQUIRED`; an over-long one `PROMPT_TOO_LONG`. */
+/** A missing, empty or blank prompt is `PROMPT_REQUIRED`; an over-long one `PROMPT_TOO_LONG`. */
 export function promptErrorCode(issue?: ErrorIssue): string {
   return issue?.code === 'TOO_BIG' ? 'PROMPT_TOO_LONG' : 'PROMPT_REQUIRED';
+}
+
+/**
+ * The parent manifest hash of a fork reference, resolved from the receipts the caller may
+ * see (src/lib/server/receipts/lineage.ts): the one resolution every receipt-issuing route,
+ * the strategist and verification use.
+ */
+export async function forkParentFor(ctx: RequestContext, ref: ForkReference, paths: ForkReferencePaths = COIL_FORK_PATHS): Promise<string | undefined> {
+  if (!ref.forkOf) return ref.parentManifestHash ?? undefined;
+  const viewer = (await ctx.getSession())?.address ?? null;
+  return resolveForkParent(ref, forkParentStore(viewer), paths);
+}
+
+/** The Coil with its fork's parent resolved and stamped (unchanged when it is not a fork). */
+export async function withForkParent(ctx: RequestContext, coil: Coil, paths?: ForkReferencePaths): Promise<Coil> {
+  if (!coil.forkOf) return coil;
+  const parentManifestHash = await forkParentFor(ctx, coil, paths);
+  return parentManifestHash === coil.parentManifestHash ? coil : { ...coil, parentManifestHash };
 }
 
 /**
@@ -26,5 +51,14 @@ export function promptErrorCode(issue?: ErrorIssue): string {
  */
 export async function persistReceipt(ctx: RequestContext, coil: Coil, receipt: Receipt, agentId: string | null = null): Promise<void> {
   const owner = (await ctx.getSession())?.address ?? null;
-  await saveCoilWithReceipt({ coil, manifestHash: receipt.manifestHash, ownerAddress: owner, agentId, score: scoreCoil(coil).total, now: ctx.now, receipt });
+  await saveCoilWithReceipt({
+    coil,
+    manifestHash: receipt.manifestHash,
+    ownerAddress: owner,
+    agentId,
+    score: scoreCoil(coil).total,
+    now: ctx.now,
+    storedAt: ctx.receivedAt,
+    receipt,
+  });
 }

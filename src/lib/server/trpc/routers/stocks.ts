@@ -17,7 +17,8 @@ import {
   submitStockIntent,
 } from '../../stocks/lane';
 import { PARTNER_ERROR } from '../../partner/agent-api';
-import { PLAN_HASH_RULE } from '../../stocks/plan';
+import { PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS } from '../../stocks/plan';
+import { PROOF_CHECKS } from '../../stocks/proof-match';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router } from '../init';
@@ -30,6 +31,7 @@ registerErrorStatuses({
   [STOCK_ERROR.RECEIPT_REFERENCE_MISMATCH]: 409,
   [STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE]: 409,
   [STOCK_ERROR.SUBMIT_IN_PROGRESS]: 409,
+  [STOCK_ERROR.PLAN_EXPIRED]: 409,
   [STOCK_ERROR.VAULT_REBALANCE_NOT_ALLOWED_HERE]: 403,
   [PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED]: 403,
   [STOCK_ERROR.STOCK_JOB_UNKNOWN]: 404,
@@ -111,6 +113,8 @@ const receiptSchema = z
     targetSymbol: z.string(),
     targetTokenAddress: z.string(),
     generatedAt: z.string(),
+    firstPreparedAt: z.string().describe("this server's clock when it first saw the plan (never nowIso): a transaction mined before it proves nothing"),
+    expiresAt: z.string().describe(`firstPreparedAt + ${STOCK_PLAN_LIFETIME_SECONDS} s: after it (server clock) the plan is no longer submitted`),
     jobId: z.string().nullable(),
     partnerJobStatus: partnerJobStatus.nullable().describe('the last job status the partner reported (its word, not settlement)'),
     txHash: z.string().nullable().describe('the transaction whose receipt proves the on-chain status (onchain_* only)'),
@@ -131,6 +135,8 @@ const commandPackSchema = z.object({
     apiKeyEnvVar: z.literal('PARTNER_API_KEY'),
     body: z.object({ prompt: z.string() }),
     pollUrlTemplate: z.string(),
+    partnerApiUrlConfigured: z.boolean().describe('true: url and pollUrlTemplate name this server\'s PARTNER_API_URL; false: they keep the {partner_api_url} placeholder'),
+    urlNote: z.string(),
   }),
   chainId: z.literal(4663),
   canonical: z.object({ targetSymbol: z.string(), targetTokenAddress: z.string(), usdgAddress: z.string() }),
@@ -146,6 +152,8 @@ const planSchema = z.object({
   slippageCapBps: z.number().int(),
   executor: z.literal('partner'),
   registryVersion: z.string(),
+  expiresAt: z.string().describe(`the plan's deadline for submit: ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared it, on the server's clock (nowIso neither pins nor extends it)`),
+  lifetimeSeconds: z.literal(STOCK_PLAN_LIFETIME_SECONDS),
   ...hardFlags,
 });
 
@@ -198,6 +206,13 @@ const reconcileOutput = z.object({
     chainIdVerified: z.boolean().nullable().describe('true only when the RPC answered eth_chainId 4663; null when the chain was not read'),
     expectedChainId: z.literal(4663),
     txHash: z.string().nullable(),
+    proofChecks: z
+      .array(z.object({ check: z.enum(PROOF_CHECKS), passed: z.boolean() }))
+      .describe('each check of the transaction against the plan, in order, up to the first that failed (empty when no mined transaction was read)'),
+    senderFlows: z
+      .object({ sender: z.string(), targetDelta: z.string(), usdgDelta: z.string() })
+      .nullable()
+      .describe("the transaction sender's net change of the target token (base units) and of USDG (6-decimal units), when read"),
     checkedAt: z.string(),
   }),
   svcExecutesTrade: z.literal(false),
@@ -243,12 +258,12 @@ export const stocksRouter = router({
       family: 'stocks',
       inputErrorCode: intentErrorCode,
       openapi: rest('POST', '/stocks/prepare-partner-command', 'Validate a stock-trade intent and prepare its command pack (the partner is never contacted)', {
-        description: `Validates the intent (spec 2.8) and rejects, never clamps: 422 STOCK_INTENT_INVALID with one issue per broken rule (MODE_UNSUPPORTED, SIDE_UNSUPPORTED, INPUT_ASSET_UNSUPPORTED, TARGET_ADDRESS_REQUIRED for a ticker-only intent, TARGET_ADDRESS_MALFORMED, TICKER_ADDRESS_MISMATCH for a canonical ticker at another address, NON_CANONICAL_ADDRESS, TARGET_NOT_STOCK_TOKEN, TARGET_SYMBOL_MISMATCH, INPUT_AMOUNT_INVALID, INPUT_AMOUNT_ABOVE_MAX_NOTIONAL, SLIPPAGE_INVALID, SLIPPAGE_ABOVE_CAP, NOTIONAL_INVALID, NOTIONAL_ABOVE_CAP, WRONG_CHAIN, ACK_TOKENIZED_EXPOSURE_REQUIRED, ACK_PARTNER_EXECUTES_REQUIRED, VENUE_UNSUPPORTED, VENUE_REQUIRED_FOR_VAULT_REBALANCE). Wrong types or unknown fields: 400 STOCK_INTENT_SHAPE. Returns the plan, planHash (${PLAN_HASH_RULE}), generatedAt, the hard flags and the command pack (spec 2.9; every command ends with "on broker"), and records the receipt in state prepared.`,
+        description: `Validates the intent (spec 2.8) and rejects, never clamps: 422 STOCK_INTENT_INVALID with one issue per broken rule (MODE_UNSUPPORTED, SIDE_UNSUPPORTED, INPUT_ASSET_UNSUPPORTED, TARGET_ADDRESS_REQUIRED for a ticker-only intent, TARGET_ADDRESS_MALFORMED, TICKER_ADDRESS_MISMATCH for a canonical ticker at another address, NON_CANONICAL_ADDRESS, TARGET_NOT_STOCK_TOKEN, TARGET_SYMBOL_MISMATCH, INPUT_AMOUNT_INVALID, INPUT_AMOUNT_ABOVE_MAX_NOTIONAL, SLIPPAGE_INVALID, SLIPPAGE_ABOVE_CAP, NOTIONAL_INVALID, NOTIONAL_ABOVE_CAP, WRONG_CHAIN, ACK_TOKENIZED_EXPOSURE_REQUIRED, ACK_PARTNER_EXECUTES_REQUIRED, VENUE_UNSUPPORTED, VENUE_REQUIRED_FOR_VAULT_REBALANCE). Wrong types or unknown fields: 400 STOCK_INTENT_SHAPE. Returns the plan, planHash (${PLAN_HASH_RULE}), generatedAt, the hard flags and the command pack (spec 2.9; every command ends with "on broker"; its agentApi URLs name PARTNER_API_URL when configured, else keep the {partner_api_url} placeholder and say so), and records the receipt in state prepared. plan.expiresAt is ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared the plan, on the server's clock: the same plan prepared again keeps its first deadline.`,
       }),
     })
     .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
     .output(prepareOutput)
-    .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.now })),
+    .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.now, serverTime: ctx.receivedAt })),
 
   submit: publicProcedure
     .meta({
@@ -256,7 +271,7 @@ export const stocksRouter = router({
       inputErrorCode: intentErrorCode,
       openapi: rest('POST', '/stocks/submit-partner-intent', 'Hand a confirmed plan to the partner as one job', {
         description:
-          'Gates, in order: 503 LANE_NOT_ENABLED unless PARTNER_AGENT_API_ENABLED=true and PARTNER_API_KEY (and PARTNER_API_URL) are set; 409 PLAN_HASH_MISMATCH unless userConfirmedPlanHash equals the plan hash recomputed from the intent with nowIso (the generatedAt of prepare); 422 STOCK_INTENT_INVALID when the intent no longer passes validation, the notional cap of this server included; 403 VAULT_REBALANCE_NOT_ALLOWED_HERE for vault_operator_rebalance. Then one POST {partner_api_url}/agent/prompt with X-API-Key → 200 { jobId, receiptStatus: "job_pending" }. A plan is sent at most once: a repeated or concurrent submit of the same plan answers the same jobId with replayed: true and sends nothing. Partner timeout → 502 PARTNER_TIMEOUT, partner 5xx or refusal → 502 PARTNER_HTTP_ERROR, unusable answer → 502 PARTNER_INVALID_OUTPUT; each leaves the receipt where it was. A partner refusal asking for verification in its own console → 403 PARTNER_EXTERNAL_VERIFICATION_REQUIRED (the partner\'s requirement: this service collects no location and never gates on jurisdiction). A job id is not a fill.',
+          'Gates, in order: 503 LANE_NOT_ENABLED unless PARTNER_AGENT_API_ENABLED=true and PARTNER_API_KEY (and PARTNER_API_URL) are set; 409 PLAN_HASH_MISMATCH unless userConfirmedPlanHash equals the plan hash recomputed from the intent with nowIso (the generatedAt of prepare); 422 STOCK_INTENT_INVALID when the intent no longer passes validation, the notional cap of this server included; 403 VAULT_REBALANCE_NOT_ALLOWED_HERE for vault_operator_rebalance. A plan without a job whose plan.expiresAt has passed on the server\'s clock is 409 PLAN_EXPIRED (nowIso names the plan and never extends its life). Then one POST {partner_api_url}/agent/prompt with X-API-Key → 200 { jobId, receiptStatus: "job_pending" }. A plan is sent at most once: a repeated or concurrent submit of the same plan answers the same jobId with replayed: true and sends nothing. Partner timeout → 502 PARTNER_TIMEOUT, partner 5xx or refusal → 502 PARTNER_HTTP_ERROR, unusable answer → 502 PARTNER_INVALID_OUTPUT; each leaves the receipt where it was. A partner refusal asking for verification in its own console → 403 PARTNER_EXTERNAL_VERIFICATION_REQUIRED (the partner\'s requirement: this service collects no location and never gates on jurisdiction). A job id is not a fill.',
       }),
     })
     .input(
@@ -293,7 +308,7 @@ export const stocksRouter = router({
       family: 'stocks',
       openapi: rest('POST', '/stocks/reconcile-receipt', 'Reconcile a stock receipt from proof', {
         description:
-          'Names the receipt by planHash or jobId (or a txHash already recorded). With txHash: eth_chainId must answer 4663 before eth_getTransactionReceipt is trusted; status 0x1 with a Transfer of the target token → onchain_confirmed (txHash and block recorded), status 0x0 → onchain_reverted, no receipt → prepared with reason TX_RECEIPT_NOT_FOUND. A read that fails (CHAIN_RPC_NOT_CONFIGURED, CHAIN_RPC_UNREACHABLE, CHAIN_ID_MISMATCH, TX_RECEIPT_READ_FAILED) changes nothing and says why. Without txHash: the recorded partner job is read and mapped as in the job poll; with no job either → prepared (NO_PROOF_SUPPLIED). onchain_confirmed is never undone by missing proof, only by a new receipt of the same transaction. The RPC location never appears in a response. 404 STOCK_RECEIPT_UNKNOWN; 409 RECEIPT_REFERENCE_MISMATCH when planHash and jobId name different receipts.',
+          "Names the receipt by planHash or jobId (or a txHash already recorded). With txHash: eth_chainId must answer 4663 before anything is trusted; then the transaction must be this plan's trade. Status 0x1 → onchain_confirmed only when, in order: its block is not older than the plan's first prepare on this server (TX_MINED_BEFORE_PLAN), no other plan holds it as proof (TX_PROVES_OTHER_PLAN; one transaction proves at most one plan, enforced by a unique constraint), it moved the target token (TX_NOT_FOR_TARGET_TOKEN), its sender received the target token (SENDER_DID_NOT_RECEIVE_TARGET; for a sell SENDER_DID_NOT_SPEND_TARGET) and spent USDG (SENDER_DID_NOT_SPEND_USDG; for a sell SENDER_DID_NOT_RECEIVE_USDG), at most the plan's inputAmount (USDG_SPENT_ABOVE_PLAN; a sell may receive at most inputAmount plus maxSlippageBps, USDG_RECEIVED_ABOVE_PLAN). Status 0x0 → onchain_reverted only when tied to the plan: the partner's answer for the plan's job names the hash, or the calldata carries the USDG address, the plan's USDG amount in 6-decimal units and the target token (REVERTED_TX_NOT_TIED_TO_PLAN). A transaction that fails a check is no proof: the receipt returns to prepared (an on-chain status stays), with the failed check as reason and reconciliation.proofChecks listing each check. No receipt → prepared with TX_RECEIPT_NOT_FOUND. A read that fails (CHAIN_RPC_NOT_CONFIGURED, CHAIN_RPC_UNREACHABLE, CHAIN_ID_MISMATCH, TX_RECEIPT_READ_FAILED) changes nothing and says why. Without txHash: the recorded partner job is read and mapped as in the job poll; with no job either → prepared (NO_PROOF_SUPPLIED). onchain_confirmed is never undone by missing proof, only by a new receipt of the same transaction. The RPC location never appears in a response. 404 STOCK_RECEIPT_UNKNOWN; 409 RECEIPT_REFERENCE_MISMATCH when planHash and jobId name different receipts.",
       }),
     })
     .input(

@@ -6,24 +6,31 @@
  */
 import { z } from 'zod';
 import { coilSchema } from '../../coil/manifest';
-import { latestManifestHashBySlug } from '../../db/coil-repository';
 import { buildReceipt, manifestHashOf } from '../../receipts/receipt';
 import { runStrategist, strategistStatus, type StrategistRequest } from '../../strategist';
-import { basketContextSchema, PROMPT_MAX_CHARS, STRATEGIST_MODES, userPreferencesSchema } from '../../strategist/types';
+import { basketContextSchema, STRATEGIST_MODES, thesisPromptSchema, userPreferencesSchema } from '../../strategist/types';
 import { memoSchema } from '../../coil/manifest';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { coilOut, providerMetaOut, receiptOut, strategistScoreOut } from './coil-schemas';
-import { persistReceipt, promptErrorCode, strategistConfigOf } from './coil-shared';
+import type { RequestContext } from '../context';
+import { forkParentFor, persistReceipt, promptErrorCode, strategistConfigOf } from './coil-shared';
 
 const FAILURE_DOC =
   'Failures of the partner (STRATEGIST_PROVIDER=partner) answer `{ error, code, prompt }`: 503 PARTNER_NOT_CONFIGURED; 502 PARTNER_HTTP_ERROR, PARTNER_TIMEOUT, PARTNER_INVALID_OUTPUT, GUARDRAIL_REJECTED (an execution or performance claim, or a non-canonical asset). With partner_or_mock the local strategist answers instead, with providerMeta.usedFallback true and a fallbackReason.';
 
-/** The parent of a refined basket: its own hash when it is a complete Coil, else the stored Coil with its slug. */
-async function parentOf(context: StrategistRequest['basketContext']): Promise<string | undefined> {
-  if (!context) return undefined;
+/**
+ * The parent of a refined basket, resolved like every fork's (coil-shared `forkParentFor`): a
+ * complete Coil names its own hash, which must be a stored receipt of its slug you may see; a
+ * partial context with a slug forks the newest of them. A context without a slug is no fork.
+ */
+async function parentOf(ctx: RequestContext, context: StrategistRequest['basketContext']): Promise<string | undefined> {
+  if (!context?.slug) return undefined;
   const full = coilSchema.safeParse(context);
-  if (full.success) return manifestHashOf(full.data);
-  return context.slug ? latestManifestHashBySlug(context.slug) : undefined;
+  return forkParentFor(
+    ctx,
+    { forkOf: context.slug, parentManifestHash: full.success ? manifestHashOf(full.data) : undefined },
+    { forkOf: 'basketContext.slug', parentManifestHash: 'basketContext' },
+  );
 }
 
 export const strategistRouter = router({
@@ -53,13 +60,13 @@ export const strategistRouter = router({
       family: 'strategist',
       inputErrorCode: (path, issue) => (path === 'prompt' ? promptErrorCode(issue) : 'INPUT_INVALID'),
       openapi: rest('POST', '/agent/svc', 'Turn a thesis into a Coil (StrategistResponse)', {
-        description: `mode: \`paper\` gives a paper Coil (executionMode paper_only, liveExecutionAllowed false); \`brokerage-mcp-plan\` adds plan.steps a user's own brokerage MCP could follow (compile-only); omitted, the readiness-check planner answers (Coil mode readiness-check). basketContext is refined, not replaced (the result forks it: forkOf = its slug, parentManifestHash = its manifest hash when it is a complete Coil, else the stored Coil with that slug). userPreferences.maxSingleAssetWeightBps bounds every weight (400 PREFERENCES_INFEASIBLE below 667 bps); riskTolerance shapes concentration. The same input and nowIso give a byte-identical response. The Coil and a coil_manifest receipt are saved; the receipt is returned too. ${FAILURE_DOC}`,
+        description: `mode: \`paper\` gives a paper Coil (executionMode paper_only, liveExecutionAllowed false); \`brokerage-mcp-plan\` adds plan.steps a user's own brokerage MCP could follow (compile-only); omitted, the readiness-check planner answers (Coil mode readiness-check). basketContext is refined, not replaced: with a slug the result forks it (forkOf = its slug; parentManifestHash = the manifest hash of a complete Coil, which must be a stored receipt of that slug you may see, else the newest such receipt; 422 FORK_PARENT_NOT_FOUND / FORK_PARENT_MISMATCH otherwise, never a silent root). An empty or whitespace-only prompt is 400 PROMPT_REQUIRED. userPreferences.maxSingleAssetWeightBps bounds every weight (400 PREFERENCES_INFEASIBLE below 667 bps); riskTolerance shapes concentration. The same input and nowIso give a byte-identical response. The Coil and a coil_manifest receipt are saved; the receipt is returned too. ${FAILURE_DOC}`,
         tags: ['strategist'],
       }),
     })
     .input(
       z.object({
-        prompt: z.string().max(PROMPT_MAX_CHARS).describe('the thesis, at most 2000 characters'),
+        prompt: thesisPromptSchema,
         mode: z.enum(STRATEGIST_MODES).optional(),
         basketContext: basketContextSchema.optional().describe('a partial manifest to refine'),
         userPreferences: userPreferencesSchema.optional(),
@@ -84,7 +91,7 @@ export const strategistRouter = router({
         mode: input.mode,
         basketContext: input.basketContext,
         userPreferences: input.userPreferences,
-        parentManifestHash: await parentOf(input.basketContext),
+        parentManifestHash: await parentOf(ctx, input.basketContext),
       };
       const response = await runStrategist(request, { config: strategistConfigOf(ctx.config), now: ctx.now });
       const receipt = buildReceipt(response.manifest, 'coil_manifest', ctx.now);

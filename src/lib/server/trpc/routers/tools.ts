@@ -19,7 +19,7 @@ import { renderProvenance } from '../../receipts/provenance';
 import { buildReceipt, RECEIPT_KINDS, verifyReceipt, type Receipt, type ReceiptKind } from '../../receipts/receipt';
 import { checksumAddress } from '../../registry';
 import { generateCoil } from '../../strategist';
-import { PROMPT_MAX_CHARS } from '../../strategist/types';
+import { thesisPromptSchema } from '../../strategist/types';
 import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import type { RequestContext } from '../context';
@@ -38,7 +38,7 @@ import {
   validationOut,
   verificationOut,
 } from './coil-schemas';
-import { persistReceipt, promptErrorCode, strategistConfigOf } from './coil-shared';
+import { persistReceipt, promptErrorCode, strategistConfigOf, withForkParent } from './coil-shared';
 
 registerErrorStatuses({
   RECEIPT_SHAPE: 400,
@@ -63,12 +63,21 @@ const meta = (method: 'GET' | 'POST', path: `/${string}`, summary: string, descr
   openapi: rest(method, path, summary, { description, tags: ['tools'] }),
 });
 
+const FORK_DOC =
+  'A fork (forkOf set) gets its parent from the stored receipts you may see (those under no wallet, and your own wallet\'s): parentManifestHash, when absent, is stamped with the newest receipt of the forkOf slug, and when given must be the manifest of one of them (422 FORK_PARENT_MISMATCH); a forkOf with no such receipt is 422 FORK_PARENT_NOT_FOUND, never a root. The receipt fingerprints the Coil with its parent.';
+
+/** The meta of a route that issues a receipt: its description also states how a fork's parent is resolved. */
+const receiptMeta = (method: 'GET' | 'POST', path: `/${string}`, summary: string, description: string) => meta(method, path, summary, `${description} ${FORK_DOC}`);
+
 const coilField = coilSchema.describe('A Coil (spec 2.3); a value that is not a Coil at all is 400 COIL_SHAPE');
 
 const toolFields = <N extends string, T extends z.ZodRawShape>(tool: N, shape: T) =>
   stampedOutput({ tool: z.literal(tool), generatedAt: z.string(), ...shape });
 
-/** Builds the receipt of a Coil at the request's clock, saves both and returns the receipt. */
+/**
+ * Builds the receipt of a Coil at the request's clock, saves both and returns the receipt.
+ * `coil` has passed `withForkParent` (every tool resolves a fork's parent before any work).
+ */
 async function issueReceipt(ctx: RequestContext, coil: Coil, kind: ReceiptKind, agentId: string | null = null): Promise<Receipt> {
   const receipt = buildReceipt(coil, kind, ctx.now);
   await persistReceipt(ctx, coil, receipt, agentId);
@@ -88,37 +97,40 @@ export const toolsRouter = router({
         `Runs the strategist (STRATEGIST_PROVIDER) on the thesis and returns a Coil that validates, its health, a coil_manifest receipt and the provider labels. Strategist failures in \`partner\` mode answer 503/502 \`{ error, code, prompt }\`. The Coil is saved with its receipt. ${COIL_MODES_DOC}`,
       ),
     )
-    .input(z.object({ prompt: z.string().max(PROMPT_MAX_CHARS).describe('the thesis, at most 2000 characters; an empty or off-topic one gets the labelled default basket'), executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
+    .input(z.object({ prompt: thesisPromptSchema, executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
     .output(toolFields('generate-coil', { coil: coilOut, health: healthOut, receipt: receiptOut, providerMeta: providerMetaOut, disclaimers: z.array(z.string()) }))
     .mutation(async ({ ctx, input }) => {
       const generated = await generateCoil({ prompt: input.prompt, executionMode: input.executionMode }, { config: strategistConfigOf(ctx.config), now: ctx.now });
-      const receipt = await issueReceipt(ctx, generated.coil, 'coil_manifest', generated.providerMeta.provider);
-      return { tool: 'generate-coil' as const, generatedAt: ctx.now.toISOString(), ...generated, receipt };
+      const coil = await withForkParent(ctx, generated.coil);
+      const receipt = await issueReceipt(ctx, coil, 'coil_manifest', generated.providerMeta.provider);
+      return { tool: 'generate-coil' as const, generatedAt: ctx.now.toISOString(), ...generated, coil, receipt };
     }),
 
   validateCoil: publicProcedure
-    .meta(meta('POST', '/tools/validate-coil', 'Validate a Coil (spec 2.4)', `An invalid Coil is 200 with issues (each with severity, code, message, path) and validationStatus valid, valid-with-warnings or invalid. A value that is not a Coil at all is 400 COIL_SHAPE. ${COIL_MODES_DOC}`))
+    .meta(receiptMeta('POST', '/tools/validate-coil', 'Validate a Coil (spec 2.4)', `An invalid Coil is 200 with issues (each with severity, code, message, path) and validationStatus valid, valid-with-warnings or invalid. A value that is not a Coil at all is 400 COIL_SHAPE. ${COIL_MODES_DOC}`))
     .input(z.object({ coil: coilField, nowIso: nowIsoField }))
     .output(toolFields('validate-coil', { validation: validationOut, receipt: receiptOut }))
     .mutation(async ({ ctx, input }) => {
-      const validation = validateCoil(input.coil);
-      const receipt = await issueReceipt(ctx, input.coil, 'validation');
+      const coil = await withForkParent(ctx, input.coil);
+      const validation = validateCoil(coil);
+      const receipt = await issueReceipt(ctx, coil, 'validation');
       return { tool: 'validate-coil' as const, generatedAt: ctx.now.toISOString(), validation, receipt };
     }),
 
   scoreCoil: publicProcedure
-    .meta(meta('POST', '/tools/score-coil', 'Coil health 0 to 100', 'Structure and readiness only (validity 30, canonical assets 20, diversification 20, risk posture 15, documentation 15); never returns, prices or performance.'))
+    .meta(receiptMeta('POST', '/tools/score-coil', 'Coil health 0 to 100', 'Structure and readiness only (validity 30, canonical assets 20, diversification 20, risk posture 15, documentation 15); never returns, prices or performance.'))
     .input(z.object({ coil: coilField, nowIso: nowIsoField }))
     .output(toolFields('score-coil', { health: healthOut, receipt: receiptOut }))
     .mutation(async ({ ctx, input }) => {
-      const health = scoreCoil(input.coil);
-      const receipt = await issueReceipt(ctx, input.coil, 'coil_manifest');
+      const coil = await withForkParent(ctx, input.coil);
+      const health = scoreCoil(coil);
+      const receipt = await issueReceipt(ctx, coil, 'coil_manifest');
       return { tool: 'score-coil' as const, generatedAt: ctx.now.toISOString(), health, receipt };
     }),
 
   compileCapsule: publicProcedure
     .meta(
-      meta(
+      receiptMeta(
         'POST',
         '/tools/compile-capsule',
         'Compile a capsule from a valid, non-paper Coil',
@@ -140,14 +152,15 @@ export const toolsRouter = router({
     )
     .output(toolFields('compile-capsule', { capsule: capsuleOut, receipt: receiptOut }))
     .mutation(async ({ ctx, input }) => {
-      const capsule = compileCapsule(input.coil, input.options ?? {});
-      const receipt = await issueReceipt(ctx, input.coil, 'coil_manifest');
+      const coil = await withForkParent(ctx, input.coil);
+      const capsule = compileCapsule(coil, input.options ?? {});
+      const receipt = await issueReceipt(ctx, coil, 'coil_manifest');
       return { tool: 'compile-capsule' as const, generatedAt: ctx.now.toISOString(), capsule, receipt };
     }),
 
   riskAudit: publicProcedure
     .meta(
-      meta(
+      receiptMeta(
         'POST',
         '/tools/risk-audit',
         'Audit the risk fuses of a Coil',
@@ -166,14 +179,15 @@ export const toolsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const audit = riskAudit(input.coil);
-      const receipt = await issueReceipt(ctx, input.coil, 'risk_fuse');
+      const coil = await withForkParent(ctx, input.coil);
+      const audit = riskAudit(coil);
+      const receipt = await issueReceipt(ctx, coil, 'risk_fuse');
       return { tool: 'risk-audit' as const, generatedAt: ctx.now.toISOString(), ...audit, receipt };
     }),
 
   driftCheck: publicProcedure
     .meta(
-      meta(
+      receiptMeta(
         'POST',
         '/tools/drift-check',
         'Drift of current weights against a valid Coil (spec 2.7)',
@@ -189,32 +203,34 @@ export const toolsRouter = router({
     )
     .output(toolFields('drift-check', { report: driftReportOut, receipt: receiptOut }))
     .mutation(async ({ ctx, input }) => {
-      requireValidCoil(input.coil);
-      const receipt = await issueReceipt(ctx, input.coil, 'coil_manifest');
-      const report = driftCheck({ coil: input.coil, coilId: receipt.coilId, manifestHash: receipt.manifestHash, currentWeightsBps: input.currentWeightsBps, now: ctx.now });
+      const coil = await withForkParent(ctx, input.coil);
+      requireValidCoil(coil);
+      const receipt = await issueReceipt(ctx, coil, 'coil_manifest');
+      const report = driftCheck({ coil, coilId: receipt.coilId, manifestHash: receipt.manifestHash, currentWeightsBps: input.currentWeightsBps, now: ctx.now });
       return { tool: 'drift-check' as const, generatedAt: ctx.now.toISOString(), report, receipt };
     }),
 
   receipt: publicProcedure
     .meta(
-      meta(
+      receiptMeta(
         'POST',
         '/tools/receipt',
         'Issue a deterministic receipt for a Coil (spec 2.5)',
-        'kind: coil_manifest (default), validation or risk_fuse. manifestHash = sha256(RFC 8785 JCS of the Coil without createdAt, addresses checksummed); weightsChecksum = sha256(JCS of [lowercase address, weightBps] pairs sorted by address); receiptId = hrcpt_ + 32 hex of sha256(JCS({generatedAt, kind, manifestHash})). The same Coil, kind and nowIso give the same receipt; it is stored once per wallet. A fork carries parentManifestHash (from the Coil\'s parentManifestHash). Also returns the provenance chain from stored receipts.',
+        'kind: coil_manifest (default), validation or risk_fuse. manifestHash = sha256(RFC 8785 JCS of the Coil without createdAt, addresses checksummed); weightsChecksum = sha256(JCS of [lowercase address, weightBps] pairs sorted by address); receiptId = hrcpt_ + 32 hex of sha256(JCS({generatedAt, kind, manifestHash})). The same Coil, kind and nowIso give the same receipt; it is stored once per wallet. Also returns the provenance chain from stored receipts.',
       ),
     )
     .input(z.object({ coil: coilField, kind: z.enum(RECEIPT_KINDS).optional(), nowIso: nowIsoField }))
     .output(toolFields('receipt', { receipt: receiptOut, provenance: provenanceOut }))
     .mutation(async ({ ctx, input }) => {
-      const receipt = await issueReceipt(ctx, input.coil, input.kind ?? 'coil_manifest');
+      const coil = await withForkParent(ctx, input.coil);
+      const receipt = await issueReceipt(ctx, coil, input.kind ?? 'coil_manifest');
       const lineage = await loadLineage(receipt.manifestHash);
       return { tool: 'receipt' as const, generatedAt: ctx.now.toISOString(), receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) };
     }),
 
   shareCard: publicProcedure
     .meta(
-      meta(
+      receiptMeta(
         'POST',
         '/tools/share-card',
         'A share card of a valid Coil: a thesis artifact, never a performance claim',
@@ -235,16 +251,17 @@ export const toolsRouter = router({
     )
     .output(toolFields('share-card', { card: shareCardOut, receipt: receiptOut }))
     .mutation(async ({ ctx, input }) => {
-      requireValidCoil(input.coil);
-      const receipt = buildReceipt(input.coil, 'coil_manifest', ctx.now);
-      const card = buildShareCard({ coil: input.coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
-      await persistReceipt(ctx, input.coil, receipt);
+      const coil = await withForkParent(ctx, input.coil);
+      requireValidCoil(coil);
+      const receipt = buildReceipt(coil, 'coil_manifest', ctx.now);
+      const card = buildShareCard({ coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
+      await persistReceipt(ctx, coil, receipt);
       return { tool: 'share-card' as const, generatedAt: ctx.now.toISOString(), card, receipt };
     }),
 
   verifyCoil: publicProcedure
     .meta(
-      meta(
+      receiptMeta(
         'POST',
         '/coil/verify',
         'Verify a receipt against a Coil',
@@ -253,7 +270,17 @@ export const toolsRouter = router({
     )
     .input(z.object({ coil: coilField, receipt: z.record(z.string(), z.unknown()).describe('a receipt as issued (spec 2.5); any field may be wrong'), nowIso: nowIsoField }))
     .output(toolFields('verify-coil', { verification: verificationOut }))
-    .mutation(({ ctx, input }) => ({ tool: 'verify-coil' as const, generatedAt: ctx.now.toISOString(), verification: verifyReceipt(input.coil, input.receipt) })),
+    .mutation(async ({ ctx, input }) => {
+      // A fork sent without its parent's hash is completed the way the tool that issued the
+      // receipt completed it; the receipt's own parentManifestHash is the version to check.
+      const named = input.receipt.parentManifestHash;
+      const asSent = input.coil.forkOf && !input.coil.parentManifestHash && typeof named === 'string' ? { ...input.coil, parentManifestHash: named } : input.coil;
+      const coil = await withForkParent(ctx, asSent, {
+        forkOf: 'coil.forkOf',
+        parentManifestHash: asSent === input.coil ? 'coil.parentManifestHash' : 'receipt.parentManifestHash',
+      });
+      return { tool: 'verify-coil' as const, generatedAt: ctx.now.toISOString(), verification: verifyReceipt(coil, input.receipt) };
+    }),
 
   provenance: publicProcedure
     .meta(

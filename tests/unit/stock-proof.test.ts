@@ -1,0 +1,172 @@
+/**
+ * Whether a mined transaction is one plan's trade (stocks/proof-match.ts): every check on
+ * its own, both sides of the trade, the revert ties, and the reconciliation's answer when the
+ * store's unique transaction hash refuses a second holder in a race.
+ */
+import { getAddress, type Hex } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { USDG } from '../../src/lib/server/registry';
+import type { MinedTransaction, TokenTransfer } from '../../src/lib/server/stocks/chain-proof';
+import { reconcileStockReceipt, type StockLaneConfig } from '../../src/lib/server/stocks/lane';
+import { calldataCarriesPlan, judgeTransaction, usdgUnits, type PlanTerms } from '../../src/lib/server/stocks/proof-match';
+import { ProofTransactionTakenError, type ReceiptChange, type StockReceiptRecord, type StockReceiptStore } from '../../src/lib/server/stocks/store';
+import { AAPL, NVDA } from '../support/stock-intents';
+
+const SENDER = getAddress('0x00000000000000000000000000000000000000a1');
+const POOL = getAddress('0x00000000000000000000000000000000000000b2');
+const TX = `0x${'cd'.repeat(32)}`;
+const PREPARED_AT = new Date('2026-05-01T12:00:00.500Z');
+const PREPARED_SECOND = Math.floor(PREPARED_AT.getTime() / 1000);
+
+const plan = (over: Partial<PlanTerms> = {}): PlanTerms => ({
+  side: 'buy',
+  targetTokenAddress: NVDA,
+  usdgAddress: USDG.address,
+  inputUnits: 25_000_000n,
+  maxSlippageBps: 100,
+  firstPreparedAt: PREPARED_AT,
+  ...over,
+});
+
+const move = (token: string, from: string, to: string, value: bigint): TokenTransfer => ({ token: getAddress(token), from, to, value });
+
+/** The sender pays `usdg` USDG to the pool and receives `shares` of the target from it. */
+const buyTx = (usdg: bigint, shares = 10n ** 17n, over: Partial<MinedTransaction> = {}): MinedTransaction => ({
+  kind: 'transaction',
+  txHash: TX,
+  success: true,
+  blockNumber: '100',
+  blockTimestamp: PREPARED_SECOND + 30,
+  from: SENDER,
+  to: POOL,
+  input: null,
+  transfers: [move(USDG.address, SENDER, POOL, usdg), move(NVDA, POOL, SENDER, shares)],
+  ...over,
+});
+
+const free = { provesOtherPlan: false, partnerJobNamesTx: false };
+const reasonOf = (j: ReturnType<typeof judgeTransaction>) => (j.outcome === 'no_proof' ? j.reason : j.outcome);
+
+describe('judging a successful transaction against a plan', () => {
+  it('confirms a buy: the sender spent at most the plan\'s USDG and received the target', () => {
+    const judged = judgeTransaction(buyTx(25_000_000n), plan(), free);
+    expect(judged.outcome).toBe('confirmed');
+    expect(judged.checks.every((c) => c.passed)).toBe(true);
+    expect(judged.flows).toEqual({ sender: SENDER, targetDelta: (10n ** 17n).toString(), usdgDelta: '-25000000' });
+    expect(reasonOf(judgeTransaction(buyTx(24_999_999n), plan({ side: 'swap' }), free))).toBe('confirmed');
+  });
+
+  it('names the first check that fails, in order', () => {
+    expect(reasonOf(judgeTransaction(buyTx(25_000_001n), plan(), free))).toBe('USDG_SPENT_ABOVE_PLAN');
+    expect(reasonOf(judgeTransaction(buyTx(1n, 1n, { blockTimestamp: PREPARED_SECOND - 1 }), plan(), free))).toBe('TX_MINED_BEFORE_PLAN');
+    expect(reasonOf(judgeTransaction(buyTx(1n), plan(), { ...free, provesOtherPlan: true }))).toBe('TX_PROVES_OTHER_PLAN');
+    expect(reasonOf(judgeTransaction(buyTx(1n), plan({ targetTokenAddress: AAPL }), free))).toBe('TX_NOT_FOR_TARGET_TOKEN');
+    // A plain transfer of the target to the sender: no USDG left the sender.
+    const gift = buyTx(0n, 5n, { transfers: [move(NVDA, POOL, SENDER, 5n)] });
+    expect(reasonOf(judgeTransaction(gift, plan(), free))).toBe('SENDER_DID_NOT_SPEND_USDG');
+    // The sender sent the target away (a stranger's transfer): not a purchase.
+    const transfer = buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 15n)] });
+    expect(reasonOf(judgeTransaction(transfer, plan(), free))).toBe('SENDER_DID_NOT_RECEIVE_TARGET');
+  });
+
+  it('counts a block in the same second as the first prepare as after it (the block clock has whole seconds)', () => {
+    expect(reasonOf(judgeTransaction(buyTx(1n, 1n, { blockTimestamp: PREPARED_SECOND }), plan(), free))).toBe('confirmed');
+  });
+
+  it('never takes an address other than the sender as the trader: the pool of someone else\'s sale does not prove a buy', () => {
+    // The sender sells the target to the pool; the pool's flows look like a purchase.
+    const sale = buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n), move(USDG.address, POOL, SENDER, 20_000_000n)] });
+    expect(reasonOf(judgeTransaction(sale, plan(), free))).toBe('SENDER_DID_NOT_RECEIVE_TARGET');
+    expect(reasonOf(judgeTransaction(sale, plan({ side: 'sell' }), free))).toBe('confirmed');
+  });
+
+  it('bounds a sale\'s USDG by the plan\'s amount plus its slippage allowance', () => {
+    const sale = (usdg: bigint) => buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n), move(USDG.address, POOL, SENDER, usdg)] });
+    expect(reasonOf(judgeTransaction(sale(25_250_000n), plan({ side: 'sell' }), free))).toBe('confirmed');
+    expect(reasonOf(judgeTransaction(sale(25_250_001n), plan({ side: 'sell' }), free))).toBe('USDG_RECEIVED_ABOVE_PLAN');
+    const noUsdg = buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n)] });
+    expect(reasonOf(judgeTransaction(noUsdg, plan({ side: 'sell' }), free))).toBe('SENDER_DID_NOT_RECEIVE_USDG');
+    expect(reasonOf(judgeTransaction(buyTx(1n), plan({ side: 'sell' }), free))).toBe('SENDER_DID_NOT_SPEND_TARGET');
+  });
+
+  it('reads USDG amounts in 6-decimal units exactly', () => {
+    expect(usdgUnits('25')).toBe(25_000_000n);
+    expect(usdgUnits('0.000001')).toBe(1n);
+    expect(usdgUnits('12.5')).toBe(12_500_000n);
+  });
+});
+
+describe('judging a reverted transaction', () => {
+  const word = (hex: string) => hex.replace(/^0x/, '').toLowerCase().padStart(64, '0');
+  const swapCall = (amount: bigint, target = NVDA) => `0x12345678${word(USDG.address)}${word(target)}${word(amount.toString(16))}${word('1')}` as Hex;
+  const reverted = (input: Hex | null, to: string | null = POOL): MinedTransaction => ({ ...buyTx(0n), success: false, transfers: [], input, to });
+
+  it('is tied to the plan by calldata that carries its parameters, or by the partner naming it', () => {
+    expect(judgeTransaction(reverted(swapCall(25_000_000n)), plan(), free).outcome).toBe('reverted');
+    expect(reasonOf(judgeTransaction(reverted(swapCall(24_000_000n)), plan(), free))).toBe('REVERTED_TX_NOT_TIED_TO_PLAN');
+    expect(reasonOf(judgeTransaction(reverted(swapCall(25_000_000n, AAPL)), plan(), free))).toBe('REVERTED_TX_NOT_TIED_TO_PLAN');
+    expect(judgeTransaction(reverted(null), plan(), { ...free, partnerJobNamesTx: true }).outcome).toBe('reverted');
+  });
+
+  it('a call to the target token itself needs the plan\'s USDG parameters too: a plain transfer is not tied', () => {
+    const transfer = `0xa9059cbb${word(SENDER)}${word((10n ** 24n).toString(16))}` as Hex;
+    expect(calldataCarriesPlan({ to: NVDA, input: transfer }, plan())).toBe(false);
+    expect(calldataCarriesPlan({ to: NVDA, input: `0x12345678${word(USDG.address)}${word((25_000_000n).toString(16))}` as Hex }, plan())).toBe(true);
+  });
+
+  it('is still bound to the plan\'s time and to one plan', () => {
+    expect(reasonOf(judgeTransaction({ ...reverted(swapCall(25_000_000n)), blockTimestamp: PREPARED_SECOND - 60 }, plan(), free))).toBe('TX_MINED_BEFORE_PLAN');
+    expect(reasonOf(judgeTransaction(reverted(swapCall(25_000_000n)), plan(), { ...free, provesOtherPlan: true }))).toBe('TX_PROVES_OTHER_PLAN');
+  });
+});
+
+describe('reconciliation when the store refuses a second holder of a transaction', () => {
+  it('answers no proof (TX_PROVES_OTHER_PLAN) for the plan that lost the race, and writes it back to prepared', async () => {
+    let record: StockReceiptRecord = {
+      id: 'srcpt_x',
+      planHash: 'a'.repeat(64),
+      status: 'job_pending',
+      statusReason: null,
+      intentJson: JSON.stringify({ side: 'buy', inputAmount: '25', maxSlippageBps: 100 }),
+      generatedAt: PREPARED_AT,
+      firstPreparedAt: PREPARED_AT,
+      targetSymbol: 'NVDA',
+      targetTokenAddress: NVDA,
+      jobId: 'job_1',
+      partnerJobStatus: 'pending',
+      txHash: null,
+      blockNumber: null,
+      version: 2,
+      createdAt: PREPARED_AT,
+      updatedAt: PREPARED_AT,
+      events: [],
+    };
+    const writes: ReceiptChange[] = [];
+    const store: StockReceiptStore = {
+      findByPlanHash: async () => record,
+      findByJobId: async () => record,
+      // The winner is not visible yet when this plan is judged: only the write finds out.
+      findByTxHash: async () => null,
+      ensurePrepared: async () => ({ record, created: false }),
+      claimSubmission: async () => false,
+      releaseSubmission: async () => undefined,
+      applyChange: async (_id, version, change) => {
+        if (change.txHash) throw new ProofTransactionTakenError(change.txHash);
+        writes.push(change);
+        record = { ...record, status: change.status, statusReason: change.statusReason, version: version + 1 };
+        return record;
+      },
+    };
+    const config: StockLaneConfig = { partner: { agentApiEnabled: false, stockTradeMaxNotionalUsd: 500, timeoutMs: 1000 }, brokerChainRpcUrl: 'http://127.0.0.1:1' };
+    const answer = await reconcileStockReceipt(
+      { planHash: record.planHash, txHash: TX },
+      { config, store, now: PREPARED_AT, readProof: async () => ({ proof: buyTx(25_000_000n), chainIdVerified: true }) },
+    );
+    expect(answer.reconciliation).toMatchObject({ reason: 'TX_PROVES_OTHER_PLAN', status: 'prepared', moved: true });
+    expect(answer.reconciliation.proofChecks).toEqual([
+      { check: 'mined_after_plan', passed: true },
+      { check: 'not_proof_of_other_plan', passed: false },
+    ]);
+    expect(writes).toEqual([{ status: 'prepared', statusReason: 'TX_PROVES_OTHER_PLAN' }]);
+  });
+});
