@@ -15,3 +15,13 @@ export {
 } from './receipt';
 export { renderProvenance, type LineageNode, type Provenance } from './provenance';
 export { computePassport, PASSPORT_COMPONENTS, PASSPORT_POLICY_VERSION, type Passport, type PassportStats } from './passport';
+export {
+  buildArtifactReceipt,
+  verifyArtifactReceipt,
+  artifactReceiptIdOf,
+  ARTIFACT_RECEIPT_KINDS,
+  ARTIFACT_RECEIPT_VERSION,
+  type ArtifactReceipt,
+  type ArtifactReceiptKind,
+  type ArtifactVerification,
+} from './artifact';

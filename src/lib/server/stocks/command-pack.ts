@@ -7,7 +7,7 @@ import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID, type RegistryAsset } from '../registry';
 import type { StockIntent } from './intent';
 
-export const VENUE_PHRASE = 'on broker';
+export const VENUE_PHRASE = 'on broker' as const;
 
 /** Placeholders of spec 2.9: the partner's API base is the partner's, not a value of this service. */
 export const PARTNER_PROMPT_URL_TEMPLATE = '{partner_api_url}/agent/prompt';

@@ -17,6 +17,7 @@ export const STATUS_BY_CODE: Record<string, number> = {
   NOW_ISO_INVALID: 400,
   CREDENTIAL_FIELD_REJECTED: 400,
   COIL_SHAPE: 400,
+  SYMBOL_SPACE_CONFUSION: 400,
   PROMPT_REQUIRED: 400,
   // 401 / 403 / 404 / 405 / 409
   UNAUTHORIZED: 401,
@@ -158,4 +159,12 @@ export function toSvcError(error: unknown, meta: SvcMeta | undefined): SvcError 
 /** Re-throws a SvcError as the tRPC error of its status so /trpc answers the same status. */
 export function asTrpcError(error: SvcError): TRPCError {
   return new TRPCError({ code: trpcCodeForStatus(statusForCode(error.code)), message: error.message, cause: error });
+}
+
+/**
+ * An `inputErrorCode` that answers SYMBOL_SPACE_CONFUSION when a ticker and a chain address
+ * traded places (the first failing field says so), and `code` for any other shape problem.
+ */
+export function symbolSpaceAware(code: string): (path: string, issue?: ErrorIssue) => string {
+  return (_path, issue) => (issue?.code === 'SYMBOL_SPACE_CONFUSION' ? 'SYMBOL_SPACE_CONFUSION' : code);
 }
