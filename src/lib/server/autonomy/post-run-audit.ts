@@ -172,8 +172,14 @@ export function postRunAudit(receipt: Record<string, unknown>, activity: readonl
     const needsConfirmation = human.present && human.limit !== null && a.notionalUsd > human.limit;
     add(
       'human_confirmation',
-      !human.present || human.limit === null ? null : needsConfirmation && a.humanConfirmed !== true,
-      !human.present || human.limit === null ? 'no humanConfirmation fuse in force' : needsConfirmation ? `above ${human.limit} USD: the user's confirmation is ${a.humanConfirmed === true ? 'reported' : 'not reported'}` : `at or below ${human.limit} USD: no confirmation needed`,
+      !counts || !human.present || human.limit === null ? null : needsConfirmation && a.humanConfirmed !== true,
+      !counts
+        ? 'simulated: nothing to confirm'
+        : !human.present || human.limit === null
+          ? 'no humanConfirmation fuse in force'
+          : needsConfirmation
+            ? `above ${human.limit} USD: the user's confirmation is ${a.humanConfirmed === true ? 'reported' : 'not reported'}`
+            : `at or below ${human.limit} USD: no confirmation needed`,
     );
     add(
       'mode_allows_orders',
