@@ -60,6 +60,16 @@ describe('POST /api/partnerbot/validate-autonomy', () => {
     expect(codes(old.json.issues)).toEqual(['LIVE_ACK_EXPIRED']);
     const partial = await server.post('/api/partnerbot/validate-autonomy', { coil: autonomyCoil(), autonomyMode: 'live_candidate', liveAutonomyAck: { ...fullAck(new Date()), userCanRevokeAtAnyTime: 'true' } });
     expect(partial.json.issues).toEqual([expect.objectContaining({ code: 'LIVE_ACK_STATEMENT_NOT_TRUE', path: 'liveAutonomyAck.userCanRevokeAtAnyTime' })]);
+    const extra = await server.post('/api/partnerbot/validate-autonomy', { coil: autonomyCoil(), autonomyMode: 'live_candidate', liveAutonomyAck: { ...fullAck(new Date()), userAlsoAgrees: true } });
+    expect(extra.json.issues).toEqual([expect.objectContaining({ code: 'LIVE_ACK_UNKNOWN_FIELD', path: 'liveAutonomyAck.userAlsoAgrees' })]);
+    // A key that is a sentence is the caller's text: it is refused without being repeated.
+    const sentenceKey = await server.post('/api/partnerbot/validate-autonomy', { coil: autonomyCoil(), autonomyMode: 'live_candidate', liveAutonomyAck: { ...fullAck(new Date()), 'we sold it all': true } });
+    expect(sentenceKey.status).toBe(200);
+    expect(sentenceKey.json.issues).toEqual([expect.objectContaining({ code: 'LIVE_ACK_UNKNOWN_FIELD', path: 'liveAutonomyAck' })]);
+    expect(sentenceKey.text).not.toContain('we sold');
+    const unknownKey = await server.post('/api/partnerbot/post-run-audit', { receipt: { kind: 'autonomy_path' }, activity: [{ symbol: 'NVDA', side: 'buy', notionalUsd: 1, at: TUESDAY, 'I sold everything': 1 }] });
+    expect([unknownKey.status, unknownKey.json.error.code]).toEqual([400, 'ACTIVITY_SHAPE']);
+    expect(unknownKey.text).not.toContain('I sold');
   });
 
   it('a Coil whose execution mode wants a human on every order cannot become live_candidate', async () => {
@@ -212,6 +222,9 @@ describe('POST /api/partnerbot/broker-mcp-instructions and post-run-audit', () =
     expect(side.json.error.code).toBe('ACTIVITY_SHAPE');
     const confused = await server.post('/api/partnerbot/post-run-audit', { receipt, activity: [{ symbol: ADDR.NVDA, side: 'buy', notionalUsd: 1, at: TUESDAY }] });
     expect(confused.json.error.code).toBe('SYMBOL_SPACE_CONFUSION');
+    // A symbol is a ticker, never a sentence: the caller's words cannot reach the answer unquoted.
+    const sentence = await server.post('/api/partnerbot/post-run-audit', { receipt, activity: [{ symbol: 'I sold all', side: 'buy', notionalUsd: 1, at: TUESDAY }] });
+    expect([sentence.status, sentence.json.error.code]).toEqual([400, 'ACTIVITY_SHAPE']);
     const notObject = await server.post('/api/partnerbot/post-run-audit', { receipt: 'arcpt_x', activity: [] });
     expect(notObject.json.error.code).toBe('RECEIPT_SHAPE');
   });

@@ -82,7 +82,10 @@ export function checkLiveAutonomyAck(ack: Record<string, unknown> | undefined, s
     if (ack[field] !== true) issues.push({ code: 'LIVE_ACK_STATEMENT_NOT_TRUE', message: `${field} must be the boolean true`, path: `${path}.${field}` });
   }
   for (const key of Object.keys(ack).sort()) {
-    if (!known.has(key)) issues.push({ code: 'LIVE_ACK_UNKNOWN_FIELD', message: `${key} is not part of the acknowledgment`, path: `${path}.${key}` });
+    if (known.has(key)) continue;
+    // A key that is not a name is the caller's text: it is not repeated back.
+    const named = /^[A-Za-z_$][\w$]{0,63}$/.test(key);
+    issues.push({ code: 'LIVE_ACK_UNKNOWN_FIELD', message: `${named ? key : 'a field'} is not part of the acknowledgment`, path: named ? `${path}.${key}` : path });
   }
   const at = typeof ack[ACK_TIMESTAMP_FIELD] === 'string' ? parseIsoInstant(ack[ACK_TIMESTAMP_FIELD] as string) : undefined;
   const atPath = `${path}.${ACK_TIMESTAMP_FIELD}`;

@@ -1,8 +1,9 @@
 /**
  * The autonomy-path schema (spec 4.4 `GET /api/partnerbot/schema`): the routes of the path
- * a trading agent may follow, the deposit modes, the fuses every capsule must carry, the
- * shape of the acknowledgment a user gives before any live autonomy, and the x402 call plan
- * for the paid services. Descriptive only: the service executes nothing on this path.
+ * a trading agent may follow, the deposit modes, the autonomy modes, the mandatory autonomy
+ * fuses and the live-autonomy acknowledgment (the same definitions the validation applies:
+ * coil/fuse-catalogue.ts, autonomy/modes.ts), and the x402 call plan for the paid services.
+ * Descriptive only: the service executes nothing on this path.
  */
 import { FUSE_CATALOGUE, REQUIRED_AUTONOMY_FUSES } from '../coil/fuse-catalogue';
 import { AGENT_WORKFLOWS, TRUTH_RULES } from '../registry/agents';

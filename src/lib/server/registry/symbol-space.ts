@@ -14,6 +14,9 @@ export function looksLikeChainAddress(value: string): boolean {
   return /^0x[0-9a-f]+$/i.test(value.trim());
 }
 
+/** A ticker as a broker writes it: a letter, then letters, digits, dots or dashes; no spaces. */
+export const BROKER_TICKER_PATTERN = /^\$?[A-Za-z][A-Za-z0-9.-]{0,15}$/;
+
 /** Letters with an optional `$`, dot or dash (`NVDA`, `$nvda`, `BRK.B`): a broker ticker. */
 export function looksLikeBrokerTicker(value: string): boolean {
   const v = value.trim();

@@ -115,11 +115,18 @@ function issueCode(issue: ZodError['issues'][number]): string {
   return typeof own === 'string' ? own : issue.code.toUpperCase();
 }
 
+/**
+ * Field names the caller chose (record keys, unknown keys) are shown only when they read as
+ * names: a key that is a sentence is the caller's text, and an error must not relay it.
+ */
+const NAME_LIKE = /^[A-Za-z_$][\w$-]{0,63}$/;
+const shownKey = (key: PropertyKey) => (typeof key === 'number' || NAME_LIKE.test(String(key)) ? String(key) : '(unnamed)');
+
 function zodIssues(error: ZodError): ErrorIssue[] {
   return error.issues.map((issue) => ({
     code: issueCode(issue),
-    message: issue.message,
-    path: issue.path.map(String).join('.'),
+    message: issue.code === 'unrecognized_keys' ? `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map(shownKey).join(', ')}` : issue.message,
+    path: issue.path.map(shownKey).join('.'),
   }));
 }
 

@@ -6,14 +6,14 @@
  */
 import { z } from 'zod';
 import { AUTONOMY_MODES } from '../../autonomy/modes';
-import { validateAutonomy } from '../../autonomy/validate';
+import { AUTONOMY_ISSUE_CODES, validateAutonomy } from '../../autonomy/validate';
 import { compileBrokerPath, generateBrokerMcpInstructions, generatePartnerbotCommandPack, type PathDeps } from '../../autonomy/broker-path';
 import { ACTIVITY_SIDES, AUDIT_CHECKS, postRunAudit } from '../../autonomy/post-run-audit';
 import { parseIsoInstant } from '../../clock';
 import { coilSchema, fuseSchema } from '../../coil/manifest';
 import { buildArtifactReceipt } from '../../receipts/artifact';
 import { manifestHashOf } from '../../receipts/receipt';
-import { brokerTickerField } from '../../registry/symbol-space';
+import { BROKER_TICKER_PATTERN, brokerTickerField } from '../../registry/symbol-space';
 import type { ErrorIssue } from '../../errors';
 import type { McpToolName } from '../../registry/agents';
 import type { RequestContext } from '../context';
@@ -25,15 +25,12 @@ import { persistReceipt } from './coil-shared';
 import { artifactReceiptOut, pathReceiptOut, receiptInput } from './receipt-shapes';
 import { toolInputErrorCode } from './tools';
 
+// COIL_SHAPE, COIL_INVALID, CAPSULE_COMPILE, RECEIPT_SHAPE and SHARE_CARD_REJECTED are the tools'.
 registerErrorStatuses({
   AUTONOMY_GATE_BLOCKED: 422,
   COMMAND_PACK_INVALID: 422,
   AUTONOMY_RECEIPT_INVALID: 422,
   ACTIVITY_SHAPE: 400,
-  RECEIPT_SHAPE: 400,
-  COIL_INVALID: 422,
-  CAPSULE_COMPILE: 422,
-  SHARE_CARD_REJECTED: 422,
 });
 
 /** A broken Coil is COIL_SHAPE, a broken activity list ACTIVITY_SHAPE, as for the tools. */
@@ -53,7 +50,7 @@ const coilField = coilSchema.describe('A Coil (spec 2.3); a value that is not a 
 const autonomyModeField = z.enum(AUTONOMY_MODES).describe('paper (default), preview or live_candidate; none sends anything');
 const fusesField = z.array(fuseSchema).max(32).describe("Fuses the agent will run under, on top of the Coil's own: each may tighten a Coil fuse, never widen it");
 const ackField = z
-  .record(z.string().max(64), z.unknown())
+  .record(z.string(), z.unknown())
   .describe('The live-autonomy acknowledgment of GET /api/partnerbot/schema: each statement literally true, plus acknowledgedAt (ISO 8601). Read for live_candidate only');
 
 const pathOptionsField = z
@@ -134,7 +131,7 @@ const instructionsOut = z
 
 const activityItemInput = z
   .object({
-    symbol: brokerTickerField(16).describe('the broker ticker the agent reports (a chain address here is SYMBOL_SPACE_CONFUSION)'),
+    symbol: brokerTickerField(16).regex(BROKER_TICKER_PATTERN, 'a broker ticker: a letter, then letters, digits, dots or dashes').describe('the broker ticker the agent reports (a chain address here is SYMBOL_SPACE_CONFUSION)'),
     side: z.enum(ACTIVITY_SIDES),
     notionalUsd: z.number().positive().max(1e9),
     at: z.string().max(40).refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' }).describe('when, per the agent'),
@@ -199,7 +196,7 @@ export const autonomyRouter = router({
         'svc_validate_autonomy_fuses',
         '/partnerbot/validate-autonomy',
         'Validate a Coil, its autonomy fuses, the mode and the live-autonomy acknowledgment',
-        `Always 200 with issues (an invalid Coil or a blocked gate is an answer, not an error status). Issue codes beyond the Coil's own: AUTONOMY_FUSE_MISSING, AUTONOMY_FUSE_WIDENED (an added fuse looser than the Coil's; the Coil's value stays in force), AUTONOMY_FUSE_CONFLICT, AUTONOMY_MODE_ABOVE_EXECUTION_MODE, AUTONOMY_ASSET_NOT_TRADABLE, FUSE_BOUNDS, DUPLICATE_FUSE, LIVE_ACK_REQUIRED, LIVE_ACK_STATEMENT_NOT_TRUE, LIVE_ACK_UNKNOWN_FIELD, LIVE_ACK_TIMESTAMP_INVALID, LIVE_ACK_IN_FUTURE, LIVE_ACK_EXPIRED, LIVE_ACK_NOT_USED (warning). Nothing is widened or clamped. ${GATE_DOC} A ticker where an address belongs (or the reverse) is 400 SYMBOL_SPACE_CONFUSION. Receipt kind autonomy_validation.`,
+        `Always 200 with issues (an invalid Coil or a blocked gate is an answer, not an error status). Issue codes beyond the Coil's own: ${AUTONOMY_ISSUE_CODES.join(', ')} (LIVE_ACK_NOT_USED is a warning). An added fuse looser than the Coil's is AUTONOMY_FUSE_WIDENED and the Coil's value stays in force: nothing is widened or clamped. ${GATE_DOC} A ticker where an address belongs (or the reverse) is 400 SYMBOL_SPACE_CONFUSION. Receipt kind autonomy_validation.`,
       ),
     )
     .input(z.object({ coil: coilField, autonomyMode: autonomyModeField.optional(), fuses: fusesField.optional(), liveAutonomyAck: ackField.optional(), nowIso: nowIsoField }))

@@ -14,6 +14,7 @@ import { prepareVaultPartnerRebalance } from '../../vaults/partner-rebalance';
 import { auditVaultRebalance } from '../../vaults/rebalance-audit';
 import { planProviderRewards, REWARD_SPLIT } from '../../vaults/rewards';
 import { registerErrorStatuses, symbolSpaceAware } from '../error-map';
+// VAULT_UNKNOWN, VAULT_MANIFEST_INVALID and DRIFT_THRESHOLD_INVALID are registered with the vault family (vault-shapes.ts).
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { vaultChainBlocksFor } from '../vault-shapes';
 import { artifactReceiptOut } from './receipt-shapes';
@@ -26,8 +27,6 @@ registerErrorStatuses({
   REWARD_PLAN_SHAPE: 400,
   FEE_AMOUNT_ABOVE_MAX: 422,
   VAULT_REBALANCE_MODE_REQUIRED: 422,
-  VAULT_MANIFEST_INVALID: 422,
-  VAULT_UNKNOWN: 404,
 });
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
