@@ -75,4 +75,19 @@ describe('agent workflow index', () => {
     expect(byId.get('coil_tooling')!.endpoints).toContain('GET /api/coil/provenance/{manifestHash}');
     expect(byId.get('broker_wallet_external')!.endpoints).toEqual([]);
   });
+
+  it('points the autonomy workflow at its own routes and tools, and lists each of the 34 MCP tools where its route is', async () => {
+    const schema = (await server.get('/api/agents/schema')).json;
+    const workflows: Array<Workflow & { mcpTools: string[] }> = schema.workflows;
+    const autonomy = workflows.find((w) => w.id === 'partner_autonomy_path')!;
+    for (const route of ['validate-autonomy', 'compile-broker-path', 'generate-command-pack', 'broker-mcp-instructions', 'post-run-audit']) {
+      expect(autonomy.endpoints).toContain(`POST /api/partnerbot/${route}`);
+    }
+    expect(autonomy.mcpTools.sort()).toEqual(['svc_compile_partnerbot_broker_path', 'svc_generate_broker_mcp_instructions', 'svc_generate_partnerbot_command_pack', 'svc_post_run_audit', 'svc_validate_autonomy_fuses']);
+    expect(autonomy.endpoints).not.toContain('GET /api/x402/providers');
+    const tools = new Set(workflows.flatMap((w) => w.mcpTools));
+    expect(tools.size).toBe(34);
+    expect(schema.mcpToolCount).toBe(34);
+    expect(workflows.find((w) => w.id === 'broker_wallet_external')!.mcpTools).toEqual([]);
+  });
 });

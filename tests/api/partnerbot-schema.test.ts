@@ -31,9 +31,18 @@ describe('GET /api/partnerbot/schema', () => {
     const documented = new Set(Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} /api${p}`)));
     expect(res.json.routes.length).toBeGreaterThan(8);
     for (const r of res.json.routes) expect(documented).toContain(`${r.method} ${r.path}`);
-    const rails = new Set(res.json.routes.map((r: { railId: string }) => r.railId));
-    expect(rails).toEqual(new Set(['rail_a_vault_deposit', 'rail_b_partner_stock_token']));
+    const rails = new Set(res.json.routes.map((r: { railId: string | null }) => r.railId));
+    expect(rails).toEqual(new Set([null, 'rail_a_vault_deposit', 'rail_b_partner_stock_token']));
+    const autonomy = res.json.routes.filter((r: { workflow: string }) => r.workflow === 'partner_autonomy_path').map((r: { method: string; path: string }) => `${r.method} ${r.path}`);
+    for (const route of ['validate-autonomy', 'compile-broker-path', 'generate-command-pack', 'broker-mcp-instructions', 'post-run-audit']) {
+      expect(autonomy).toContain(`POST /api/partnerbot/${route}`);
+    }
     expect(documented).toContain('GET /api/partnerbot/schema');
+    expect(res.json.autonomyModes).toEqual([
+      expect.objectContaining({ mode: 'paper', default: true }),
+      expect.objectContaining({ mode: 'preview', default: false }),
+      expect.objectContaining({ mode: 'live_candidate', default: false }),
+    ]);
   });
 
   it('describes Modes A, B and C with Mode B gates and refusal codes in order', async () => {
@@ -44,19 +53,26 @@ describe('GET /api/partnerbot/schema', () => {
     expect(b.envGates).toEqual(['PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'PARTNER_WALLET_ADDRESS']);
   });
 
-  it('names as mandatory exactly the fuses the risk audit requires for a capsule', async () => {
+  it('names as mandatory every fuse a capsule requires, plus the run notional, market hours and the stop conditions: the list validate-autonomy applies', async () => {
     const { json } = await server.get('/api/partnerbot/schema');
+    const kinds: string[] = json.mandatoryFuses.map((f: { kind: string }) => f.kind);
     const generated = await server.post('/api/tools/generate-coil', { prompt: 'broad index exposure', nowIso: '2026-01-01T00:00:00Z' });
     const audit = await server.post('/api/tools/risk-audit', { coil: generated.json.coil });
     expect(audit.status).toBe(200);
-    expect(json.mandatoryFuses.map((f: { kind: string }) => f.kind).sort()).toEqual([...audit.json.requiredForCapsule].sort());
+    for (const kind of audit.json.requiredForCapsule) expect(kinds).toContain(kind);
+    expect(kinds).toEqual(expect.arrayContaining(['maxTotalNotional', 'marketHoursOnly', 'stopIfOracleUnhealthy', 'stopIfReceiptMismatch']));
+    // The validation names as missing exactly the published kinds the Coil does not imply.
+    const validated = await server.post('/api/partnerbot/validate-autonomy', { coil: generated.json.coil });
+    const implied: string[] = validated.json.fuses.map((f: { kind: string }) => f.kind);
+    const missing = validated.json.gate.missing.filter((m: string) => m.startsWith('fuse:')).map((m: string) => m.slice(5));
+    expect([...missing, ...implied].sort()).toEqual([...kinds].sort());
   });
 
   it('shapes the live-autonomy acknowledgment as booleans that must all be true', async () => {
     const { json } = await server.get('/api/partnerbot/schema');
     expect(json.liveAutonomyAcknowledgment.fields.length).toBeGreaterThanOrEqual(9);
     for (const f of json.liveAutonomyAcknowledgment.fields) expect(f).toMatchObject({ type: 'boolean', mustBe: true, statement: expect.any(String) });
-    expect(json.liveAutonomyAcknowledgment.timestampField).toBe('acknowledgedAt');
+    expect(json.liveAutonomyAcknowledgment).toMatchObject({ timestampField: 'acknowledgedAt', maxAgeSeconds: 86_400, futureSkewSeconds: 120 });
   });
 
   it('gives the x402 call plan on the lane selected now, with the prices of the x402 schema', async () => {

@@ -53,3 +53,17 @@ describe('pinInputCoercion', () => {
     expect(schema.safeParse('0').success).toBe(false);
   });
 });
+
+describe('field names in input errors', () => {
+  it('repeats a caller-chosen key only when it reads as a name, never a sentence', async () => {
+    const { toSvcError } = await import('../../src/lib/server/trpc/error-map');
+    const { TRPCError } = await import('@trpc/server');
+    const schema = z.object({ a: z.object({ ok: z.number() }).strict(), b: z.record(z.string(), z.number()) });
+    const parsed = schema.safeParse({ a: { ok: 1, 'I sold it all': 1, extraName: 2 }, b: { 'we bought NVDA': 'x', fine_key: 'y' } });
+    const svc = toSvcError(new TRPCError({ code: 'BAD_REQUEST', cause: parsed.error }), undefined);
+    const text = JSON.stringify(svc.issues);
+    expect(text).not.toMatch(/sold|bought/);
+    expect(svc.issues.map((i) => i.path)).toEqual(['a', 'b.(unnamed)', 'b.fine_key']);
+    expect(svc.issues[0]!.message).toBe('Unrecognized keys: (unnamed), extraName');
+  });
+});

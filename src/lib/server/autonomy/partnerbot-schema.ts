@@ -1,41 +1,35 @@
 /**
  * The autonomy-path schema (spec 4.4 `GET /api/partnerbot/schema`): the routes of the path
- * a trading agent may follow, the deposit modes, the fuses every capsule must carry, the
- * shape of the acknowledgment a user gives before any live autonomy, and the x402 call plan
- * for the paid services. Descriptive only: the service executes nothing on this path.
+ * a trading agent may follow, the deposit modes, the autonomy modes, the mandatory autonomy
+ * fuses and the live-autonomy acknowledgment (the same definitions the validation applies:
+ * coil/fuse-catalogue.ts, autonomy/modes.ts), and the x402 call plan for the paid services.
+ * Descriptive only: the service executes nothing on this path.
  */
-import { FUSE_CATALOGUE, REQUIRED_CAPSULE_FUSES } from '../coil/fuse-catalogue';
+import { FUSE_CATALOGUE, REQUIRED_AUTONOMY_FUSES } from '../coil/fuse-catalogue';
 import { AGENT_WORKFLOWS, TRUTH_RULES } from '../registry/agents';
 import { formatUsdgUnits } from '../vaults/amount';
 import { PAID_VAULT_SERVICES, paidServiceRoute } from '../x402/catalogue';
 import type { LaneSelection } from '../x402/lanes';
+import {
+  ACK_TIMESTAMP_FIELD,
+  AUTONOMY_MODE_MEANING,
+  AUTONOMY_MODES,
+  DEFAULT_AUTONOMY_MODE,
+  HIGHEST_MODE_FOR_EXECUTION_MODE,
+  LIVE_ACK_FUTURE_SKEW_SECONDS,
+  LIVE_ACK_MAX_AGE_SECONDS,
+  LIVE_AUTONOMY_ACK_FIELDS,
+} from './modes';
 
 export const PARTNERBOT_SCHEMA_VERSION = 'svc-partnerbot-schema-1.0.0';
-
-/**
- * What a user confirms, each literally `true`, before any agent of theirs runs a capsule
- * without a per-order confirmation. It is a record of understanding, never a permission
- * this service acts on: the service places no order in any mode.
- */
-export const LIVE_AUTONOMY_ACK_FIELDS: ReadonlyArray<{ field: string; statement: string }> = [
-  { field: 'userUnderstandsNotInvestmentAdvice', statement: 'Nothing this service produces is investment advice.' },
-  { field: 'userUnderstandsSvcNeverExecutes', statement: 'This service never places, fills or settles an order; my own agent or the partner does, under my control.' },
-  { field: 'userUnderstandsPartnerExecutesTrade', statement: 'Stock-token trades are run by the external partner on its own terms.' },
-  { field: 'userUnderstandsTokenizedExposure', statement: 'Tokenized stocks and ETFs are economic exposure, not direct ownership of shares.' },
-  { field: 'userKeepsOwnKeysAndCredentials', statement: 'My keys, seed phrases and brokerage logins stay with me; this service never receives them.' },
-  { field: 'userAcceptsMandatoryFuses', statement: 'The mandatory fuses bound every run and a breach aborts it.' },
-  { field: 'userUnderstandsJobStatusIsNotSettlement', statement: 'A job status is the partner\'s word; only an on-chain confirmed receipt proves a trade.' },
-  { field: 'userUnderstandsRegionalRestrictions', statement: 'Availability of stock tokens and of the partner is restricted by region; verifying it is between me and the partner.' },
-  { field: 'userCanRevokeAtAnyTime', statement: 'I can stop my agent at any time; nothing here keeps running on its own.' },
-];
 
 export interface PartnerbotSchemaInput {
   lane: LaneSelection;
   now: Date;
 }
 
-function routesOf(railIds: ReadonlyArray<string | null>) {
-  return AGENT_WORKFLOWS.filter((w) => railIds.includes(w.railId)).flatMap((w) =>
+function routesOf(workflowIds: readonly string[]) {
+  return AGENT_WORKFLOWS.filter((w) => workflowIds.includes(w.id)).flatMap((w) =>
     w.endpoints.map((endpoint) => {
       const [method, path] = endpoint.split(' ') as [string, string];
       return { method, path, workflow: w.id, railId: w.railId };
@@ -47,7 +41,9 @@ export function partnerbotSchema({ lane, now }: PartnerbotSchemaInput) {
   return {
     schemaVersion: PARTNERBOT_SCHEMA_VERSION,
     generatedAt: now.toISOString(),
-    routes: routesOf(['rail_a_vault_deposit', 'rail_b_partner_stock_token']),
+    routes: routesOf(['partner_autonomy_path', 'usdg_vault_deposit', 'partner_stock_token']),
+    autonomyModes: AUTONOMY_MODES.map((mode) => ({ mode, default: mode === DEFAULT_AUTONOMY_MODE, meaning: AUTONOMY_MODE_MEANING[mode] })),
+    executionModeBounds: Object.entries(HIGHEST_MODE_FOR_EXECUTION_MODE).map(([executionMode, highestAutonomyMode]) => ({ executionMode, highestAutonomyMode })),
     modes: [
       {
         mode: 'A' as const,
@@ -71,7 +67,7 @@ export function partnerbotSchema({ lane, now }: PartnerbotSchemaInput) {
         refusalCodes: [] as string[],
       },
     ],
-    mandatoryFuses: REQUIRED_CAPSULE_FUSES.map((kind) => {
+    mandatoryFuses: REQUIRED_AUTONOMY_FUSES.map((kind) => {
       const fuse = FUSE_CATALOGUE[kind];
       return {
         kind,
@@ -79,14 +75,17 @@ export function partnerbotSchema({ lane, now }: PartnerbotSchemaInput) {
         unit: fuse.unit,
         min: fuse.min ?? null,
         max: fuse.max ?? null,
-        capsuleDefault: fuse.capsuleDefault,
+        requiredForCapsule: fuse.requiredForCapsule,
+        widening: fuse.unit === 'flag' ? 'an on/off fuse: present or missing' : 'a larger limit is looser: a caller may tighten it, never widen it',
       };
     }),
     liveAutonomyAcknowledgment: {
       description:
-        'Every field must be literally true, with acknowledgedAt an ISO 8601 timestamp. It records what the user understands; the service treats it as no permission to act and executes nothing.',
+        'Required for live_candidate only, and no mode string stands in for it. Every field must be literally true, with acknowledgedAt an ISO 8601 timestamp that is not ahead of the server clock and at most a day old. It records what the user understands; the service treats it as no permission to act and executes nothing.',
       fields: LIVE_AUTONOMY_ACK_FIELDS.map((f) => ({ ...f, type: 'boolean' as const, mustBe: true as const })),
-      timestampField: 'acknowledgedAt' as const,
+      timestampField: ACK_TIMESTAMP_FIELD,
+      maxAgeSeconds: LIVE_ACK_MAX_AGE_SECONDS,
+      futureSkewSeconds: LIVE_ACK_FUTURE_SKEW_SECONDS,
     },
     x402CallPlan: {
       lane: lane.lane,

@@ -39,7 +39,8 @@ function auditIssue(code: keyof typeof AUDIT_CODES, message: string, path?: stri
   return path === undefined ? base : { ...base, path };
 }
 
-function boundsProblem(kind: FuseKind, limit: number | null | undefined): string | undefined {
+/** Why a limit is out of the catalogue bounds of its kind, or undefined when it is within them. */
+export function fuseBoundsProblem(kind: FuseKind, limit: number | null | undefined): string | undefined {
   const def = FUSE_CATALOGUE[kind];
   if (def.unit === 'flag') return limit === null || limit === undefined ? undefined : `${kind} is an on/off fuse and takes no limit`;
   if (limit === null || limit === undefined) return `${kind} needs a limit in ${def.unit}`;
@@ -73,7 +74,7 @@ export function effectiveFuses(coil: Coil): { fuses: AuditedFuse[]; issues: Vali
   const declaredAt = new Map<FuseKind, number>();
   (coil.fuses ?? []).forEach((fuse, i) => {
     const path = `fuses[${i}]`;
-    const problem = boundsProblem(fuse.kind, fuse.limit);
+    const problem = fuseBoundsProblem(fuse.kind, fuse.limit);
     if (problem) issues.push(auditIssue('FUSE_BOUNDS', problem, `${path}.limit`));
     const earlier = declaredAt.get(fuse.kind);
     if (earlier !== undefined) {

@@ -105,6 +105,30 @@ export function brokeragePlanSteps(coil: Coil): string[] {
   ];
 }
 
+/**
+ * The total notional a plan may use: the option, else the Coil's maxTotalNotional fuse, else
+ * the default. Refused (422 CAPSULE_COMPILE), never lowered, above the ceiling or the fuse.
+ */
+export function resolveTotalNotionalUsd(declaredTotal: number | undefined, optionTotal: number | undefined): number {
+  const total = optionTotal ?? declaredTotal ?? FUSE_CATALOGUE.maxTotalNotional.capsuleDefault!;
+  if (total > CAPSULE_NOTIONAL_CEILING_USD) {
+    throw compileError(`maxTotalNotionalUsd ${total} is above the ceiling of ${CAPSULE_NOTIONAL_CEILING_USD} USD`, [
+      { code: 'NOTIONAL_CAP_EXCEEDED', message: `at most ${CAPSULE_NOTIONAL_CEILING_USD} USD per capsule`, path: 'options.maxTotalNotionalUsd' },
+    ]);
+  }
+  if (declaredTotal !== undefined && total > declaredTotal) {
+    throw compileError(`maxTotalNotionalUsd ${total} is above the Coil's own maxTotalNotional fuse of ${declaredTotal} USD`, [
+      { code: 'NOTIONAL_ABOVE_FUSE', message: 'lower the option or the fuse; a capsule never raises a fuse', path: 'options.maxTotalNotionalUsd' },
+    ]);
+  }
+  return total;
+}
+
+/** An allocation's share of a total notional, rounded down to the cent (a ceiling, never more). */
+export function allocationNotionalUsd(totalUsd: number, weightBps: number): number {
+  return Math.floor((totalUsd * weightBps) / 100) / 100;
+}
+
 /** Compiles a capsule from a valid, non-paper Coil (spec 4.3), or throws 422. */
 export function compileCapsule(coil: Coil, options: CapsuleOptions = {}): Capsule {
   requireValidCoil(coil);
@@ -127,17 +151,7 @@ export function compileCapsule(coil: Coil, options: CapsuleOptions = {}): Capsul
   }
 
   const declaredTotal = audit.fuses.find((f) => f.kind === 'maxTotalNotional')?.limit ?? undefined;
-  const total = options.maxTotalNotionalUsd ?? declaredTotal ?? FUSE_CATALOGUE.maxTotalNotional.capsuleDefault!;
-  if (total > CAPSULE_NOTIONAL_CEILING_USD) {
-    throw compileError(`maxTotalNotionalUsd ${total} is above the ceiling of ${CAPSULE_NOTIONAL_CEILING_USD} USD`, [
-      { code: 'NOTIONAL_CAP_EXCEEDED', message: `at most ${CAPSULE_NOTIONAL_CEILING_USD} USD per capsule`, path: 'options.maxTotalNotionalUsd' },
-    ]);
-  }
-  if (declaredTotal !== undefined && total > declaredTotal) {
-    throw compileError(`maxTotalNotionalUsd ${total} is above the Coil's own maxTotalNotional fuse of ${declaredTotal} USD`, [
-      { code: 'NOTIONAL_ABOVE_FUSE', message: 'lower the option or the fuse; a capsule never raises a fuse', path: 'options.maxTotalNotionalUsd' },
-    ]);
-  }
+  const total = resolveTotalNotionalUsd(declaredTotal, options.maxTotalNotionalUsd);
 
   const fuses: CapsuleFuse[] = audit.fuses
     .filter((f) => f.kind !== 'maxTotalNotional')
@@ -163,7 +177,7 @@ export function compileCapsule(coil: Coil, options: CapsuleOptions = {}): Capsul
       ticker: a.ticker,
       tokenAddress: a.tokenAddress,
       targetWeightBps: a.weightBps,
-      notionalCeilingUsd: Math.floor((total * a.weightBps) / 100) / 100,
+      notionalCeilingUsd: allocationNotionalUsd(total, a.weightBps),
     })),
     fuses,
     fusesDefaulted,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { checksumAddress } from '../registry';
+import { brokerTickerField, chainAddressField } from '../registry/symbol-space';
 import { FUSE_KINDS } from './fuse-catalogue';
 
 export const COIL_SCHEMA_VERSION = '1.0.0' as const;
@@ -51,8 +52,8 @@ export const executionModeSchema = z
 >;
 
 export const coilAssetSchema = z.object({
-  ticker: z.string().min(1).max(16).describe('display metadata only; the address is the identity'),
-  tokenAddress: z.string().regex(HEX_ADDRESS, 'expected 0x followed by 40 hex digits').describe('the identity; must be canonical on chain 4663'),
+  ticker: brokerTickerField(16).describe('display metadata only (a ticker, never a chain address); the address is the identity'),
+  tokenAddress: chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits').describe('the identity (a chain address, never a ticker); must be canonical on chain 4663'),
   weightBps: z.number().describe('positive integer basis points; all weights sum to exactly 10000'),
   rationale: z.string().max(1000),
 });

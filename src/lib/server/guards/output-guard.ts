@@ -44,7 +44,8 @@ export interface ExecutionClaim {
   sentence: string;
 }
 
-function splitSentences(text: string): string[] {
+/** The sentences the guard judges one by one. */
+export function splitSentences(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) => s.trim())

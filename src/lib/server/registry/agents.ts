@@ -5,13 +5,15 @@
  *
  * Endpoints are `METHOD /api/path` with the OpenAPI document's path templates: every one is a
  * route that exists (an API test checks each against `GET /api/openapi.json`, and that every
- * route of a workflow family is listed somewhere).
+ * route of a workflow family is listed somewhere). A workflow's MCP tools are not listed here:
+ * they are the tools of its endpoints' procedures (the `tool` of their meta), so a tool
+ * appears exactly where its route does.
  */
 
 export const RAIL_IDS = ['rail_a_vault_deposit', 'rail_b_partner_stock_token', 'rail_c_broker_wallet_external'] as const;
 export type RailId = (typeof RAIL_IDS)[number];
 
-/** The 34 MCP tools of spec 4.9, by group. */
+/** The 34 MCP tools of spec 4.9, by group. Each is backed by exactly one procedure (its meta's `tool`). */
 export const MCP_TOOLS = {
   tooling: [
     'svc_generate_coil',
@@ -57,6 +59,9 @@ export const MCP_TOOLS = {
   ],
 } as const;
 
+export type McpToolName = (typeof MCP_TOOLS)[keyof typeof MCP_TOOLS][number];
+export const MCP_TOOL_NAMES: readonly McpToolName[] = Object.values(MCP_TOOLS).flat();
+
 export const TRUTH_RULES = [
   'No order is ever placed by this service; it prepares plans and command packs only.',
   'No key, seed phrase, password or custody is ever held; credential-shaped fields are rejected and never echoed.',
@@ -72,7 +77,6 @@ export interface AgentWorkflow {
   railId: RailId | null;
   endpoints: string[];
   envGates: string[];
-  mcpTools: string[];
   skillPack: string;
   truthRules: readonly string[];
 }
@@ -93,7 +97,9 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/tools/drift-check',
       'POST /api/tools/receipt',
       'POST /api/tools/share-card',
+      'POST /api/tools/oracle-policy',
       'POST /api/coil/verify',
+      'POST /api/receipts/verify',
       'GET /api/coil/provenance/{manifestHash}',
       'GET /api/agents/passport/{agentId}',
       'GET /api/share-card/{receiptId}.svg',
@@ -101,7 +107,6 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/stocks/registry/resolve',
     ],
     envGates: ['STRATEGIST_PROVIDER', 'PARTNER_API_URL', 'PARTNER_API_KEY', 'PARTNER_TIMEOUT_MS'],
-    mcpTools: [...MCP_TOOLS.tooling],
     skillPack: 'svc-coil-tooling',
     truthRules: TRUTH_RULES,
   },
@@ -109,11 +114,18 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
     id: 'partner_autonomy_path',
     title: 'Trading-agent autonomy path: compile, validate autonomy fuses, command packs, post-run audits',
     railId: null,
-    // The autonomy services themselves are the partner cloud's x402 endpoints, listed (with
-    // their lane) by the provider directory; the schema route describes the path.
-    endpoints: ['GET /api/partnerbot/schema', 'GET /api/x402/providers'],
-    envGates: ['PARTNER_API_URL', 'PARTNER_API_KEY'],
-    mcpTools: [...MCP_TOOLS.autonomy],
+    // Free and unauthenticated: every route compiles or audits, none sends anything.
+    endpoints: [
+      'GET /api/partnerbot/schema',
+      'POST /api/partnerbot/validate-autonomy',
+      'POST /api/partnerbot/compile-broker-path',
+      'POST /api/partnerbot/generate-command-pack',
+      'POST /api/partnerbot/broker-mcp-instructions',
+      'POST /api/partnerbot/post-run-audit',
+      'POST /api/receipts/verify',
+    ],
+    // The stock lane's notional cap bounds every partner command; ORIGIN builds the share card's links.
+    envGates: ['PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD', 'ORIGIN'],
     skillPack: 'svc-partnerbot-autonomy',
     truthRules: TRUTH_RULES,
   },
@@ -123,8 +135,10 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
     railId: 'rail_a_vault_deposit',
     endpoints: [
       'POST /api/partnerbot/vault-deposit/prepare-command',
+      'POST /api/partnerbot/vault-deposit/command',
       'POST /api/partnerbot/vault-deposit/submit-intent',
       'GET /api/partnerbot/vault-deposit/status/{jobId}',
+      'POST /api/partnerbot/fee-claims/import',
       'GET /api/vaults',
       'GET /api/vaults/schema',
       'GET /api/vaults/asset-registry',
@@ -138,13 +152,15 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/vaults/manifests/create',
       'POST /api/vaults/manifests/validate',
       'POST /api/vaults/rebalance-policy/compile',
+      'POST /api/vaults/rebalance-audit',
+      'POST /api/vaults/partner-rebalance/prepare',
       'POST /api/vaults/receipt',
       'POST /api/vaults/fees/calculate',
+      'POST /api/vaults/provider-rewards/plan',
       'POST /api/vaults/risk-score',
       'POST /api/vaults/compare',
     ],
     envGates: ['BROKER_CHAIN_RPC_URL', 'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'PARTNER_WALLET_ADDRESS'],
-    mcpTools: [...MCP_TOOLS.vaults, 'svc_prepare_partnerbot_vault_deposit', 'svc_generate_partnerbot_deposit_command', 'svc_reconcile_partnerbot_deposit_receipt'],
     skillPack: 'svc-vault-agent-kit',
     truthRules: TRUTH_RULES,
   },
@@ -155,23 +171,17 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
     endpoints: [
       'GET /api/stocks/registry',
       'GET /api/stocks/partner-status',
+      'POST /api/stocks/generate-partner-command',
       'POST /api/stocks/prepare-partner-command',
+      'POST /api/stocks/submit-partner-intent/preview',
       'POST /api/stocks/submit-partner-intent',
       'GET /api/stocks/partner-job/{jobId}',
       'POST /api/stocks/reconcile-receipt',
       'GET /api/stocks/receipts/{planHash}',
       'POST /api/stocks/registry/resolve',
+      'POST /api/vaults/partner-rebalance/prepare',
     ],
     envGates: ['PARTNER_AGENT_API_ENABLED', 'PARTNER_API_KEY', 'PARTNER_API_URL', 'PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD', 'BROKER_CHAIN_RPC_URL'],
-    mcpTools: [
-      'svc_prepare_partner_stock_token_trade',
-      'svc_generate_partner_stock_token_command',
-      'svc_submit_partner_stock_token_intent',
-      'svc_reconcile_partner_stock_token_job',
-      'svc_prepare_vault_partner_rebalance',
-      'svc_import_partner_fee_claim',
-      'svc_plan_provider_rewards',
-    ],
     skillPack: 'svc-stock-tokens',
     truthRules: TRUTH_RULES,
   },
@@ -200,7 +210,6 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'FACILITATOR_PAYTO_ADDRESS',
       'FACILITATOR_TIMEOUT_MS',
     ],
-    mcpTools: [],
     skillPack: 'svc-x402-payments',
     truthRules: [
       ...TRUTH_RULES,
@@ -222,7 +231,6 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
     ],
     // ORIGIN fixes the SIWE domain; the RPC lets contract wallets (ERC-1271/6492) sign in.
     envGates: ['ORIGIN', 'BROKER_CHAIN_RPC_URL'],
-    mcpTools: [],
     skillPack: 'svc-wallet-session',
     truthRules: TRUTH_RULES,
   },
@@ -232,17 +240,25 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
     railId: 'rail_c_broker_wallet_external',
     endpoints: [],
     envGates: [],
-    mcpTools: [],
     skillPack: 'svc-broker-wallet-boundary',
     truthRules: TRUTH_RULES,
   },
 ];
 
-export function agentsSchema() {
+/**
+ * The index. `toolOfEndpoint` maps `METHOD /api/path` to the MCP tool its procedure backs
+ * (built from the procedures' meta by the router layer), so each workflow lists the tools of
+ * its own endpoints.
+ */
+export function agentsSchema(toolOfEndpoint: ReadonlyMap<string, McpToolName>) {
   return {
     schemaVersion: '1.0.0',
     rails: [...RAIL_IDS],
-    mcpToolCount: Object.values(MCP_TOOLS).reduce((n, group) => n + group.length, 0),
-    workflows: AGENT_WORKFLOWS.map((w) => ({ ...w, truthRules: [...w.truthRules] })),
+    mcpToolCount: MCP_TOOL_NAMES.length,
+    workflows: AGENT_WORKFLOWS.map((w) => ({
+      ...w,
+      mcpTools: [...new Set(w.endpoints.map((e) => toolOfEndpoint.get(e)).filter((t): t is McpToolName => t !== undefined))],
+      truthRules: [...w.truthRules],
+    })),
   };
 }

@@ -7,7 +7,7 @@ import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID, type RegistryAsset } from '../registry';
 import type { StockIntent } from './intent';
 
-export const VENUE_PHRASE = 'on broker';
+export const VENUE_PHRASE = 'on broker' as const;
 
 /** Spec 2.9's templates; `{partner_api_url}` stays only when this server has no PARTNER_API_URL to put there. */
 export const PARTNER_API_URL_PLACEHOLDER = '{partner_api_url}';

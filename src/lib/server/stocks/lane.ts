@@ -4,10 +4,10 @@
  * these. They take configuration, the clock and the store as arguments.
  */
 import { SvcError, type ErrorIssue } from '../errors';
-import { BROKER_CHAIN_ID, USDG } from '../registry';
+import { BROKER_CHAIN_ID, findAssetByAddress, USDG } from '../registry';
 import { extractTxHashes } from '../vaults/mode-b';
 import { readTransactionProof, type ChainRead, type MinedTransaction } from './chain-proof';
-import { partnerCommand } from './command-pack';
+import { buildCommandPack, partnerCommand, PARTNER_API_URL_PLACEHOLDER, PARTNER_PROMPT_PATH, publicPartnerApiBase } from './command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntent, type StockIntentInput } from './intent';
 import { isPlausibleJobId, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint } from '../partner/agent-api';
 import { buildPlan, canonicalJson, computePlanHash, HARD_FLAGS, planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS, type PreparedPlan } from './plan';
@@ -295,6 +295,54 @@ export function checkSubmitGates(input: SubmitInput, cfg: StockLaneConfig) {
     );
   }
   return { endpoint, planHash, intent, target };
+}
+
+/** The submit gates of spec 4.5, in the order `checkSubmitGates` runs them. */
+export const SUBMIT_GATES = ['LANE_ENABLED', 'PLAN_HASH_CONFIRMED', 'INTENT_REVALIDATED', 'NOT_VAULT_REBALANCE'] as const;
+
+/**
+ * What submit WOULD send, after the same gates, in the same order (`checkSubmitGates`):
+ * the one partner request with the header and environment variable named, never the key.
+ * Nothing is sent and nothing is recorded (`transmitted: false`): the MCP submit tool is
+ * this function, and the transmitting route runs the same gates.
+ */
+export function previewStockSubmit(input: SubmitInput, cfg: StockLaneConfig) {
+  const { planHash, intent, target } = checkSubmitGates(input, cfg);
+  return {
+    transmitted: false as const,
+    gatesPassed: [...SUBMIT_GATES],
+    planHash,
+    receiptId: receiptIdFor(planHash),
+    intent,
+    target: { symbol: target.ticker, tokenAddress: target.address },
+    wouldSend: {
+      method: 'POST' as const,
+      url: `${publicPartnerApiBase(cfg.partner.apiUrl) ?? PARTNER_API_URL_PLACEHOLDER}${PARTNER_PROMPT_PATH}`,
+      authHeaderName: 'X-API-Key' as const,
+      keySource: 'the server-only PARTNER_API_KEY setting (never in a request or a response)',
+      body: { prompt: partnerCommand(intent) },
+    },
+    receiptStatusIfSent: 'job_pending' as const,
+    svcExecutesTrade: false as const,
+    partnerContacted: false as const,
+    note: 'Nothing was sent to the partner and no receipt was written. POST /api/stocks/submit-partner-intent with the same body sends exactly this request, once per plan; a job id is not a fill.',
+  };
+}
+
+/**
+ * The partner command of a valid intent (spec 2.9), stateless: no plan is recorded and the
+ * partner is never contacted. prepare-partner-command is the recording twin.
+ */
+export function generateStockCommand(intentInput: StockIntentInput, cfg: StockLaneConfig) {
+  const { intent, target } = validateStockIntent(intentInput, { maxNotionalUsd: cfg.partner.stockTradeMaxNotionalUsd });
+  return {
+    command: partnerCommand(intent),
+    commandPack: buildCommandPack(intent, target, findAssetByAddress(USDG.address)!, cfg.partner.apiUrl),
+    intent,
+    recorded: false as const,
+    partnerContacted: false as const,
+    ...HARD_FLAGS,
+  };
 }
 
 /**

@@ -60,7 +60,7 @@ export interface StockPlan {
   executor: 'partner';
   registryVersion: string;
   /** When the plan stops being submittable: its first prepare on this server plus the lifetime (server clock). */
-  expiresAt: string;
+  expiresAt: string | null;
   lifetimeSeconds: typeof STOCK_PLAN_LIFETIME_SECONDS;
   svcExecutesTrade: false;
   svcCollectsLocation: false;
@@ -76,8 +76,12 @@ export interface PreparedPlan {
 
 export interface PlanSettings {
   notionalCapUsd: number;
-  /** The server's clock when it first saw this plan (stored with the plan). */
-  firstPreparedAt: Date;
+  /**
+   * The server's clock when it first saw this plan (stored with the plan). Absent for a plan
+   * this server never records because it can never be submitted here (a
+   * vault_operator_rebalance plan): it has no submit deadline, so `expiresAt` is null.
+   */
+  firstPreparedAt?: Date;
   /** PARTNER_API_URL, when configured (the command pack then names the real address). */
   partnerApiUrl?: string;
 }
@@ -97,7 +101,7 @@ export function buildPlan(intent: StockIntent, target: RegistryAsset, generatedA
       slippageCapBps: MAX_SLIPPAGE_BPS,
       executor: 'partner',
       registryVersion: REGISTRY_VERSION,
-      expiresAt: planExpiresAt(settings.firstPreparedAt).toISOString(),
+      expiresAt: settings.firstPreparedAt ? planExpiresAt(settings.firstPreparedAt).toISOString() : null,
       lifetimeSeconds: STOCK_PLAN_LIFETIME_SECONDS,
       ...HARD_FLAGS,
     },

@@ -17,6 +17,7 @@ export const STATUS_BY_CODE: Record<string, number> = {
   NOW_ISO_INVALID: 400,
   CREDENTIAL_FIELD_REJECTED: 400,
   COIL_SHAPE: 400,
+  SYMBOL_SPACE_CONFUSION: 400,
   PROMPT_REQUIRED: 400,
   // 401 / 403 / 404 / 405 / 409
   UNAUTHORIZED: 401,
@@ -114,11 +115,18 @@ function issueCode(issue: ZodError['issues'][number]): string {
   return typeof own === 'string' ? own : issue.code.toUpperCase();
 }
 
+/**
+ * Field names the caller chose (record keys, unknown keys) are shown only when they read as
+ * names: a key that is a sentence is the caller's text, and an error must not relay it.
+ */
+const NAME_LIKE = /^[A-Za-z_$][\w$-]{0,63}$/;
+const shownKey = (key: PropertyKey) => (typeof key === 'number' || NAME_LIKE.test(String(key)) ? String(key) : '(unnamed)');
+
 function zodIssues(error: ZodError): ErrorIssue[] {
   return error.issues.map((issue) => ({
     code: issueCode(issue),
-    message: issue.message,
-    path: issue.path.map(String).join('.'),
+    message: issue.code === 'unrecognized_keys' ? `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map(shownKey).join(', ')}` : issue.message,
+    path: issue.path.map(shownKey).join('.'),
   }));
 }
 
@@ -158,4 +166,12 @@ export function toSvcError(error: unknown, meta: SvcMeta | undefined): SvcError 
 /** Re-throws a SvcError as the tRPC error of its status so /trpc answers the same status. */
 export function asTrpcError(error: SvcError): TRPCError {
   return new TRPCError({ code: trpcCodeForStatus(statusForCode(error.code)), message: error.message, cause: error });
+}
+
+/**
+ * An `inputErrorCode` that answers SYMBOL_SPACE_CONFUSION when a ticker and a chain address
+ * traded places (the first failing field says so), and `code` for any other shape problem.
+ */
+export function symbolSpaceAware(code: string): (path: string, issue?: ErrorIssue) => string {
+  return (_path, issue) => (issue?.code === 'SYMBOL_SPACE_CONFUSION' ? 'SYMBOL_SPACE_CONFUSION' : code);
 }

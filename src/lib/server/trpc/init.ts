@@ -13,6 +13,7 @@ import { resolveClock } from '../clock';
 import type { RequestContext } from './context';
 import { findSvcError, type ErrorIssue } from '../errors';
 import { asTrpcError, toSvcError } from './error-map';
+import type { McpToolName } from '../registry/agents';
 
 /**
  * Route families of spec 4.1. `tools`, `strategist`, `autonomy`, `vaults` and `x402`
@@ -41,6 +42,11 @@ export type SvcMeta = OpenApiMeta<{
    * and that field's issue.
    */
   inputErrorCode?: string | ((firstPath: string, firstIssue?: ErrorIssue) => string);
+  /**
+   * The MCP tool of spec 4.9 this procedure backs. Each of the 34 tools names exactly one
+   * procedure that has a REST route; the MCP server is the walk over these (trpc/mcp-tools.ts).
+   */
+  tool?: McpToolName;
 }>;
 
 const t = initTRPC

@@ -4,52 +4,16 @@
  * price basis and freshness bound) and its jurisdiction policy. Built from the canonical
  * registry, the only source of asset identity.
  */
-import { ALL_ASSETS, BROKER_CHAIN_ID, ORACLE_POLICY, ORACLE_POLICY_VERSION, REGISTRY_VERSION, type RegistryAsset } from '../registry';
+import { ALL_ASSETS, BROKER_CHAIN_ID, ORACLE_POLICY_VERSION, REGISTRY_VERSION, type RegistryAsset } from '../registry';
+import { assetOraclePolicy } from '../registry/oracle-policy';
 
 export const VAULT_ASSET_REGISTRY_VERSION = 'svc-vault-asset-registry-1.0.0';
 
 /** The date the canonical registry table (REGISTRY_VERSION 2026.11.0) was compiled from its sources. */
 export const REGISTRY_SOURCES_LAST_VERIFIED = '2026-11-22';
 
-/** Freshness bounds of the deposit gate's price policy. */
-export const EXCHANGE_LIVE_MAX_AGE_SECONDS = 3600;
-/** A once-daily accruing price (e.g. a T-bill ETF): 24 h plus 2 h grace. */
-export const MODEL_ACCRUAL_MAX_AGE_SECONDS = 26 * 3600;
-
-/** Assets whose price accrues once a day rather than trading live. */
-const MODEL_ACCRUAL_TICKERS = new Set(['SGOV']);
-
 /** The V2 vault's policy names one execution-grade stock token (operator's architecture document). */
 const V2_EXECUTION_GRADE_TICKERS = new Set(['AAPL']);
-
-function oraclePolicy(asset: RegistryAsset) {
-  if (asset.kind === 'stablecoin') {
-    return {
-      priceBasis: 'ACCOUNTING_IDENTITY' as const,
-      priceSource: 'USDG is the unit of account: valued at exactly 1.000000 USDG by identity',
-      priceFeedAddress: null,
-      maxPriceAgeSeconds: null,
-      staleMeans: ORACLE_POLICY.staleMeans,
-    };
-  }
-  if (asset.kind === 'wrapped_native') {
-    return {
-      priceBasis: 'NOT_A_VAULT_ASSET' as const,
-      priceSource: 'not priced by the vault rail: WETH is in the registry for identity checks only',
-      priceFeedAddress: null,
-      maxPriceAgeSeconds: null,
-      staleMeans: ORACLE_POLICY.staleMeans,
-    };
-  }
-  const accrual = MODEL_ACCRUAL_TICKERS.has(asset.ticker);
-  return {
-    priceBasis: accrual ? ('MODEL_ACCRUAL' as const) : ('EXCHANGE_LIVE' as const),
-    priceSource: 'the oracle adapter, per-token feed configuration read live with getFeedConfig(token)',
-    priceFeedAddress: asset.priceFeedAddress,
-    maxPriceAgeSeconds: accrual ? MODEL_ACCRUAL_MAX_AGE_SECONDS : EXCHANGE_LIVE_MAX_AGE_SECONDS,
-    staleMeans: ORACLE_POLICY.staleMeans,
-  };
-}
 
 function jurisdictionPolicy(asset: RegistryAsset) {
   const tokenized = asset.kind === 'stock' || asset.kind === 'etf';
@@ -77,7 +41,7 @@ export function vaultAssetRegistry() {
       address: asset.address,
       decimals: asset.decimals,
       v2ExecutionGrade: V2_EXECUTION_GRADE_TICKERS.has(asset.ticker),
-      oraclePolicy: oraclePolicy(asset),
+      oraclePolicy: assetOraclePolicy(asset),
       jurisdictionPolicy: jurisdictionPolicy(asset),
       sourceVerification: {
         source: asset.addressSource,

@@ -258,3 +258,34 @@ export async function buildDepositPack(request: DepositPackRequest, deps: Deposi
     svcExecutesDeposit: false as const,
   };
 }
+
+/**
+ * The partnerbot deposit command alone (Mode A's social command) for a validated request,
+ * with Mode C beside it: the same validation and ack-pin check as the pack, without the
+ * calldata. A deposit made from the command is unverified until the chain proves it.
+ */
+export async function buildDepositCommand(request: DepositPackRequest, deps: DepositPackDeps) {
+  const { pack, ackVerification, modes } = await buildDepositPack(request, deps);
+  return {
+    command: {
+      social: pack.partnerbotSocialCommand,
+      venuePhrase: 'on broker' as const,
+      executor: 'partner' as const,
+      executionVerifiable: false as const,
+    },
+    vaultSlug: pack.vaultSlug,
+    vaultAddress: pack.vaultAddress,
+    amount: pack.amount,
+    amountUnits: pack.amountUnits,
+    receiver: pack.receiver,
+    ackHashes: pack.ackHashes,
+    planHash: pack.planHash,
+    generatedAt: pack.generatedAt,
+    expiresAt: pack.expiresAt,
+    ackVerification,
+    depositLinkUrl: pack.depositLinkUrl,
+    modes,
+    completionRoute: `GET /api/partnerbot/vault-deposit/status/{txHash}`,
+    svcExecutesDeposit: false as const,
+  };
+}

@@ -34,7 +34,7 @@ export const FEE_SCHEDULE = {
 
 const UNITS_PER_USDG = 1_000_000n;
 /** The largest amount the calculator accepts (well above any single vault). */
-const MAX_USDG_UNITS = 10n ** 15n * UNITS_PER_USDG;
+export const MAX_USDG_UNITS = 10n ** 15n * UNITS_PER_USDG;
 
 /** A USDG decimal string: digits, optionally a point and at most 6 decimals. */
 export const usdgDecimal = z

@@ -10,12 +10,17 @@ import { SvcError } from '../../errors';
 import { partnerbotSchema } from '../../autonomy/partnerbot-schema';
 import { parseUsdgAmount } from '../../vaults/amount';
 import { vaultServiceLaneOf } from '../../x402/lanes';
-import { buildDepositPack } from '../../vaults/deposit-pack';
+import { buildDepositCommand, buildDepositPack } from '../../vaults/deposit-pack';
+import { importPartnerFeeClaim } from '../../vaults/fee-claim';
+import { ackVerificationShape, addressShape, modesShape } from '../../vaults/pack-shapes';
+import { buildArtifactReceipt } from '../../receipts/artifact';
+import { chainAddressField } from '../../registry/symbol-space';
+import { artifactReceiptOut } from './receipt-shapes';
 import { MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
 import type { SourceVerification } from '../../x402/constants';
 import type { AckVerification } from '../../vaults/acks';
 import type { DepositVerification } from '../../vaults/completion';
-import { registerErrorStatuses } from '../error-map';
+import { registerErrorStatuses, symbolSpaceAware } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
   bytes32Shape,
@@ -34,6 +39,7 @@ import {
 import { chainBlockFields } from './x402-shapes';
 
 registerErrorStatuses(VAULT_ERROR_STATUSES);
+registerErrorStatuses({ FEE_CLAIM_SHAPE: 400, FEE_CLAIM_INVALID: 422 });
 
 export const packRequestShape = {
   ...depositPackRequestShape.shape,
@@ -70,6 +76,10 @@ const partnerbotSchemaOutput = stampedOutput({
   schemaVersion: z.string(),
   generatedAt: z.string(),
   routes: z.array(z.object({ method: z.string(), path: z.string(), workflow: z.string(), railId: z.string().nullable() })),
+  autonomyModes: z.array(z.object({ mode: z.enum(['paper', 'preview', 'live_candidate']), default: z.boolean(), meaning: z.string() })),
+  executionModeBounds: z
+    .array(z.object({ executionMode: z.string(), highestAutonomyMode: z.enum(['paper', 'preview', 'live_candidate']) }))
+    .describe("the highest autonomy mode each Coil executionMode allows: a path never goes further than its Coil"),
   modes: z.array(
     z.object({
       mode: z.enum(['A', 'B', 'C']),
@@ -80,12 +90,22 @@ const partnerbotSchemaOutput = stampedOutput({
     }),
   ),
   mandatoryFuses: z.array(
-    z.object({ kind: z.string(), label: z.string(), unit: z.string(), min: z.number().nullable(), max: z.number().nullable(), capsuleDefault: z.number().nullable() }),
-  ),
+    z.object({
+      kind: z.string(),
+      label: z.string(),
+      unit: z.string(),
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+      requiredForCapsule: z.boolean(),
+      widening: z.string(),
+    }),
+  ).describe('the mandatory autonomy fuses: POST /api/partnerbot/validate-autonomy applies exactly this list, with no defaults'),
   liveAutonomyAcknowledgment: z.object({
     description: z.string(),
     fields: z.array(z.object({ field: z.string(), statement: z.string(), type: z.literal('boolean'), mustBe: z.literal(true) })),
     timestampField: z.literal('acknowledgedAt'),
+    maxAgeSeconds: z.number().int(),
+    futureSkewSeconds: z.number().int(),
   }),
   x402CallPlan: z.object({
     lane: z.enum(['facilitator', 'partnerCloud']),
@@ -126,6 +146,7 @@ export const partnerbotRouter = router({
   prepareCommand: publicProcedure
     .meta({
       family: 'autonomy',
+      tool: 'svc_prepare_partnerbot_vault_deposit',
       inputErrorCode: vaultInputErrorCode,
       openapi: rest('POST', '/partnerbot/vault-deposit/prepare-command', 'Build a Mode A vault deposit pack (approve + depositWithAcks calldata you sign yourself)', {
         description:
@@ -138,6 +159,94 @@ export const partnerbotRouter = router({
       const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.now));
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
+
+  depositCommand: publicProcedure
+    .meta({
+      family: 'autonomy',
+      tool: 'svc_generate_partnerbot_deposit_command',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('POST', '/partnerbot/vault-deposit/command', 'The partnerbot deposit command alone (Mode A), with Mode C beside it', {
+        description:
+          "The social command a depositor sends to partnerbot (it ends \"on broker\"), for the same request, validation and ack-pin check as prepare-command (the same refusal codes), without the calldata. The partner's execution of a social command is unverified: the deposit counts only when GET /api/partnerbot/vault-deposit/status/{txHash} answers complete: true. Receipt kind vault_deposit_command.",
+      }),
+    })
+    .input(z.object(packRequestShape))
+    .output(
+      stampedOutput({
+        command: z.object({ social: z.string(), venuePhrase: z.literal('on broker'), executor: z.literal('partner'), executionVerifiable: z.literal(false) }),
+        vaultSlug: z.string(),
+        vaultAddress: addressShape,
+        amount: z.string(),
+        amountUnits: z.string(),
+        receiver: addressShape,
+        ackHashes: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
+        planHash: z.string(),
+        generatedAt: z.string(),
+        expiresAt: z.string(),
+        ackVerification: ackVerificationShape,
+        depositLinkUrl: z.string(),
+        modes: modesShape,
+        completionRoute: z.string(),
+        svcExecutesDeposit: z.literal(false),
+        receipt: artifactReceiptOut,
+        ...chainBlockFields,
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const command = await buildDepositCommand(input, depositPackDepsFor(ctx.config, ctx.now));
+      return {
+        ...command,
+        receipt: buildArtifactReceipt('vault_deposit_command', command, ctx.now),
+        ...vaultChainBlocksFor(ctx.config, [ackSource(command.ackVerification)]),
+      };
+    }),
+
+  importFeeClaim: publicProcedure
+    .meta({
+      family: 'autonomy',
+      tool: 'svc_import_partner_fee_claim',
+      inputErrorCode: symbolSpaceAware('FEE_CLAIM_SHAPE'),
+      openapi: rest('POST', '/partnerbot/fee-claims/import', "Import a fee claim the partner reports, as a deterministic receipt (the partner's word, never proof of payment)", {
+        description:
+          'The claim: the partner\'s own reference, the amount in USDG 6-decimal units, the period, and the vault (vaultId) or the token (tokenAddress) it is for. Refused, never adjusted, with 422 FEE_CLAIM_INVALID and one issue per rule: AMOUNT_UNITS_INVALID, AMOUNT_UNITS_ABOVE_MAX, CURRENCY_UNSUPPORTED, PERIOD_START_INVALID, PERIOD_END_INVALID, PERIOD_EMPTY, PERIOD_NOT_ENDED (against the server clock), SUBJECT_REQUIRED, SUBJECT_AMBIGUOUS, VAULT_UNKNOWN, TOKEN_NOT_CANONICAL. Wrong types: 400 FEE_CLAIM_SHAPE. Nothing is stored or paid; status imported_unverified, proofOfPayment false. Receipt kind partner_fee_claim.',
+      }),
+    })
+    .input(
+      z.object({
+        claim: z
+          .object({
+            partnerReference: z.string().regex(/^[A-Za-z0-9._:/-]{1,128}$/).describe("the partner's own reference for the claim"),
+            amountUnits: z.string().max(48).describe('USDG 6-decimal integer units, e.g. "1250000" for 1.25 USDG'),
+            currency: z.string().max(16).optional().describe('USDG'),
+            periodStart: z.string().max(40),
+            periodEnd: z.string().max(40),
+            vaultId: z.string().max(100).optional().describe('a registered vault slug or address'),
+            tokenAddress: chainAddressField(/^0x[0-9a-fA-F]{40}$/, 'expected 0x followed by 40 hex digits').optional().describe('a canonical token address'),
+          })
+          .strict(),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(
+      stampedOutput({
+        claim: z.object({
+          claimVersion: z.string(),
+          partnerReference: z.string(),
+          amount: z.object({ units: z.string(), usdg: z.string() }),
+          currency: z.literal('USDG'),
+          period: z.object({ start: z.string(), end: z.string() }),
+          subject: z.object({ kind: z.enum(['vault', 'token']), slug: z.string().nullable(), address: z.string(), ticker: z.string().nullable() }),
+          source: z.literal('partner_reported'),
+          status: z.literal('imported_unverified'),
+          proofOfPayment: z.literal(false),
+          paymentVerified: z.literal(false),
+        }),
+        meaning: z.string(),
+        receipt: artifactReceiptOut,
+        generatedAt: z.string(),
+      }),
+    )
+    .mutation(({ ctx, input }) => ({ ...importPartnerFeeClaim(input.claim, { now: ctx.now, serverTime: ctx.receivedAt }), generatedAt: ctx.now.toISOString() })),
 
   submitIntent: publicProcedure
     .meta({
@@ -170,6 +279,7 @@ export const partnerbotRouter = router({
   depositStatus: publicProcedure
     .meta({
       family: 'autonomy',
+      tool: 'svc_reconcile_partnerbot_deposit_receipt',
       inputErrorCode: vaultInputErrorCode,
       openapi: rest('GET', '/partnerbot/vault-deposit/status/{jobId}', 'Deposit status from on-chain proof only (a bvd_ job or a raw transaction hash)', {
         description:

@@ -11,17 +11,22 @@ import {
   getStockReceipt,
   partnerLaneStatus,
   pollPartnerJob,
+  generateStockCommand,
   prepareStockCommand,
+  previewStockSubmit,
   reconcileStockReceipt,
   STOCK_ERROR,
+  SUBMIT_GATES,
   submitStockIntent,
 } from '../../stocks/lane';
+import { buildArtifactReceipt } from '../../receipts/artifact';
+import { artifactReceiptOut } from './receipt-shapes';
 import { PARTNER_ERROR } from '../../partner/agent-api';
 import { PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS } from '../../stocks/plan';
 import { PROOF_CHECKS } from '../../stocks/proof-match';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
 import { registerErrorStatuses } from '../error-map';
-import { nowIsoField, publicProcedure, rest, router } from '../init';
+import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 
 registerErrorStatuses({
   STOCK_INTENT_SHAPE: 400,
@@ -39,12 +44,12 @@ registerErrorStatuses({
   COMMAND_VENUE_PHRASE_MISSING: 500,
 });
 
-const intentErrorCode = (path: string) => (path === 'intent' || path.startsWith('intent.') ? 'STOCK_INTENT_SHAPE' : 'INPUT_INVALID');
+export const intentErrorCode = (path: string) => (path === 'intent' || path.startsWith('intent.') ? 'STOCK_INTENT_SHAPE' : 'INPUT_INVALID');
 
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
-const intentInput = z
+export const intentInput = z
   .object({
     mode: z.string().max(64).describe('personal_partner_trade or vault_operator_rebalance'),
     side: z.string().max(32).describe('buy, swap or sell'),
@@ -62,7 +67,7 @@ const intentInput = z
   .strict()
   .describe('Stock-trade intent (spec 2.8). Unknown fields are rejected.');
 
-const intentOutput = z.object({
+export const intentOutput = z.object({
   mode: z.enum(['personal_partner_trade', 'vault_operator_rebalance']),
   side: z.enum(['buy', 'swap', 'sell']),
   targetSymbol: z.string(),
@@ -77,7 +82,7 @@ const intentOutput = z.object({
   chainId: z.literal(4663).optional(),
 });
 
-const hardFlags = {
+export const hardFlags = {
   svcExecutesTrade: z.literal(false),
   svcCollectsLocation: z.literal(false),
   requiresPartnerLocationVerification: z.literal(true),
@@ -125,7 +130,7 @@ const receiptSchema = z
   })
   .describe('Stock-trade receipt (spec 3.1)');
 
-const commandPackSchema = z.object({
+export const commandPackSchema = z.object({
   social: z.string(),
   cli: z.string(),
   agentApi: z.object({
@@ -142,7 +147,7 @@ const commandPackSchema = z.object({
   canonical: z.object({ targetSymbol: z.string(), targetTokenAddress: z.string(), usdgAddress: z.string() }),
 });
 
-const planSchema = z.object({
+export const planSchema = z.object({
   planVersion: z.string(),
   intent: intentOutput,
   chainId: z.literal(4663),
@@ -152,7 +157,7 @@ const planSchema = z.object({
   slippageCapBps: z.number().int(),
   executor: z.literal('partner'),
   registryVersion: z.string(),
-  expiresAt: z.string().describe(`the plan's deadline for submit: ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared it, on the server's clock (nowIso neither pins nor extends it)`),
+  expiresAt: z.string().nullable().describe(`the plan's deadline for submit: ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared it, on the server's clock (nowIso neither pins nor extends it); null for a plan that can never be submitted here (vault_operator_rebalance)`),
   lifetimeSeconds: z.literal(STOCK_PLAN_LIFETIME_SECONDS),
   ...hardFlags,
 });
@@ -256,6 +261,7 @@ export const stocksRouter = router({
   prepare: publicProcedure
     .meta({
       family: 'stocks',
+      tool: 'svc_prepare_partner_stock_token_trade',
       inputErrorCode: intentErrorCode,
       openapi: rest('POST', '/stocks/prepare-partner-command', 'Validate a stock-trade intent and prepare its command pack (the partner is never contacted)', {
         description: `Validates the intent (spec 2.8) and rejects, never clamps: 422 STOCK_INTENT_INVALID with one issue per broken rule (MODE_UNSUPPORTED, SIDE_UNSUPPORTED, INPUT_ASSET_UNSUPPORTED, TARGET_ADDRESS_REQUIRED for a ticker-only intent, TARGET_ADDRESS_MALFORMED, TICKER_ADDRESS_MISMATCH for a canonical ticker at another address, NON_CANONICAL_ADDRESS, TARGET_NOT_STOCK_TOKEN, TARGET_SYMBOL_MISMATCH, INPUT_AMOUNT_INVALID, INPUT_AMOUNT_ABOVE_MAX_NOTIONAL, SLIPPAGE_INVALID, SLIPPAGE_ABOVE_CAP, NOTIONAL_INVALID, NOTIONAL_ABOVE_CAP, WRONG_CHAIN, ACK_TOKENIZED_EXPOSURE_REQUIRED, ACK_PARTNER_EXECUTES_REQUIRED, VENUE_UNSUPPORTED, VENUE_REQUIRED_FOR_VAULT_REBALANCE). Wrong types or unknown fields: 400 STOCK_INTENT_SHAPE. Returns the plan, planHash (${PLAN_HASH_RULE}), generatedAt, the hard flags and the command pack (spec 2.9; every command ends with "on broker"; its agentApi URLs name PARTNER_API_URL when configured, else keep the {partner_api_url} placeholder and say so), and records the receipt in state prepared. plan.expiresAt is ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared the plan, on the server's clock: the same plan prepared again keeps its first deadline.`,
@@ -264,6 +270,79 @@ export const stocksRouter = router({
     .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
     .output(prepareOutput)
     .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.now, serverTime: ctx.receivedAt })),
+
+  generateCommand: publicProcedure
+    .meta({
+      family: 'stocks',
+      tool: 'svc_generate_partner_stock_token_command',
+      inputErrorCode: intentErrorCode,
+      openapi: rest('POST', '/stocks/generate-partner-command', 'The partner command of a stock-trade intent, and nothing else: no plan is recorded, nobody is contacted', {
+        description:
+          'Validates the intent exactly as prepare-partner-command does (422 STOCK_INTENT_INVALID with one issue per rule, 400 STOCK_INTENT_SHAPE) and returns the command ("<phrase> on broker") with its spec 2.9 command pack. Unlike prepare, it records no receipt and computes no plan hash: to hand the trade to the partner through this service, prepare it. Receipt kind stock_command.',
+      }),
+    })
+    .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
+    .output(
+      stampedOutput({
+        command: z.string(),
+        commandPack: commandPackSchema,
+        intent: intentOutput,
+        recorded: z.literal(false),
+        partnerContacted: z.literal(false),
+        ...hardFlags,
+        receipt: artifactReceiptOut,
+        generatedAt: z.string(),
+      }),
+    )
+    .mutation(({ input, ctx }) => {
+      const generated = generateStockCommand(input.intent, ctx.config);
+      return { ...generated, receipt: buildArtifactReceipt('stock_command', generated, ctx.now), generatedAt: ctx.now.toISOString() };
+    }),
+
+  submitPreview: publicProcedure
+    .meta({
+      family: 'stocks',
+      tool: 'svc_submit_partner_stock_token_intent',
+      inputErrorCode: intentErrorCode,
+      openapi: rest('POST', '/stocks/submit-partner-intent/preview', 'Run the submit gates and show what submit would send, without sending it', {
+        description:
+          'The same body and the same gates, in the same order, as POST /api/stocks/submit-partner-intent: 503 LANE_NOT_ENABLED unless PARTNER_AGENT_API_ENABLED=true and PARTNER_API_KEY (and PARTNER_API_URL) are set; 409 PLAN_HASH_MISMATCH; 422 STOCK_INTENT_INVALID (revalidated with this server\'s notional cap); 403 VAULT_REBALANCE_NOT_ALLOWED_HERE. When all pass, it answers the one request submit would send (the {partner_api_url} template, the X-API-Key header name, never the key) with transmitted: false. Nothing is sent and no receipt is written. Receipt kind stock_submit_preview.',
+      }),
+    })
+    .input(
+      z.object({
+        intent: intentInput,
+        userConfirmedPlanHash: z.string().min(1).max(200).describe('the planHash that prepare returned'),
+        nowIso: z.string().describe('the generatedAt that prepare returned'),
+      }),
+    )
+    .output(
+      stampedOutput({
+        transmitted: z.literal(false),
+        gatesPassed: z.array(z.enum(SUBMIT_GATES)).describe('every gate, in order: all passed'),
+        planHash: z.string(),
+        receiptId: z.string(),
+        intent: intentOutput,
+        target: z.object({ symbol: z.string(), tokenAddress: z.string() }),
+        wouldSend: z.object({
+          method: z.literal('POST'),
+          url: z.string(),
+          authHeaderName: z.literal('X-API-Key'),
+          keySource: z.string(),
+          body: z.object({ prompt: z.string() }),
+        }),
+        receiptStatusIfSent: z.literal('job_pending'),
+        svcExecutesTrade: z.literal(false),
+        partnerContacted: z.literal(false),
+        note: z.string(),
+        receipt: artifactReceiptOut,
+        generatedAt: z.string(),
+      }),
+    )
+    .mutation(({ input, ctx }) => {
+      const preview = previewStockSubmit({ intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.now }, ctx.config);
+      return { ...preview, receipt: buildArtifactReceipt('stock_submit_preview', preview, ctx.now), generatedAt: ctx.now.toISOString() };
+    }),
 
   submit: publicProcedure
     .meta({
@@ -306,6 +385,7 @@ export const stocksRouter = router({
   reconcile: publicProcedure
     .meta({
       family: 'stocks',
+      tool: 'svc_reconcile_partner_stock_token_job',
       openapi: rest('POST', '/stocks/reconcile-receipt', 'Reconcile a stock receipt from proof', {
         description:
           "Names the receipt by planHash or jobId (or a txHash already recorded). With txHash: eth_chainId must answer 4663 before anything is trusted; then the transaction must be this plan's trade. Status 0x1 → onchain_confirmed only when, in order: its block is not older than the plan's first prepare on this server (TX_MINED_BEFORE_PLAN), no other plan holds it as proof (TX_PROVES_OTHER_PLAN; one transaction proves at most one plan, enforced by a unique constraint), it moved the target token (TX_NOT_FOR_TARGET_TOKEN), its sender received the target token (SENDER_DID_NOT_RECEIVE_TARGET; for a sell SENDER_DID_NOT_SPEND_TARGET) and spent USDG (SENDER_DID_NOT_SPEND_USDG; for a sell SENDER_DID_NOT_RECEIVE_USDG), at most the plan's inputAmount (USDG_SPENT_ABOVE_PLAN; a sell may receive at most inputAmount plus maxSlippageBps, USDG_RECEIVED_ABOVE_PLAN). Status 0x0 → onchain_reverted only when tied to the plan: the partner's answer for the plan's job names the hash, or the calldata carries the USDG address, the plan's USDG amount in 6-decimal units and the target token (REVERTED_TX_NOT_TIED_TO_PLAN). A transaction that fails a check is no proof: the receipt returns to prepared (an on-chain status stays), with the failed check as reason and reconciliation.proofChecks listing each check. No receipt → prepared with TX_RECEIPT_NOT_FOUND. A read that fails (CHAIN_RPC_NOT_CONFIGURED, CHAIN_RPC_UNREACHABLE, CHAIN_ID_MISMATCH, TX_RECEIPT_READ_FAILED) changes nothing and says why. Without txHash: the recorded partner job is read and mapped as in the job poll; with no job either → prepared (NO_PROOF_SUPPLIED). onchain_confirmed is never undone by missing proof, only by a new receipt of the same transaction. The RPC location never appears in a response. 404 STOCK_RECEIPT_UNKNOWN; 409 RECEIPT_REFERENCE_MISMATCH when planHash and jobId name different receipts.",

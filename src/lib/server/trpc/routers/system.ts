@@ -15,6 +15,7 @@ import {
   type DatabaseProbe,
 } from '../../system/readiness';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
+import { toolOfEndpoint } from '../mcp-tools';
 
 const flagsSchema = z.object({
   partnerApiConfigured: z.boolean(),
@@ -198,5 +199,5 @@ export const systemRouter = router({
         workflows: z.array(workflowSchema),
       }),
     )
-    .query(() => agentsSchema()),
+    .query(() => agentsSchema(toolOfEndpoint())),
 });

@@ -8,7 +8,7 @@ import { compileCapsule, requireValidCoil } from '../../coil/capsule';
 import { riskAudit } from '../../coil/audit';
 import { driftCheck } from '../../coil/drift';
 import { scoreCoil } from '../../coil/health';
-import { coilSchema, executionModeSchema, SHA256_HEX, type Coil } from '../../coil/manifest';
+import { coilSchema, executionModeSchema, HEX_ADDRESS, SHA256_HEX, type Coil } from '../../coil/manifest';
 import { buildShareCard } from '../../coil/share-card';
 import { validateCoil } from '../../coil/validate';
 import { loadLineage, passportStats } from '../../db/coil-repository';
@@ -18,6 +18,14 @@ import { computePassport, PASSPORT_COMPONENTS } from '../../receipts/passport';
 import { renderProvenance } from '../../receipts/provenance';
 import { buildReceipt, RECEIPT_KINDS, verifyReceipt, type Receipt, type ReceiptKind } from '../../receipts/receipt';
 import { checksumAddress } from '../../registry';
+import { explainOraclePolicy } from '../../registry/oracle-policy';
+import { ORACLE_POLICY_VERSION } from '../../registry';
+import { parseIsoInstant } from '../../clock';
+import { buildArtifactReceipt, verifyArtifactReceipt } from '../../receipts/artifact';
+import { chainAddressField } from '../../registry/symbol-space';
+import { artifactReceiptOut, artifactVerificationOut, receiptInput } from './receipt-shapes';
+import { SYMBOL_SPACE_CONFUSION } from '../../registry/symbol-space';
+import type { McpToolName } from '../../registry/agents';
 import { generateCoil } from '../../strategist';
 import { thesisPromptSchema } from '../../strategist/types';
 import { registerErrorStatuses } from '../error-map';
@@ -39,6 +47,7 @@ import {
   verificationOut,
 } from './coil-schemas';
 import { persistReceipt, promptErrorCode, strategistConfigOf, withForkParent } from './coil-shared';
+import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
 
 registerErrorStatuses({
   RECEIPT_SHAPE: 400,
@@ -49,16 +58,35 @@ registerErrorStatuses({
   RECEIPT_NOT_FOUND: 404,
 });
 
-/** Tools answer `COIL_SHAPE` for a broken Coil, `RECEIPT_SHAPE` for a broken receipt. */
-function toolInputErrorCode(path: string, issue?: ErrorIssue): string {
+/**
+ * Tools answer `COIL_SHAPE` for a broken Coil, `RECEIPT_SHAPE` for a broken receipt, and
+ * `SYMBOL_SPACE_CONFUSION` when a ticker and a chain address trade places.
+ */
+export function toolInputErrorCode(path: string, issue?: ErrorIssue): string {
+  if (issue?.code === SYMBOL_SPACE_CONFUSION) return SYMBOL_SPACE_CONFUSION;
   if (path === 'coil' || path.startsWith('coil.')) return 'COIL_SHAPE';
   if (path === 'receipt' || path.startsWith('receipt.')) return 'RECEIPT_SHAPE';
   if (path === 'prompt') return promptErrorCode(issue);
   return 'INPUT_INVALID';
 }
 
+/** The MCP tool (spec 4.9) each tools route backs; provenance and the passport back none. */
+const TOOL_OF_PATH: Readonly<Record<string, McpToolName>> = {
+  '/tools/generate-coil': 'svc_generate_coil',
+  '/tools/validate-coil': 'svc_validate_coil',
+  '/tools/score-coil': 'svc_score_coil',
+  '/tools/compile-capsule': 'svc_compile_broker_capsule',
+  '/tools/risk-audit': 'svc_risk_audit',
+  '/tools/drift-check': 'svc_drift_check',
+  '/tools/receipt': 'svc_create_receipt',
+  '/tools/share-card': 'svc_export_share_card',
+  '/tools/oracle-policy': 'svc_explain_oracle_policy',
+  '/coil/verify': 'svc_verify_receipt',
+};
+
 const meta = (method: 'GET' | 'POST', path: `/${string}`, summary: string, description: string) => ({
   family: 'tools' as const,
+  ...(TOOL_OF_PATH[path] ? { tool: TOOL_OF_PATH[path] } : {}),
   inputErrorCode: toolInputErrorCode,
   openapi: rest(method, path, summary, { description, tags: ['tools'] }),
 });
@@ -281,6 +309,55 @@ export const toolsRouter = router({
       });
       return { tool: 'verify-coil' as const, generatedAt: ctx.now.toISOString(), verification: verifyReceipt(coil, input.receipt) };
     }),
+
+  oraclePolicy: publicProcedure
+    .meta(
+      meta(
+        'POST',
+        '/tools/oracle-policy',
+        'The oracle policy in force: per asset the price feed, the staleness bound, and what stale or missing means',
+        `Version ${ORACLE_POLICY_VERSION}: the price source (the oracle adapter, per-token feed configuration), the 24/5 market session, and per asset the price basis and the largest age of a live price. A stale, future-stamped or missing price is unknown, never zero and never live. With \`readings\` ({ tokenAddress, updatedAt, price? }), each stock and ETF token is classified against the server's clock (never nowIso): FRESH (live, price shown), STALE, MISSING, TIMESTAMP_IN_FUTURE (unknown, price null); an address outside the registry is NOT_IN_REGISTRY.`,
+      ),
+    )
+    .input(
+      z.object({
+        readings: z
+          .array(
+            z
+              .object({
+                tokenAddress: chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits'),
+                updatedAt: z.string().max(40).refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' }),
+                price: z.string().regex(/^\d{1,18}(\.\d{1,18})?$/).optional().describe('USD, a decimal string'),
+              })
+              .strict(),
+          )
+          .max(64)
+          .optional()
+          .describe('price readings to classify against the policy'),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(toolFields('oracle-policy', { policy: oraclePolicyOut, readings: z.array(priceReadingOut).nullable(), receipt: artifactReceiptOut }))
+    .mutation(({ ctx, input }) => {
+      const explained = explainOraclePolicy(
+        input.readings?.map((r) => ({ tokenAddress: r.tokenAddress, updatedAt: parseIsoInstant(r.updatedAt)!, price: r.price })),
+        ctx.receivedAt,
+      );
+      return { tool: 'oracle-policy' as const, generatedAt: ctx.now.toISOString(), ...explained, receipt: buildArtifactReceipt('oracle_policy', explained, ctx.now) };
+    }),
+
+  verifyArtifactReceipt: publicProcedure
+    .meta(
+      meta(
+        'POST',
+        '/receipts/verify',
+        'Verify an artifact receipt (arcpt_) against its artifact',
+        'For the receipts of the autonomy path, the audits, the fee claim, the reward plan, the oracle policy and the prepared commands. Recomputes subjectHash = sha256(RFC 8785 JCS of the artifact without fields named like credentials) and receiptId = arcpt_ + 32 hex of sha256(JCS({ generatedAt, kind, subjectHash })), and checks anchoring and liveOrderSent; ok is true only when nothing mismatches, and every mismatch is named. `subject` is the artifact the receipt came with (e.g. the `report` of a post-run audit, the `claim` of a fee claim); an autonomy_path receipt carries its own binding and needs none. Coil receipts (hrcpt_) are verified by POST /api/coil/verify.',
+      ),
+    )
+    .input(z.object({ receipt: receiptInput, subject: z.unknown().optional().describe('the artifact the receipt fingerprints'), nowIso: nowIsoField }))
+    .output(toolFields('verify-artifact-receipt', { verification: artifactVerificationOut }))
+    .mutation(({ ctx, input }) => ({ tool: 'verify-artifact-receipt' as const, generatedAt: ctx.now.toISOString(), verification: verifyArtifactReceipt(input.receipt, input.subject) })),
 
   provenance: publicProcedure
     .meta(

@@ -26,6 +26,7 @@ export const vaultAnalysisRouter = router({
   calculateFees: publicProcedure
     .meta({
       family: 'vaults',
+      tool: 'svc_calculate_vault_fees',
       inputErrorCode: 'FEE_CONFIG_SHAPE',
       openapi: rest('POST', '/vaults/fees/calculate', 'Vault fees at a NAV reading: performance fee, protocol share, creator share', {
         description:
@@ -47,6 +48,7 @@ export const vaultAnalysisRouter = router({
   riskScore: publicProcedure
     .meta({
       family: 'vaults',
+      tool: 'svc_score_vault_risk',
       inputErrorCode: 'VAULT_COMPOSITION_SHAPE',
       openapi: rest('POST', '/vaults/risk-score', 'Structural 0-100 risk score of a vault composition and its terms', {
         description:
@@ -67,6 +69,7 @@ export const vaultAnalysisRouter = router({
   compare: publicProcedure
     .meta({
       family: 'vaults',
+      tool: 'svc_compare_vaults_without_recommendation',
       inputErrorCode: 'VAULT_COMPARISON_SHAPE',
       openapi: rest('POST', '/vaults/compare', 'Two to five vaults side by side, never ranked and never recommended', {
         description:

@@ -57,13 +57,17 @@ export const VAULT_ROUTES: VaultRoute[] = [
   { method: 'POST', path: '/api/vaults/manifests/create', purpose: 'create a vault manifest with the documented defaults' },
   { method: 'POST', path: '/api/vaults/manifests/validate', purpose: 'validate a vault manifest (200 with issues)' },
   { method: 'POST', path: '/api/vaults/rebalance-policy/compile', purpose: 'compile a rebalance policy: never executable, requires user approval' },
+  { method: 'POST', path: '/api/vaults/rebalance-audit', purpose: 'audit a reported rebalance against the compiled rebalance policy (reported, unverified)' },
+  { method: 'POST', path: '/api/vaults/partner-rebalance/prepare', purpose: 'a vault_operator_rebalance plan for the partner rail: never submittable' },
   { method: 'POST', path: '/api/vaults/receipt', purpose: 'a deterministic vault receipt for a manifest, a pack or a deposit transaction' },
   { method: 'POST', path: '/api/vaults/fees/calculate', purpose: 'the fee split at a NAV reading, by the fee schedule above' },
+  { method: 'POST', path: '/api/vaults/provider-rewards/plan', purpose: 'a fee amount split over the reward cohorts: planned, not funded, not claimable' },
   { method: 'POST', path: '/api/vaults/risk-score', purpose: 'a structural 0-100 risk heuristic of a vault composition' },
   { method: 'POST', path: '/api/vaults/compare', purpose: 'two to five vaults side by side, never ranked or recommended' },
   { method: 'POST', path: '/api/vaults/x402/{serviceName}/requirements', purpose: 'payment requirements of a paid vault service on the selected x402 lane' },
   { method: 'POST', path: '/api/vaults/x402/{serviceName}', purpose: 'a paid vault service (x402): the analysis services and the deposit pack' },
   { method: 'POST', path: '/api/partnerbot/vault-deposit/prepare-command', purpose: 'a Mode A deposit pack with the social command and Mode C' },
+  { method: 'POST', path: '/api/partnerbot/vault-deposit/command', purpose: 'the partnerbot deposit command alone, with Mode C beside it' },
   { method: 'POST', path: '/api/partnerbot/vault-deposit/submit-intent', purpose: "Mode B for the operator's own partner wallet only" },
   { method: 'GET', path: '/api/partnerbot/vault-deposit/status/{jobId}', purpose: 'deposit completion from on-chain proof only' },
 ];
@@ -82,8 +86,8 @@ const listingShape = z.object({
 
 const ackTextShape = z.object({ slot: z.enum(['risk', 'jurisdiction']), text: z.string(), keccak256: bytes32Shape });
 
-const allocationShape = z.object({ ticker: z.string().max(16), tokenAddress: z.string().max(64), targetWeightBps: z.number() });
-const fusesShape = z.object({
+export const allocationShape = z.object({ ticker: z.string().max(16), tokenAddress: z.string().max(64), targetWeightBps: z.number() });
+export const fusesShape = z.object({
   maxAllocationPerAssetBps: z.number(),
   maxTokenizedEquityExposureBps: z.number(),
   maxEtfExposureBps: z.number(),
@@ -98,7 +102,7 @@ const fusesShape = z.object({
   receiptLogging: z.boolean(),
   postRebalanceAuditRequired: z.boolean(),
 });
-const manifestShape = z.object({
+export const manifestShape = z.object({
   manifestVersion: z.string().max(64),
   slug: z.string().max(100),
   name: z.string().max(200),
@@ -360,6 +364,7 @@ export const vaultsRouter = router({
   depositIntent: publicProcedure
     .meta({
       family: 'vaults',
+      tool: 'svc_generate_vault_deposit_intent',
       inputErrorCode: vaultInputErrorCode,
       openapi: rest('POST', '/vaults/{slug}/deposit-intent', 'A deposit intent (PREPARATION stage), refused while the deposit gate is closed', {
         description: 'Validates like prepare-command, then reads the public deposit gate live; a closed or unknown gate answers 409 DEPOSIT_GATE_CLOSED with the failing checks.',
@@ -429,7 +434,7 @@ export const vaultsRouter = router({
     }),
 
   createManifest: publicProcedure
-    .meta({ family: 'vaults', openapi: rest('POST', '/vaults/manifests/create', 'Create a USDG vault manifest with the documented default fuses; returns it with its validation and hash') })
+    .meta({ family: 'vaults', tool: 'svc_create_vault_manifest', openapi: rest('POST', '/vaults/manifests/create', 'Create a USDG vault manifest with the documented default fuses; returns it with its validation and hash') })
     .input(
       z.object({
         slug: z.string().max(100),
@@ -448,7 +453,7 @@ export const vaultsRouter = router({
     }),
 
   validateManifest: publicProcedure
-    .meta({ family: 'vaults', openapi: rest('POST', '/vaults/manifests/validate', 'Validate a USDG vault manifest: 200 with { valid, issues[] } even when invalid') })
+    .meta({ family: 'vaults', tool: 'svc_validate_usdg_vault', openapi: rest('POST', '/vaults/manifests/validate', 'Validate a USDG vault manifest: 200 with { valid, issues[] } even when invalid') })
     .input(z.object({ manifest: manifestShape, nowIso: nowIsoField }))
     .output(stampedOutput({ validation: validationShape, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => ({
@@ -460,6 +465,7 @@ export const vaultsRouter = router({
   compileRebalancePolicy: publicProcedure
     .meta({
       family: 'vaults',
+      tool: 'svc_compile_vault_rebalance_policy',
       openapi: rest('POST', '/vaults/rebalance-policy/compile', 'Compile a vault rebalance policy: never executable, always requires user approval', {
         description: 'An invalid manifest answers 422 VAULT_MANIFEST_INVALID. The chunked-rebalance lane is inactive by owner policy.',
       }),
@@ -492,6 +498,7 @@ export const vaultsRouter = router({
   receipt: publicProcedure
     .meta({
       family: 'vaults',
+      tool: 'svc_generate_vault_receipt',
       inputErrorCode: vaultInputErrorCode,
       openapi: rest('POST', '/vaults/receipt', 'A deterministic vault receipt: for a manifest, a deposit pack, or a deposit transaction verified on chain', {
         description:
