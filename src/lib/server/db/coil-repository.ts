@@ -105,6 +105,12 @@ export async function findCoilByManifestHash(manifestHash: string): Promise<Coil
   return row ? (JSON.parse(row.manifestJson) as Coil) : undefined;
 }
 
+/** The strategists (`mock`, `partner`) that coiled a stored manifest, oldest first; empty for caller-supplied Coils. */
+export async function coilingStrategists(manifestHash: string): Promise<string[]> {
+  const rows = await getDb().coil.findMany({ where: { manifestHash, agentId: { not: null } }, select: { agentId: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return [...new Set(rows.map((r) => r.agentId!))];
+}
+
 /** The manifest hash of the most recently stored Coil with this slug (the parent of a fork by slug). */
 export async function latestManifestHashBySlug(slug: string): Promise<string | undefined> {
   const row = await getDb().coil.findFirst({ where: { slug }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { manifestHash: true } });

@@ -95,6 +95,7 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/tools/share-card',
       'POST /api/coil/verify',
       'GET /api/coil/provenance/{manifestHash}',
+      'GET /api/coil/manifests/{manifestHash}',
       'GET /api/agents/passport/{agentId}',
       'GET /api/share-card/{receiptId}.svg',
       'GET /api/stocks/registry',
