@@ -7,6 +7,7 @@
 import type { Address } from 'viem';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTING_NAMES } from '../../src/lib/ui/errors';
 import { V1_VAULT } from '../../src/lib/server/vaults/registry';
 import { browserSkipReason, launchBrowser } from '../support/browser';
 import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
@@ -104,6 +105,11 @@ describe('every page at 390 and 1280 px', () => {
       for (const r of results) {
         expect({ viewport: r.viewport, overflowPx: r.overflowPx > 0 ? r.overflowPx : 0 }).toEqual({ viewport: r.viewport, overflowPx: 0 });
         expect({ viewport: r.viewport, violations: r.violations }).toEqual({ viewport: r.viewport, violations: [] });
+      }
+      // No configuration name is shown to people (the API documentation names them on purpose: it is for developers).
+      if (c.name !== 'docs') {
+        const text = (await page.locator('body').textContent())!;
+        expect(SETTING_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(text))).toEqual([]);
       }
       // A 404 page is answered with status 404, which Chromium logs as a failed resource load: expected there only.
       const unexpected = c.status === 404 ? errors.filter((e) => !/status of 404/.test(e)) : errors;
