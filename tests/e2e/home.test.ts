@@ -70,6 +70,26 @@ describe('home page', () => {
   });
 });
 
+describe('navigation on a phone', () => {
+  it('folds the menu behind a button that opens it, by keyboard too', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${server!.url}/`);
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    const link = page.locator('nav a[href="/vaults"]');
+    expect(await link.isVisible()).toBe(false);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => link.isVisible()).toBe(true);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await link.click();
+    await page.getByTestId('vault-list').waitFor();
+    expect(await link.isVisible()).toBe(false);
+    await page.close();
+  });
+});
+
 describe('status page', () => {
   it('shows the service mode, the feature flags in words and the registry table (moved here from home)', async (ctx) => {
     if (skipReason) return ctx.skip();
