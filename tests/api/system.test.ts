@@ -106,16 +106,17 @@ describe('OpenAPI and docs', () => {
     expect(res.json.paths['/health'].get.security).toBeUndefined();
   });
 
-  it('renders the docs page for people', async () => {
+  it('serves the docs page for people: the API viewer of this server\'s own OpenAPI document (rendered in the browser)', async () => {
     const res = await fetch(`${server.url}/docs`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain('/api/stocks/registry');
+    expect(html).toContain('href="/api/openapi.json"');
+    expect(html).toContain('data-testid="api-viewer"');
     expect(html).toContain('Strategy Basket Service');
   });
 
-  it('renders the home page with the registry table on the server', async () => {
-    const html = await (await fetch(`${server.url}/`)).text();
+  it('renders the status page with the registry table on the server', async () => {
+    const html = await (await fetch(`${server.url}/status`)).text();
     expect(html).toContain('data-testid="registry-table"');
     expect(html).toContain('0x5fc5360D0400a0Fd4f2af552ADD042D716F1d168');
     expect(html).toContain('planning_only');

@@ -1,4 +1,8 @@
-/** The home page in real Chromium: mode, flags and the canonical registry table via the typed client. */
+/**
+ * The home page, the status page, the paid services page, the API viewer and the not-found
+ * page in real Chromium, each loading its data through the typed client (the API viewer
+ * through the REST door it documents).
+ */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchBrowser, recordTrpcCalls } from '../support/browser';
@@ -11,7 +15,7 @@ let skipReason: string | undefined;
 beforeAll(async () => {
   skipReason = await browserSkipReason();
   if (skipReason) return;
-  server = await startServer({ allowPostgres: false });
+  server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -20,24 +24,154 @@ afterAll(async () => {
 });
 
 describe('home page', () => {
-  it('shows the service mode, the feature flags and the registry table', async (ctx) => {
+  it('says what the service does, blocks an empty thesis, and opens the generated Coil at its own address', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage();
+    const calls = recordTrpcCalls(page);
+    await page.goto(`${server!.url}/`);
+    expect(await page.getByTestId('home-intro').textContent()).toMatch(/never places an order/);
+    const journeys = await page.getByTestId('journey-link').evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+    expect(journeys).toEqual(expect.arrayContaining(['/strategist', '/stocks', '/vaults', '/paid', '/me', '/docs']));
+
+    // Empty and whitespace-only theses never reach the service.
+    await page.getByTestId('generate-button').click();
+    await expect.poll(() => page.getByTestId('thesis-problem').textContent()).toContain('empty thesis');
+    await page.getByTestId('thesis-input').fill('   \n  ');
+    await page.getByTestId('generate-button').click();
+    expect(await page.getByTestId('thesis-problem').textContent()).toContain('empty thesis');
+    expect(calls.some((u) => u.includes('tools.generateCoil'))).toBe(false);
+
+    await page.getByTestId('thesis-input').fill('Cloud software and payments networks for the next decade');
+    await page.getByTestId('generate-button').click();
+    await page.waitForURL(/\/coils\/[0-9a-f]{64}$/);
+    await page.getByTestId('coil-result').waitFor();
+    expect(await page.getByTestId('coil-assets').locator('tbody tr').count()).toBeGreaterThan(1);
+    expect(calls.some((u) => u.includes('tools.generateCoil'))).toBe(true);
+    expect(calls.some((u) => u.includes('tools.storedCoil'))).toBe(true);
+    await page.close();
+  });
+
+  it('says so at the 2000-character limit and refuses a longer thesis instead of cutting it', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage();
+    const calls = recordTrpcCalls(page);
+    await page.goto(`${server!.url}/`);
+    const box = page.getByTestId('thesis-input');
+    await box.fill('a'.repeat(2000));
+    expect(await page.getByTestId('thesis-count').textContent()).toContain('2000 / 2000 characters: you have reached the limit');
+    await box.fill('b'.repeat(2150));
+    // Nothing is cut: the whole text stays in the box, and the page says by how much it is over.
+    expect((await box.inputValue()).length).toBe(2150);
+    expect(await page.getByTestId('thesis-problem').textContent()).toContain('2150 characters; the limit is 2000. Shorten it by 150 characters.');
+    await page.getByTestId('generate-button').click();
+    expect(calls.some((u) => u.includes('tools.generateCoil'))).toBe(false);
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    await page.close();
+  });
+});
+
+describe('navigation on a phone', () => {
+  it('folds the menu behind a button that opens it, by keyboard too', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${server!.url}/`);
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    const link = page.locator('nav a[href="/vaults"]');
+    expect(await link.isVisible()).toBe(false);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => link.isVisible()).toBe(true);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await link.click();
+    await page.getByTestId('vault-list').waitFor();
+    expect(await link.isVisible()).toBe(false);
+    await page.close();
+  });
+});
+
+describe('status page', () => {
+  it('shows the service mode, the feature flags in words and the registry table (moved here from home)', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();
     const trpcCalls = recordTrpcCalls(page);
     await page.goto(`${server!.url}/`);
+    await page.click('nav a[href="/status"]');
     await expect.poll(() => page.getByTestId('service-mode').textContent()).toBe('planning_only');
     const rows = page.getByTestId('registry-table').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(17);
-    const usdgRow = rows.filter({ hasText: 'USDG' });
-    expect(await usdgRow.textContent()).toContain('0x5fc5360D0400a0Fd4f2af552ADD042D716F1d168');
-    expect(await page.getByTestId('feature-flags').locator('li').count()).toBeGreaterThan(5);
-
-    // Navigating client-side loads the data again through the typed client at /trpc.
-    await page.click('a[href="/docs"]');
-    await expect.poll(() => page.getByTestId('api-operations').locator('tbody tr').count()).toBeGreaterThan(3);
-    await page.click('a[href="/"] >> nth=1');
-    await expect.poll(() => rows.count()).toBe(17);
+    expect(await rows.filter({ hasText: 'USDG' }).textContent()).toContain('0x5fc5360D0400a0Fd4f2af552ADD042D716F1d168');
+    const flags = page.getByTestId('feature-flags').locator('li');
+    expect(await flags.count()).toBeGreaterThan(5);
+    expect(await page.getByTestId('feature-flags').locator('li[data-flag="liveOrderPlacement"]').textContent()).toContain('no');
+    expect(await page.getByTestId('strategist-words').textContent()).toBe('the local strategist');
     expect(trpcCalls.some((u) => u.includes('system.registry'))).toBe(true);
+    await page.close();
+  });
+});
+
+describe('paid services page', () => {
+  it('lists each x402 service with its price, lane, payment chain and how to pay, without configuration names', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage();
+    await page.goto(`${server!.url}/paid`);
+    const table = page.getByTestId('paid-services');
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(4);
+    expect(await table.locator('tr[data-service="vault-fee-calculation"] [data-testid="price"]').textContent()).toBe('0.01 USDC');
+    expect(await page.getByTestId('paid-lane').getAttribute('data-state')).toBe('disabled');
+    const text = (await page.locator('main').textContent())!;
+    expect(text).toContain('TransferWithAuthorization');
+    expect(text).not.toMatch(/FACILITATOR_[A-Z_]+/);
+    await page.close();
+  });
+});
+
+describe('API documentation', () => {
+  it('renders the OpenAPI document grouped by family, and "Try it out" calls this server', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`${server!.url}/docs`);
+    const viewer = page.locator('[data-testid="api-viewer"][data-state="ready"]');
+    await viewer.waitFor({ timeout: 30_000 });
+    const tags = await viewer.locator('.opblock-tag').allTextContents();
+    for (const family of ['tools', 'stocks', 'vaults', 'x402', 'auth', 'me']) expect(tags.some((t) => t.trim().startsWith(family))).toBe(true);
+
+    // Open GET /health, try it, and read the answer of this server.
+    await viewer.locator('.opblock-tag', { hasText: /^health/ }).first().click();
+    const op = viewer.locator('.opblock-get').filter({ hasText: '/health' }).first();
+    await op.locator('.opblock-summary').click();
+    await op.getByRole('button', { name: 'Try it out' }).click();
+    await op.getByRole('button', { name: 'Execute' }).click();
+    const body = op.locator('.responses-wrapper .live-responses-table .response-col_description pre').first();
+    await expect.poll(() => body.textContent(), { timeout: 15_000 }).toContain('planning_only');
+    expect(await op.locator('.live-responses-table tbody .response-col_status').first().textContent()).toContain('200');
+
+    // A POST route shows its request body schema.
+    await viewer.locator('.opblock-tag', { hasText: /^tools/ }).first().click();
+    const generate = viewer.locator('.opblock-post').filter({ hasText: '/tools/generate-coil' }).first();
+    await generate.locator('.opblock-summary').click();
+    await expect.poll(() => generate.textContent()).toContain('prompt');
+
+    // Everything the viewer needed came from this server.
+    const origin = new URL(server!.url).origin;
+    expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:'))).toEqual([]);
+    expect(requests).toContain(`${origin}/api/openapi.json`);
+    await page.close();
+  });
+});
+
+describe('unknown paths', () => {
+  it('answer 404 with a "Not found" page, also under a known prefix', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage();
+    for (const path of ['/no-such-page', '/vaults/no-such-vault', `/coils/${'ab'.repeat(32)}`]) {
+      const res = await page.goto(`${server!.url}${path}`);
+      expect(res?.status()).toBe(404);
+      await expect.poll(() => page.getByTestId('error-page').locator('h1').textContent()).toBe('Not found');
+      expect(await page.locator('main').textContent()).not.toContain('Internal error');
+    }
     await page.close();
   });
 });

@@ -3,11 +3,12 @@
  * the "My Coils" page. The session itself lives on the server (an HttpOnly cookie the page
  * cannot read); this state only mirrors GET /api/auth/session.
  */
-import { TRPCClientError } from '@trpc/client';
 import { getAddress, stringToHex, type Hex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { createClient } from '$lib/trpc';
-import { isUserRejection, type DiscoveredWallet } from './eip1193';
+import { readError } from '$lib/ui/errors';
+import { ensureBrokerChain } from './chain';
+import type { DiscoveredWallet } from './eip1193';
 
 export type SessionStatus = 'unknown' | 'signed_out' | 'signing_in' | 'signed_in';
 
@@ -19,17 +20,12 @@ export const walletSession = $state<{
   error?: string;
 }>({ status: 'unknown' });
 
-const SIGN_IN_CHAINS = [4663, 1];
 const STATEMENT = 'Sign in to the Strategy Basket Service. This signature proves you control this wallet; it moves no funds and approves no transaction.';
 
 /** A readable reason from a failed call: the service's stable code and its message. */
 export function describeError(error: unknown): string {
-  if (isUserRejection(error)) return 'You declined the request in your wallet.';
-  if (error instanceof TRPCClientError) {
-    const code = (error.data as { svcCode?: string } | undefined)?.svcCode;
-    return code ? `${code}: ${error.message}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
+  const shown = readError(error);
+  return shown.code === 'WALLET_REQUEST_DECLINED' ? shown.message : `${shown.code}: ${shown.message}`;
 }
 
 function apply(session: { authenticated: boolean; address?: string; chainId?: number; expiresAt?: string }): void {
@@ -49,9 +45,10 @@ export async function refreshSession(): Promise<void> {
 }
 
 /**
- * EIP-4361 with the chosen wallet: ask for the account, fetch a nonce, build the message
- * for this page's origin, have the wallet sign it (personal_sign), and let the server
- * verify it and set the session cookie.
+ * EIP-4361 with the chosen wallet: ask for the account, make sure the wallet is on chain
+ * 4663 (the guard every wallet action passes), fetch a nonce, build the message for this
+ * page's origin, have the wallet sign it (personal_sign), and let the server verify it and
+ * set the session cookie.
  */
 export async function signInWith(wallet: DiscoveredWallet): Promise<void> {
   walletSession.error = undefined;
@@ -61,8 +58,7 @@ export async function signInWith(wallet: DiscoveredWallet): Promise<void> {
     const accounts = (await wallet.provider.request({ method: 'eth_requestAccounts' })) as string[];
     if (!accounts?.length) throw new Error('The wallet shared no account.');
     const address = getAddress(accounts[0]!);
-    const walletChain = Number.parseInt(String(await wallet.provider.request({ method: 'eth_chainId' })), 16);
-    const chainId = SIGN_IN_CHAINS.includes(walletChain) ? walletChain : 4663;
+    const chainId = await ensureBrokerChain(wallet.provider);
     const { nonce } = await client.auth.nonce.query();
     const issuedAt = new Date();
     const message = createSiweMessage({

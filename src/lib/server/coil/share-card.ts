@@ -143,7 +143,8 @@ export function renderShareCardSvg(card: ShareCard): string {
   const parts: string[] = [];
   parts.push('<rect width="1200" height="630" fill="#0f172a"/>');
   parts.push(t(60, 70, 20, '#fbbf24', 'THESIS CARD · NOT A PERFORMANCE CLAIM', 600));
-  wrap(card.title, 48, 2).forEach((line, i) => parts.push(t(60, 125 + i * 46, 40, '#f8fafc', line, 700)));
+  // 40 px bold: about 42 characters fit the 1080 px text column.
+  wrap(card.title, 42, 2).forEach((line, i) => parts.push(t(60, 125 + i * 46, 40, '#f8fafc', line, 700)));
   wrap(card.headline === card.title ? card.summary : card.headline, 80, 2).forEach((line, i) => parts.push(t(60, 225 + i * 30, 22, '#cbd5e1', line)));
   const rows = card.assets.slice(0, MAX_ROWS);
   rows.forEach((a, i) => {

@@ -110,6 +110,12 @@ export async function findCoilByManifestHash(manifestHash: string): Promise<Coil
   return row ? (JSON.parse(row.manifestJson) as Coil) : undefined;
 }
 
+/** The strategists (`mock`, `partner`) that coiled a stored manifest, oldest first; empty for caller-supplied Coils. */
+export async function coilingStrategists(manifestHash: string): Promise<string[]> {
+  const rows = await getDb().coil.findMany({ where: { manifestHash, agentId: { not: null } }, select: { agentId: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return [...new Set(rows.map((r) => r.agentId!))];
+}
+
 /** Receipt rows a caller may see: those under no wallet, and the caller's own wallet's. */
 function visibleTo(viewer: string | null) {
   return viewer ? { OR: [{ ownerAddress: null }, { ownerAddress: viewer }] } : { ownerAddress: null };

@@ -101,6 +101,7 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/coil/verify',
       'POST /api/receipts/verify',
       'GET /api/coil/provenance/{manifestHash}',
+      'GET /api/coil/manifests/{manifestHash}',
       'GET /api/agents/passport/{agentId}',
       'GET /api/share-card/{receiptId}.svg',
       'GET /api/stocks/registry',

@@ -11,7 +11,7 @@ import { scoreCoil } from '../../coil/health';
 import { coilSchema, executionModeSchema, HEX_ADDRESS, SHA256_HEX, type Coil } from '../../coil/manifest';
 import { buildShareCard } from '../../coil/share-card';
 import { validateCoil } from '../../coil/validate';
-import { loadLineage, passportStats } from '../../db/coil-repository';
+import { coilingStrategists, findCoilByManifestHash, findReceipt, loadLineage, passportStats } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
 import { SvcError } from '../../errors';
 import { computePassport, PASSPORT_COMPONENTS } from '../../receipts/passport';
@@ -111,6 +111,9 @@ async function issueReceipt(ctx: RequestContext, coil: Coil, kind: ReceiptKind, 
   await persistReceipt(ctx, coil, receipt, agentId);
   return receipt;
 }
+
+/** How many stored receipts the stored-Coil route returns. */
+const STORED_COIL_RECEIPTS = 20;
 
 const COIL_MODES_DOC =
   'Coil modes: `paper` and `readiness-check` are planning modes (an address outside the registry is the warning UNKNOWN_ADDRESS); `brokerage-mcp-plan` and `live` are live modes (the error NONCANONICAL_ASSET). A paper Coil never sets liveExecutionAllowed.';
@@ -376,6 +379,42 @@ export const toolsRouter = router({
         throw new SvcError('MANIFEST_NOT_FOUND', 'No receipt of this manifest is stored', { issues: [{ code: 'MANIFEST_NOT_FOUND', message: 'issue a receipt first', path: 'manifestHash' }] });
       }
       return { tool: 'provenance' as const, generatedAt: ctx.now.toISOString(), provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)) };
+    }),
+
+  storedCoil: publicProcedure
+    .meta(
+      meta(
+        'GET',
+        '/coil/manifests/{manifestHash}',
+        'A stored Coil by its manifest hash, with its health, stored receipts and provenance',
+        'The Coil as first stored under this manifest hash (any tool or the strategist stores the Coils it handles), the strategists that coiled it, its health (0 to 100, structure and readiness only), up to 20 of its stored receipts (oldest first) and its provenance chain. A manifest hash is the address of a Coil: the web app links each Coil page by it. 404 MANIFEST_NOT_FOUND when no Coil with this hash is stored. Reads only: nothing is stored.',
+      ),
+    )
+    .input(z.object({ manifestHash: z.string().regex(SHA256_HEX, 'expected 64 lowercase hex digits'), nowIso: nowIsoField }))
+    .output(toolFields('stored-coil', {
+        manifestHash: z.string(),
+        coiledBy: z.array(z.enum(['mock', 'partner'])).describe('the strategists that produced this manifest (mock: the local strategist, partner: the partner\'s agent); empty for a Coil a caller supplied, such as a fork'),
+        coil: coilOut, health: healthOut, receipts: z.array(receiptOut), provenance: provenanceOut }))
+    .query(async ({ ctx, input }) => {
+      const stored = coilSchema.safeParse(await findCoilByManifestHash(input.manifestHash));
+      if (!stored.success) {
+        throw new SvcError('MANIFEST_NOT_FOUND', 'No Coil with this manifest hash is stored', {
+          issues: [{ code: 'MANIFEST_NOT_FOUND', message: 'generate, validate or receipt a Coil first', path: 'manifestHash' }],
+        });
+      }
+      const [lineage, strategists] = await Promise.all([loadLineage(input.manifestHash), coilingStrategists(input.manifestHash)]);
+      const receiptIds = lineage.get(input.manifestHash)?.receiptIds.slice(0, STORED_COIL_RECEIPTS) ?? [];
+      const receipts = (await Promise.all(receiptIds.map((id) => findReceipt(id)))).filter((r): r is Receipt => r !== undefined);
+      return {
+        tool: 'stored-coil' as const,
+        generatedAt: ctx.now.toISOString(),
+        manifestHash: input.manifestHash,
+        coiledBy: strategists.filter((s): s is 'mock' | 'partner' => s === 'mock' || s === 'partner'),
+        coil: stored.data,
+        health: scoreCoil(stored.data),
+        receipts,
+        provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)),
+      };
     }),
 
   passport: publicProcedure

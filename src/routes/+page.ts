@@ -1,8 +1,0 @@
-import { createClient } from '$lib/trpc';
-import type { PageLoad } from './$types';
-
-export const load: PageLoad = async ({ fetch }) => {
-  const client = createClient(fetch);
-  const [health, registry] = await Promise.all([client.system.health.query(), client.system.registry.query()]);
-  return { health, registry };
-};

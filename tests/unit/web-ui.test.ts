@@ -1,0 +1,127 @@
+/** Pure helpers of the web app: error words for people, exact percent parsing, the stock timeline, the chain guard. */
+import { describe, expect, it } from 'vitest';
+import { bpsToPercentText, percentToBps } from '../../src/lib/components/coil/percent';
+import { stockTimeline } from '../../src/lib/components/stocks/timeline';
+import { forPeople } from '../../src/lib/ui/errors';
+import { countdown, usdgDecimal, usdgFromUnits } from '../../src/lib/ui/format';
+import { coiledByLabel, strategistLabel } from '../../src/lib/ui/strategist-words';
+
+describe('messages for people', () => {
+  it('never shows a configuration name, and keeps messages that have none', () => {
+    expect(forPeople('PARTNER_NOT_CONFIGURED', 'The partner strategist is not configured (PARTNER_API_URL and PARTNER_API_KEY)')).not.toMatch(/PARTNER_API/);
+    expect(forPeople('SOMETHING', 'Needs BROKER_CHAIN_RPC_URL to read the chain')).toBe('Needs a setting of this deployment to read the chain');
+    expect(forPeople('SOMETHING', 'Blocked (FACILITATOR_URL missing) until fixed')).toBe('Blocked until fixed');
+    expect(forPeople('PROMPT_TOO_LONG', 'The prompt is over 2000 characters')).toBe('The prompt is over 2000 characters');
+  });
+
+  it('names the strategist in words, never the fallback reason', () => {
+    expect(strategistLabel({ provider: 'mock', usedFallback: true, fallbackReason: 'PARTNER_NOT_CONFIGURED: PARTNER_API_URL and PARTNER_API_KEY are not set' })).toBe(
+      "Local strategist (the partner's agent is not connected)",
+    );
+    expect(strategistLabel({ provider: 'mock', usedFallback: true, fallbackReason: 'PARTNER_TIMEOUT: no answer within 15000 ms' })).toBe("Local strategist (the partner's agent did not answer in time)");
+    expect(strategistLabel({ provider: 'mock', usedFallback: false })).toBe('Local strategist');
+    expect(strategistLabel({ provider: 'partner', usedFallback: false })).toBe("Partner's agent");
+    expect(coiledByLabel([])).toMatch(/person/);
+  });
+});
+
+describe('weights typed as percentages', () => {
+  it('reads exactly into basis points and refuses what it cannot read exactly', () => {
+    expect(percentToBps('25')).toEqual({ bps: 2500 });
+    expect(percentToBps('12.5')).toEqual({ bps: 1250 });
+    expect(percentToBps('0.05')).toEqual({ bps: 5 });
+    expect(percentToBps('100')).toEqual({ bps: 10000 });
+    expect('problem' in percentToBps('12.345')).toBe(true);
+    expect('problem' in percentToBps('100.01')).toBe(true);
+    expect('problem' in percentToBps('-1')).toBe(true);
+    expect('problem' in percentToBps('1e2')).toBe(true);
+    for (const bps of [1, 5, 50, 1250, 2505, 10000]) expect(percentToBps(bpsToPercentText(bps))).toEqual({ bps });
+  });
+});
+
+describe('amounts and time', () => {
+  it('writes USDG with its six decimals, from units and from decimals', () => {
+    expect(usdgFromUnits('12500000')).toBe('12.500000 USDG');
+    expect(usdgFromUnits('1234567890001')).toBe('1,234,567.890001 USDG');
+    expect(usdgDecimal('12.5')).toBe('12.500000 USDG');
+    expect(countdown(899.4)).toBe('14:59');
+    expect(countdown(3723)).toBe('1:02:03');
+    expect(countdown(0)).toBe('expired');
+  });
+});
+
+describe('stock receipt timeline', () => {
+  const base = { planHash: 'ab'.repeat(32), jobId: null, partnerJobStatus: null, txHash: null, blockNumber: null, history: [] as { toStatus: string; partnerJobStatus: string | null; txHash: string | null }[] };
+  const stateOf = (steps: ReturnType<typeof stockTimeline>, key: string) => steps.find((s) => s.key === key)!.state;
+
+  it('shows the trade on chain only with on-chain proof', () => {
+    const completed = stockTimeline({ ...base, status: 'job_completed_unconfirmed', jobId: 'job-1', partnerJobStatus: 'completed' });
+    expect(stateOf(completed, 'partner_completed')).toBe('done');
+    expect(stateOf(completed, 'onchain')).toBe('pending');
+    // A status that claims proof without a transaction is not shown as proven.
+    expect(stateOf(stockTimeline({ ...base, status: 'onchain_confirmed' }), 'onchain')).toBe('pending');
+    const proven = stockTimeline({ ...base, status: 'onchain_confirmed', txHash: `0x${'1'.repeat(64)}`, blockNumber: '12' });
+    expect(stateOf(proven, 'onchain')).toBe('done');
+    expect(proven.find((s) => s.key === 'onchain')!.detail).toContain('block 12');
+    expect(stateOf(stockTimeline({ ...base, status: 'onchain_reverted', txHash: `0x${'2'.repeat(64)}` }), 'onchain')).toBe('failed');
+    expect(stateOf(stockTimeline({ ...base, status: 'job_failed', jobId: 'job-2', partnerJobStatus: 'failed' }), 'partner_completed')).toBe('failed');
+    expect(stockTimeline({ ...base, status: 'prepared' }).map((s) => s.label).join(' ')).not.toMatch(/fill/i);
+  });
+});
+
+describe('the chain-4663 guard of every wallet action', async () => {
+  const { ensureBrokerChain, sendTransactionOnBrokerChain, WalletChainError } = await import('../../src/lib/wallet/chain');
+  const PARAMS = { chainId: '0x1237', chainName: 'Broker chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: ['https://rpc.example'] };
+
+  function wallet(start: number, onSwitch: 'accept' | 'refuse' | 'unknown' | 'ignore') {
+    let chain = start;
+    let known = onSwitch !== 'unknown';
+    const calls: string[] = [];
+    return {
+      calls,
+      async request({ method, params }: { method: string; params?: unknown }) {
+        calls.push(method);
+        if (method === 'eth_chainId') return `0x${chain.toString(16)}`;
+        if (method === 'wallet_switchEthereumChain') {
+          if (onSwitch === 'refuse') throw Object.assign(new Error('rejected'), { code: 4001 });
+          if (onSwitch === 'ignore') return null;
+          if (!known) throw Object.assign(new Error('unknown chain'), { code: 4902 });
+          chain = Number.parseInt((params as [{ chainId: string }])[0].chainId, 16);
+          return null;
+        }
+        if (method === 'wallet_addEthereumChain') {
+          known = true;
+          chain = Number.parseInt((params as [{ chainId: string }])[0].chainId, 16);
+          return null;
+        }
+        if (method === 'eth_sendTransaction') return `0x${'a'.repeat(64)}`;
+        throw new Error(`unexpected ${method}`);
+      },
+    };
+  }
+
+  it('does nothing on 4663, switches from 1, adds an unknown chain, and refuses otherwise', async () => {
+    const on = wallet(4663, 'refuse');
+    expect(await ensureBrokerChain(on, PARAMS)).toBe(4663);
+    expect(on.calls).toEqual(['eth_chainId']);
+
+    const switching = wallet(1, 'accept');
+    expect(await ensureBrokerChain(switching, PARAMS)).toBe(4663);
+    expect(switching.calls).toEqual(['eth_chainId', 'wallet_switchEthereumChain', 'eth_chainId']);
+
+    const adding = wallet(1, 'unknown');
+    expect(await ensureBrokerChain(adding, PARAMS)).toBe(4663);
+    expect(adding.calls).toEqual(['eth_chainId', 'wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_chainId']);
+
+    await expect(ensureBrokerChain(wallet(1, 'refuse'), PARAMS)).rejects.toMatchObject({ code: 'WALLET_CHAIN_SWITCH_DECLINED' });
+    await expect(ensureBrokerChain(wallet(1, 'ignore'), PARAMS)).rejects.toMatchObject({ code: 'WALLET_CHAIN_NOT_SWITCHED' });
+    // Without a public RPC address there is nothing to add: refused, with the reason.
+    await expect(ensureBrokerChain(wallet(1, 'unknown'), undefined)).rejects.toBeInstanceOf(WalletChainError);
+  });
+
+  it('sends a transaction only after the guard, naming chain 4663', async () => {
+    const refusing = wallet(1, 'refuse');
+    await expect(sendTransactionOnBrokerChain(refusing, { from: '0x1', to: '0x2', data: '0x' })).rejects.toMatchObject({ code: 'WALLET_CHAIN_SWITCH_DECLINED' });
+    expect(refusing.calls).not.toContain('eth_sendTransaction');
+  });
+});
