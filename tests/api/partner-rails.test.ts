@@ -77,11 +77,12 @@ describe('stock lane: the partner command and the submit preview', () => {
         partnerContacted: false,
         planHash: prep.json.planHash,
         gatesPassed: ['LANE_ENABLED', 'PLAN_HASH_CONFIRMED', 'INTENT_REVALIDATED', 'NOT_VAULT_REBALANCE'],
-        wouldSend: { method: 'POST', url: '{partner_api_url}/agent/prompt', authHeaderName: 'X-API-Key', body: { prompt: 'buy $25 of NVDA on broker' } },
+        // The configured partner address, as the prepared command pack names it (never the key).
+        wouldSend: { method: 'POST', url: `${partner.url}/agent/prompt`, authHeaderName: 'X-API-Key', body: { prompt: 'buy $25 of NVDA on broker' } },
         notInvestmentAdvice: true,
         liveOrderSent: false,
       });
-      expect(res.text).not.toContain(partner.url);
+      expect(res.json.wouldSend.url).toBe(prep.json.commandPack.agentApi.url);
     });
     expect(sent).toEqual([]);
     expect((await server.get(`/api/stocks/receipts/${prep.json.planHash}`)).json.receipt).toMatchObject({ status: 'prepared', jobId: null });

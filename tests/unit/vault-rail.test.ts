@@ -197,7 +197,7 @@ describe('stock lane: preview, command, vault partner rebalance', () => {
   it('previews what submit would send after the same gates, with transmitted false and no key', () => {
     const i = intent();
     const preview = previewStockSubmit({ intent: i as never, userConfirmedPlanHash: planHash(i), planGeneratedAt: NOW }, cfg());
-    expect(preview).toMatchObject({ transmitted: false, planHash: planHash(i), wouldSend: { body: { prompt: 'buy $25 of NVDA on broker' }, url: '{partner_api_url}/agent/prompt' } });
+    expect(preview).toMatchObject({ transmitted: false, planHash: planHash(i), wouldSend: { body: { prompt: 'buy $25 of NVDA on broker' }, url: 'http://partner.test/agent/prompt' } });
     expect(JSON.stringify(preview)).not.toContain('k'.repeat(20));
     expect(preview.gatesPassed).toEqual(['LANE_ENABLED', 'PLAN_HASH_CONFIRMED', 'INTENT_REVALIDATED', 'NOT_VAULT_REBALANCE']);
   });
