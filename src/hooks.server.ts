@@ -100,7 +100,7 @@ export const handle: Handle = async ({ event, resolve }) => {
   const { keys, family } = resolveRoute(method, event.url, event.route.id, surface);
   const state: RequestState = {
     requestId,
-    receivedAt: new Date(),
+    serverTime: new Date(),
     startedAtMs,
     clientAddress: safeClientAddress(event),
     routeKey: keys.join(','),

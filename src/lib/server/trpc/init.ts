@@ -57,14 +57,17 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Pins the request's clock: `nowIso` in the input (or the query string) or the arrival time. */
+/**
+ * Sets the answer's clock: `nowIso` in the input (or the query string), else the server's
+ * clock. `ctx.serverTime` is left alone: `nowIso` never moves the clock of a check.
+ */
 const clockMiddleware = t.middleware(async ({ ctx, getRawInput, next }) => {
   const raw = await getRawInput().catch(() => undefined);
   const fromInput =
     raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).nowIso : undefined;
   const fromQuery = ctx.url.searchParams.get('nowIso') ?? undefined;
-  const now = resolveClock(fromInput ?? fromQuery, ctx.receivedAt);
-  return next({ ctx: { ...ctx, now } });
+  const answerTime = resolveClock(fromInput ?? fromQuery, ctx.serverTime);
+  return next({ ctx: { ...ctx, answerTime } });
 });
 
 /**

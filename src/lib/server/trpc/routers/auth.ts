@@ -3,7 +3,7 @@
  * GET /api/auth/nonce, POST /api/auth/verify, GET /api/auth/session, POST /api/auth/logout.
  *
  * Every security decision here (nonce and message expiry, session expiry) uses the
- * request's arrival time, `ctx.receivedAt`, not `ctx.now`: `nowIso` pins the timestamps of
+ * server's clock, `ctx.serverTime`, never `ctx.answerTime`: `nowIso` pins the timestamps of
  * an answer, and must never let a caller move the clock of a check.
  */
 import { z } from 'zod';
@@ -73,9 +73,9 @@ export const authRouter = router({
     .output(z.object({ nonce: z.string(), issuedAt: z.string(), expiresAt: z.string() }))
     .query(async ({ ctx }) => {
       noStore(ctx.resHeaders);
-      const issued = issueNonce(ctx.receivedAt);
+      const issued = issueNonce(ctx.serverTime);
       await saveNonce(issued);
-      await sweepNonces(new Date(ctx.receivedAt.getTime() - NONCE_RETENTION_MS));
+      await sweepNonces(new Date(ctx.serverTime.getTime() - NONCE_RETENTION_MS));
       return { nonce: issued.nonce, issuedAt: issued.issuedAt.toISOString(), expiresAt: issued.expiresAt.toISOString() };
     }),
 
@@ -93,7 +93,7 @@ export const authRouter = router({
       checkRequestOrigin(ctx.headers.get('origin'), ctx.config.origin);
       const signedIn = await signInWithEthereum(
         { message: input.message, signature: input.signature as `0x${string}` },
-        { origin: ctx.config.origin, now: ctx.receivedAt, rpcUrl: ctx.config.brokerChainRpcUrl },
+        { origin: ctx.config.origin, now: ctx.serverTime, rpcUrl: ctx.config.brokerChainRpcUrl },
         authStore,
       );
       // Signing in again (same or another wallet) replaces the browser's session: the one

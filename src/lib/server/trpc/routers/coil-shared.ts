@@ -26,5 +26,5 @@ export function promptErrorCode(issue?: ErrorIssue): string {
  */
 export async function persistReceipt(ctx: RequestContext, coil: Coil, receipt: Receipt, agentId: string | null = null): Promise<void> {
   const owner = (await ctx.getSession())?.address ?? null;
-  await saveCoilWithReceipt({ coil, manifestHash: receipt.manifestHash, ownerAddress: owner, agentId, score: scoreCoil(coil).total, now: ctx.now, receipt });
+  await saveCoilWithReceipt({ coil, manifestHash: receipt.manifestHash, ownerAddress: owner, agentId, score: scoreCoil(coil).total, storedAt: ctx.serverTime, receipt });
 }

@@ -121,7 +121,7 @@ export const partnerbotRouter = router({
     })
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(partnerbotSchemaOutput)
-    .query(({ ctx }) => partnerbotSchema({ lane: vaultServiceLaneOf(ctx.config.facilitator), now: ctx.now })),
+    .query(({ ctx }) => partnerbotSchema({ lane: vaultServiceLaneOf(ctx.config.facilitator), now: ctx.answerTime })),
 
   prepareCommand: publicProcedure
     .meta({
@@ -135,7 +135,7 @@ export const partnerbotRouter = router({
     .input(z.object(packRequestShape))
     .output(stampedOutput(prepareOutputShape))
     .mutation(async ({ ctx, input }) => {
-      const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.now));
+      const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.answerTime));
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 
@@ -158,7 +158,8 @@ export const partnerbotRouter = router({
     .output(stampedOutput({ job: jobShape, verification: verificationShape, complete: z.literal(false), pack: packShape, ...chainBlockFields }))
     .mutation(async ({ ctx, input }) => {
       const out = await submitModeBIntent(input, {
-        now: ctx.now,
+        answerTime: ctx.answerTime,
+        serverTime: ctx.serverTime,
         appOrigin: ctx.config.origin,
         chain: chainReaderFor(ctx.config),
         settings: modeBSettingsFor(ctx.config),
@@ -196,7 +197,8 @@ export const partnerbotRouter = router({
       const chain = chainReaderFor(ctx.config);
       if (input.jobId.startsWith(MODE_B_JOB_PREFIX)) {
         const out = await modeBJobStatus(input.jobId, input.txHash as `0x${string}` | undefined, {
-          now: ctx.now,
+          answerTime: ctx.answerTime,
+          serverTime: ctx.serverTime,
           chain,
           settings: modeBSettingsFor(ctx.config),
           store: vaultDepositJobRepository,
@@ -207,7 +209,7 @@ export const partnerbotRouter = router({
         const out = await reconcileDepositTx(
           input.jobId as `0x${string}`,
           { vaultId: input.vaultId, receiver: input.receiver, amountUsdg: input.amount },
-          { now: ctx.now, chain },
+          { now: ctx.answerTime, chain },
           (v) => parseUsdgAmount(v, 'amount').units,
         );
         return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };

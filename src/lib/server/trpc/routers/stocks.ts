@@ -236,7 +236,7 @@ export const stocksRouter = router({
     })
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(statusOutput)
-    .query(({ ctx }) => partnerLaneStatus(ctx.config, ctx.now)),
+    .query(({ ctx }) => partnerLaneStatus(ctx.config, ctx.answerTime)),
 
   prepare: publicProcedure
     .meta({
@@ -248,7 +248,7 @@ export const stocksRouter = router({
     })
     .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
     .output(prepareOutput)
-    .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.now })),
+    .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime })),
 
   submit: publicProcedure
     .meta({
@@ -269,8 +269,8 @@ export const stocksRouter = router({
     .output(submitOutput)
     .mutation(async ({ input, ctx }) => {
       const answer = await submitStockIntent(
-        { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.now },
-        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.receivedAt, wallClock: () => new Date() },
+        { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
+        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: () => new Date() },
       );
       logger.info({ event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed }, 'stock plan handed to the partner');
       return answer;
@@ -286,7 +286,7 @@ export const stocksRouter = router({
     })
     .input(z.object({ jobId: z.string().min(1).max(256), nowIso: nowIsoField }))
     .output(pollOutput)
-    .query(({ input, ctx }) => pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.now })),
+    .query(({ input, ctx }) => pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime })),
 
   reconcile: publicProcedure
     .meta({
@@ -306,7 +306,7 @@ export const stocksRouter = router({
     )
     .output(reconcileOutput)
     .mutation(({ input, ctx }) =>
-      reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.now }),
+      reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime }),
     ),
 
   receipt: publicProcedure

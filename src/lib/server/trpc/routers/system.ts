@@ -141,7 +141,7 @@ export const systemRouter = router({
       ]);
       return {
         status: overallReadiness(database, chain.state),
-        checkedAt: ctx.now.toISOString(),
+        checkedAt: ctx.answerTime.toISOString(),
         database,
         chain: { state: chain.state, expectedChainId: 4663 as const },
         rateLimitStore,

@@ -70,7 +70,7 @@ const toolFields = <N extends string, T extends z.ZodRawShape>(tool: N, shape: T
 
 /** Builds the receipt of a Coil at the request's clock, saves both and returns the receipt. */
 async function issueReceipt(ctx: RequestContext, coil: Coil, kind: ReceiptKind, agentId: string | null = null): Promise<Receipt> {
-  const receipt = buildReceipt(coil, kind, ctx.now);
+  const receipt = buildReceipt(coil, kind, ctx.answerTime);
   await persistReceipt(ctx, coil, receipt, agentId);
   return receipt;
 }
@@ -91,9 +91,9 @@ export const toolsRouter = router({
     .input(z.object({ prompt: z.string().max(PROMPT_MAX_CHARS).describe('the thesis, at most 2000 characters; an empty or off-topic one gets the labelled default basket'), executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
     .output(toolFields('generate-coil', { coil: coilOut, health: healthOut, receipt: receiptOut, providerMeta: providerMetaOut, disclaimers: z.array(z.string()) }))
     .mutation(async ({ ctx, input }) => {
-      const generated = await generateCoil({ prompt: input.prompt, executionMode: input.executionMode }, { config: strategistConfigOf(ctx.config), now: ctx.now });
+      const generated = await generateCoil({ prompt: input.prompt, executionMode: input.executionMode }, { config: strategistConfigOf(ctx.config), now: ctx.answerTime });
       const receipt = await issueReceipt(ctx, generated.coil, 'coil_manifest', generated.providerMeta.provider);
-      return { tool: 'generate-coil' as const, generatedAt: ctx.now.toISOString(), ...generated, receipt };
+      return { tool: 'generate-coil' as const, generatedAt: ctx.answerTime.toISOString(), ...generated, receipt };
     }),
 
   validateCoil: publicProcedure
@@ -103,7 +103,7 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const validation = validateCoil(input.coil);
       const receipt = await issueReceipt(ctx, input.coil, 'validation');
-      return { tool: 'validate-coil' as const, generatedAt: ctx.now.toISOString(), validation, receipt };
+      return { tool: 'validate-coil' as const, generatedAt: ctx.answerTime.toISOString(), validation, receipt };
     }),
 
   scoreCoil: publicProcedure
@@ -113,7 +113,7 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const health = scoreCoil(input.coil);
       const receipt = await issueReceipt(ctx, input.coil, 'coil_manifest');
-      return { tool: 'score-coil' as const, generatedAt: ctx.now.toISOString(), health, receipt };
+      return { tool: 'score-coil' as const, generatedAt: ctx.answerTime.toISOString(), health, receipt };
     }),
 
   compileCapsule: publicProcedure
@@ -142,7 +142,7 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const capsule = compileCapsule(input.coil, input.options ?? {});
       const receipt = await issueReceipt(ctx, input.coil, 'coil_manifest');
-      return { tool: 'compile-capsule' as const, generatedAt: ctx.now.toISOString(), capsule, receipt };
+      return { tool: 'compile-capsule' as const, generatedAt: ctx.answerTime.toISOString(), capsule, receipt };
     }),
 
   riskAudit: publicProcedure
@@ -168,7 +168,7 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const audit = riskAudit(input.coil);
       const receipt = await issueReceipt(ctx, input.coil, 'risk_fuse');
-      return { tool: 'risk-audit' as const, generatedAt: ctx.now.toISOString(), ...audit, receipt };
+      return { tool: 'risk-audit' as const, generatedAt: ctx.answerTime.toISOString(), ...audit, receipt };
     }),
 
   driftCheck: publicProcedure
@@ -191,8 +191,8 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       requireValidCoil(input.coil);
       const receipt = await issueReceipt(ctx, input.coil, 'coil_manifest');
-      const report = driftCheck({ coil: input.coil, coilId: receipt.coilId, manifestHash: receipt.manifestHash, currentWeightsBps: input.currentWeightsBps, now: ctx.now });
-      return { tool: 'drift-check' as const, generatedAt: ctx.now.toISOString(), report, receipt };
+      const report = driftCheck({ coil: input.coil, coilId: receipt.coilId, manifestHash: receipt.manifestHash, currentWeightsBps: input.currentWeightsBps, now: ctx.answerTime });
+      return { tool: 'drift-check' as const, generatedAt: ctx.answerTime.toISOString(), report, receipt };
     }),
 
   receipt: publicProcedure
@@ -209,7 +209,7 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const receipt = await issueReceipt(ctx, input.coil, input.kind ?? 'coil_manifest');
       const lineage = await loadLineage(receipt.manifestHash);
-      return { tool: 'receipt' as const, generatedAt: ctx.now.toISOString(), receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) };
+      return { tool: 'receipt' as const, generatedAt: ctx.answerTime.toISOString(), receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) };
     }),
 
   shareCard: publicProcedure
@@ -236,10 +236,10 @@ export const toolsRouter = router({
     .output(toolFields('share-card', { card: shareCardOut, receipt: receiptOut }))
     .mutation(async ({ ctx, input }) => {
       requireValidCoil(input.coil);
-      const receipt = buildReceipt(input.coil, 'coil_manifest', ctx.now);
+      const receipt = buildReceipt(input.coil, 'coil_manifest', ctx.answerTime);
       const card = buildShareCard({ coil: input.coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
       await persistReceipt(ctx, input.coil, receipt);
-      return { tool: 'share-card' as const, generatedAt: ctx.now.toISOString(), card, receipt };
+      return { tool: 'share-card' as const, generatedAt: ctx.answerTime.toISOString(), card, receipt };
     }),
 
   verifyCoil: publicProcedure
@@ -253,7 +253,7 @@ export const toolsRouter = router({
     )
     .input(z.object({ coil: coilField, receipt: z.record(z.string(), z.unknown()).describe('a receipt as issued (spec 2.5); any field may be wrong'), nowIso: nowIsoField }))
     .output(toolFields('verify-coil', { verification: verificationOut }))
-    .mutation(({ ctx, input }) => ({ tool: 'verify-coil' as const, generatedAt: ctx.now.toISOString(), verification: verifyReceipt(input.coil, input.receipt) })),
+    .mutation(({ ctx, input }) => ({ tool: 'verify-coil' as const, generatedAt: ctx.answerTime.toISOString(), verification: verifyReceipt(input.coil, input.receipt) })),
 
   provenance: publicProcedure
     .meta(
@@ -271,7 +271,7 @@ export const toolsRouter = router({
       if (!lineage.has(input.manifestHash)) {
         throw new SvcError('MANIFEST_NOT_FOUND', 'No receipt of this manifest is stored', { issues: [{ code: 'MANIFEST_NOT_FOUND', message: 'issue a receipt first', path: 'manifestHash' }] });
       }
-      return { tool: 'provenance' as const, generatedAt: ctx.now.toISOString(), provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)) };
+      return { tool: 'provenance' as const, generatedAt: ctx.answerTime.toISOString(), provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)) };
     }),
 
   passport: publicProcedure
@@ -291,6 +291,6 @@ export const toolsRouter = router({
       const wallet = input.agentId.startsWith('0x');
       const id = wallet ? checksumAddress(input.agentId)! : input.agentId;
       const stats = await passportStats({ kind: wallet ? 'wallet' : 'strategist', id });
-      return { tool: 'passport' as const, generatedAt: ctx.now.toISOString(), passport: computePassport(id, wallet ? 'wallet' : 'strategist', stats, ctx.now) };
+      return { tool: 'passport' as const, generatedAt: ctx.answerTime.toISOString(), passport: computePassport(id, wallet ? 'wallet' : 'strategist', stats, ctx.answerTime) };
     }),
 });

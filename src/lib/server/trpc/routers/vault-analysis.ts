@@ -39,7 +39,7 @@ export const vaultAnalysisRouter = router({
       return {
         feeSchedule: FEE_SCHEDULE,
         calculation: calculateVaultFees(feeInput),
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),
@@ -59,7 +59,7 @@ export const vaultAnalysisRouter = router({
       const { nowIso: _now, ...composition } = input;
       return {
         riskScore: scoreVaultRisk(composition),
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),
@@ -79,7 +79,7 @@ export const vaultAnalysisRouter = router({
       const { nowIso: _now, ...comparisonInput } = input;
       return {
         comparison: compareVaultsWithoutRecommendation(comparisonInput),
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),

@@ -283,15 +283,15 @@ function settlementView(outcome: Extract<PaymentOutcome, { kind: 'settled' }>) {
   };
 }
 
-async function settleFor(ctx: Ctx & { now: Date }, service: PaidVaultService, lane: LaneSelection, paymentHeader: { header: string; value: string } | undefined) {
+async function settleFor(ctx: Ctx, service: PaidVaultService, lane: LaneSelection, paymentHeader: { header: string; value: string } | undefined) {
   const outcome = await settleServicePayment({
     service,
     pinned: pinnedOf(ctx),
     facilitator: facilitatorEndpoint(ctx.config),
     store: x402AuthorizationStore,
     paymentHeader,
-    now: ctx.now,
-    receivedAt: ctx.receivedAt,
+    answerTime: ctx.answerTime,
+    serverTime: ctx.serverTime,
   });
   // One line per payment presented, for reconciliation: ids and outcomes, never a header or the key.
   if (outcome.kind !== 'payment_required') {
@@ -367,7 +367,7 @@ export const x402Router = router({
         facilitatorApi: { settle: FACILITATOR_LANE.settleRoute, supported: FACILITATOR_LANE.supportedRoute, verifyRouteUsed: false as const },
         services: PAID_VAULT_SERVICES.map((s) => serviceListing(s, lane)),
         feeSchedule: FEE_SCHEDULE,
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
     }),
@@ -471,7 +471,7 @@ export const x402Router = router({
           rule: 'Vault services use the facilitator lane when FACILITATOR_ENABLED=true and the server-only FACILITATOR_API_KEY is set; otherwise the partner-cloud lane. The chosen lane is always labelled with provider, chain and reason; there is no silent downgrade.',
           vaultServices: PAID_VAULT_SERVICES.map((s) => ({ service: s.name, price: priceOf(s, lane), lane })),
         },
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
     }),
@@ -616,7 +616,7 @@ export const x402Router = router({
           settlementMarginSeconds: SETTLEMENT_MARGIN_SECONDS,
         },
         reachability,
-        checkedAt: ctx.now.toISOString(),
+        checkedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
     }),
@@ -654,7 +654,7 @@ export const x402Router = router({
       const outcome = await settleFor(ctx, service, lane, paymentHeader);
       if (outcome.kind !== 'settled') failOutcome(outcome, lane);
       for (const [k, v] of Object.entries(paymentResponseHeaders(outcome.settleResponse))) ctx.resHeaders.set(k, v);
-      return { serviceName: service.name, settlement: settlementView(outcome), generatedAt: ctx.now.toISOString(), ...chainBlocks(lane) };
+      return { serviceName: service.name, settlement: settlementView(outcome), generatedAt: ctx.answerTime.toISOString(), ...chainBlocks(lane) };
     }),
 
   serviceRequirements: publicProcedure
@@ -704,7 +704,7 @@ export const x402Router = router({
         paymentHeaders: { v1: X402_HEADERS.v1.payment, v2: X402_HEADERS.v2.payment },
         partnerCloudListing: lane.lane === 'partnerCloud' ? listing : null,
         ignoredBuyerFields,
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
     }),
@@ -746,12 +746,12 @@ export const x402Router = router({
       // non-canonical asset, a deposit pack whose ack pins differ or cannot be read) is refused
       // before settlement, and the answer is only released once the facilitator reports the
       // payment. The services change nothing: the deposit pack only reads the chain.
-      const result = await runPaidService(service, parsed.data, depositPackDepsFor(ctx.config, ctx.now));
+      const result = await runPaidService(service, parsed.data, depositPackDepsFor(ctx.config, ctx.answerTime));
 
       const outcome = await settleFor(ctx, service, lane, paymentHeader);
       if (outcome.kind !== 'settled') failOutcome(outcome, lane);
       for (const [k, v] of Object.entries(paymentResponseHeaders(outcome.settleResponse))) ctx.resHeaders.set(k, v);
-      return { serviceName: service.name, result, payment: settlementView(outcome), generatedAt: ctx.now.toISOString(), ...chainBlocks(lane) };
+      return { serviceName: service.name, result, payment: settlementView(outcome), generatedAt: ctx.answerTime.toISOString(), ...chainBlocks(lane) };
     }),
 
   receipt: publicProcedure
