@@ -1,7 +1,7 @@
 /**
- * Output guard (spec 1, 7): every JSON body the service sends is scanned; a text that reads
- * as a claim that an execution happened, without proof, blocks the response (500
- * `OUTPUT_GUARD`). The rules live in output-guard-rules.ts.
+ * Output guard (spec 1, 7): a text that reads as a claim that an execution happened, without
+ * proof, blocks the response (500 `OUTPUT_GUARD`). The rules live in output-guard-rules.ts;
+ * guards/finish-answer.ts applies them to every answer.
  */
 import {
   CLAIM_FILLERS,
@@ -86,13 +86,10 @@ function scanSentences(text: string): ExecutionClaim | undefined {
 }
 
 /**
- * Fields whose value is the caller's own text echoed back (the strategist failure envelope
- * echoes `prompt`, spec 4.2). They are the user's words, labelled as such, not a statement
- * of the service, so they are not scanned.
+ * Scans every string of a JSON value; returns the path and claim of the first offender.
+ * A plain scan: answers are finished by guards/finish-answer.ts, which also knows which
+ * strings are the caller's own words.
  */
-export const USER_ECHO_FIELDS: ReadonlySet<string> = new Set(['prompt']);
-
-/** Scans every string of a JSON value; returns the path and claim of the first offender. */
 export function scanForExecutionClaims(value: unknown): { path: string; claim: ExecutionClaim } | undefined {
   const stack: Array<{ node: unknown; path: string }> = [{ node: value, path: '' }];
   while (stack.length > 0) {
@@ -104,7 +101,6 @@ export function scanForExecutionClaims(value: unknown): { path: string; claim: E
       node.forEach((child, i) => stack.push({ node: child, path: `${path}[${i}]` }));
     } else if (node && typeof node === 'object') {
       for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
-        if (USER_ECHO_FIELDS.has(key)) continue;
         stack.push({ node: child, path: path ? `${path}.${key}` : key });
       }
     }

@@ -15,7 +15,7 @@ import { parseIsoInstant, type RequestClocks } from '../clock';
 import { SvcError } from '../errors';
 import type { ChainReader } from './chain';
 import { noTransactionYet, verifyVaultDeposit, type DepositVerification } from './completion';
-import { buildDepositPack, validateReceiver, type DepositPack, type DepositPackResult } from './deposit-pack';
+import { buildDepositPack, normalizePlanHash, validateReceiver, type DepositPack, type DepositPackResult } from './deposit-pack';
 import { readPartnerJob, submitPartnerPrompt, type PartnerEndpoint, type PartnerJobStatus } from '../partner/agent-api';
 import { resolveRailAVault, type RailAVault } from './registry';
 
@@ -148,7 +148,7 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
     { now: generatedAt, appOrigin: deps.appOrigin, chain: deps.chain },
   );
   const { pack } = built;
-  if (input.confirmPlanHash !== pack.planHash) {
+  if (normalizePlanHash(input.confirmPlanHash) !== pack.planHash) {
     refuse('CONFIRM_PLAN_HASH_MISMATCH', 'confirmPlanHash differs from the planHash of the pack rebuilt from this request: nothing is submitted', 'confirmPlanHash');
   }
   // An expiry is a check: the server's clock, never the caller's `nowIso`.

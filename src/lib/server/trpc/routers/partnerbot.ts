@@ -11,7 +11,7 @@ import { partnerbotSchema } from '../../autonomy/partnerbot-schema';
 import { parseUsdgAmount } from '../../vaults/amount';
 import { vaultServiceLaneOf } from '../../x402/lanes';
 import { buildDepositPack } from '../../vaults/deposit-pack';
-import { MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
+import { checkModeBConfigGates, MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
 import type { SourceVerification } from '../../x402/constants';
 import type { AckVerification } from '../../vaults/acks';
 import type { DepositVerification } from '../../vaults/completion';
@@ -145,8 +145,14 @@ export const partnerbotRouter = router({
       inputErrorCode: vaultInputErrorCode,
       openapi: rest('POST', '/partnerbot/vault-deposit/submit-intent', "Mode B: submit one deposit prompt for the operator's own partner wallet", {
         description:
-          'Refuses, in this order: 503 MODE_B_DISABLED (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED), 403 OWNER_APPROVAL_REQUIRED (OWNER_APPROVED_PARTNER_WALLET_DEPOSIT), 503 PARTNER_KEY_MISSING (PARTNER_API_KEY), 403 RECEIVER_NOT_PARTNER_WALLET (receiver must be PARTNER_WALLET_ADDRESS), then 409 CONFIRM_PLAN_HASH_MISMATCH unless confirmPlanHash equals the planHash of the pack rebuilt from this request at packGeneratedAt. A plan is submitted at most once (409 PLAN_ALREADY_SUBMITTED). When every gate passes, one prompt goes to the partner and the answer is a bvd_ job with complete: false. Never a user-deposit path.',
+          'Refuses, in this order: 503 MODE_B_DISABLED (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED), 403 OWNER_APPROVAL_REQUIRED (OWNER_APPROVED_PARTNER_WALLET_DEPOSIT), 503 PARTNER_KEY_MISSING (PARTNER_API_KEY), all three before any field of the request is looked at; then 400 for a missing or malformed field, 403 RECEIVER_NOT_PARTNER_WALLET (receiver must be PARTNER_WALLET_ADDRESS), 409 CONFIRM_PLAN_HASH_MISMATCH unless confirmPlanHash equals the planHash of the pack rebuilt from this request at packGeneratedAt, 409 PACK_EXPIRED (on the server clock, whatever nowIso says). A plan is submitted at most once (409 PLAN_ALREADY_SUBMITTED). When every gate passes, one prompt goes to the partner and the answer is a bvd_ job with complete: false. Never a user-deposit path.',
       }),
+    })
+    // The lane's configuration gates come before the input is validated: a lane that is off
+    // says so before it asks for the fields only it needs.
+    .use(({ ctx, next }) => {
+      checkModeBConfigGates(modeBSettingsFor(ctx.config));
+      return next();
     })
     .input(
       z.object({

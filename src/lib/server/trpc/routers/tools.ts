@@ -9,7 +9,6 @@ import { riskAudit } from '../../coil/audit';
 import { driftCheck } from '../../coil/drift';
 import { scoreCoil } from '../../coil/health';
 import { coilSchema, executionModeSchema, SHA256_HEX, type Coil } from '../../coil/manifest';
-import { buildShareCard } from '../../coil/share-card';
 import { validateCoil } from '../../coil/validate';
 import { loadLineage, passportStats } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
@@ -38,7 +37,7 @@ import {
   validationOut,
   verificationOut,
 } from './coil-schemas';
-import { persistReceipt, promptErrorCode, strategistConfigOf } from './coil-shared';
+import { persistReceipt, promptErrorCode, shareCardOrRefusal, strategistConfigOf } from './coil-shared';
 
 registerErrorStatuses({
   RECEIPT_SHAPE: 400,
@@ -218,7 +217,7 @@ export const toolsRouter = router({
         'POST',
         '/tools/share-card',
         'A share card of a valid Coil: a thesis artifact, never a performance claim',
-        'Title, assets and weights, memo, receipt id and disclaimer. The card is also served as an SVG image at GET /api/share-card/{receiptId}.svg (imageUrl). shareUrl = {shareUrlBase}/{receiptId}.svg, where shareUrlBase defaults to {origin}/api/share-card. A Coil whose texts read as a performance claim is 422 SHARE_CARD_REJECTED (PERFORMANCE_CLAIM); invalid Coils are 422 COIL_INVALID.',
+        'Title, assets and weights, memo, receipt id and disclaimer. The card is also served as an SVG image at GET /api/share-card/{receiptId}.svg (imageUrl). shareUrl = {shareUrlBase}/{receiptId}.svg, where shareUrlBase defaults to {origin}/api/share-card. A Coil whose texts read as a performance claim or as an execution claim is 422 SHARE_CARD_REJECTED (PERFORMANCE_CLAIM, EXECUTION_CLAIM_TEXT, naming the field); invalid Coils are 422 COIL_INVALID.',
       ),
     )
     .input(
@@ -237,7 +236,7 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       requireValidCoil(input.coil);
       const receipt = buildReceipt(input.coil, 'coil_manifest', ctx.answerTime);
-      const card = buildShareCard({ coil: input.coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
+      const card = shareCardOrRefusal({ coil: input.coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
       await persistReceipt(ctx, input.coil, receipt);
       return { tool: 'share-card' as const, generatedAt: ctx.answerTime.toISOString(), card, receipt };
     }),
