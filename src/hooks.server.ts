@@ -13,7 +13,7 @@ import { config, secretValues } from '$lib/server/config';
 import { SvcError } from '$lib/server/errors';
 import { CREDENTIAL_REJECTION_MESSAGE, findCredentials } from '$lib/server/guards/credential-guard';
 import { finishAnswer, OutputGuardBlocked } from '$lib/server/guards/finish-answer';
-import { readJsonObjectBody } from '$lib/server/http/body';
+import { discardBody, readJsonObjectBody } from '$lib/server/http/body';
 import { logger } from '$lib/server/http/logger';
 import { consumeRateLimit, initRateLimiter } from '$lib/server/http/rate-limit';
 import type { RequestState } from '$lib/server/http/request-state';
@@ -155,7 +155,12 @@ export const handle: Handle = async ({ event, resolve }) => {
   try {
     response = await guardThenResolve();
   } catch (error) {
-    response = fail(error instanceof SvcError ? error : toSvcError(error, undefined));
+    const svc = error instanceof SvcError ? error : toSvcError(error, undefined);
+    response = fail(svc);
+    // Refused before its body was read (path, rate limit, method): the body is discarded so
+    // the kept-alive connection is ready for the caller's next request (unless the answer
+    // closes the connection anyway, for a body declared too large to read).
+    if (svc.headers?.connection !== 'close') await discardBody(event.request);
   }
 
   async function guardThenResolve(): Promise<Response> {

@@ -138,6 +138,14 @@ describe('POST /api/auth/verify: each refusal on its own', () => {
     const issued = new Date(Date.now() - 11 * 60 * 1000);
     await db.authNonce.create({ data: { nonce: 'ExpiredNonce00011', createdAt: issued, expiresAt: new Date(issued.getTime() + 10 * 60 * 1000) } });
     expectRefused(await signAndVerify(siweMessage(server, WALLET_A, 'ExpiredNonce00011')), 401, 'SIWE_NONCE_EXPIRED');
+    // A nowIso pinned inside the nonce's life does not revive it: the check reads the server clock.
+    const message = siweMessage(server, WALLET_A, 'ExpiredNonce00011', { issuedAt: issued });
+    const signature = await WALLET_A.signMessage({ message });
+    const pinned = await server.request('POST', '/api/auth/verify', {
+      body: { message, signature, nowIso: new Date(issued.getTime() + 60 * 1000).toISOString() },
+      headers: { origin: server.env.ORIGIN! },
+    });
+    expectRefused(pinned, 401, 'SIWE_NONCE_EXPIRED');
   });
 
   it('a wrong domain: 401 SIWE_DOMAIN_MISMATCH (other host, and same host on another port)', async () => {

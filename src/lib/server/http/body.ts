@@ -62,6 +62,20 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: numb
   await reader.cancel().catch(() => undefined);
 }
 
+/**
+ * Reads and discards a body nobody read (the request was refused before its body mattered),
+ * up to the same bound as after the cap, then cancels. Without it a refused request's body
+ * would sit unread in a kept-alive connection and stall the next request on it.
+ */
+export async function discardBody(request: Request): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  try {
+    await drain(request.body.getReader(), 0);
+  } catch {
+    // The client went away: nothing left to discard.
+  }
+}
+
 function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
   const mediaType = value.split(';')[0]!.trim().toLowerCase();
@@ -77,12 +91,6 @@ export interface ReadBodyOptions {
    * echoed) even in a body that would be refused for its content type.
    */
   inspect?: (value: unknown) => void;
-}
-
-/** Where V8's JSON parser stopped, as a number only: its message quotes the body. */
-function parsePosition(error: unknown): number | undefined {
-  const match = /\bposition (\d+)/.exec(error instanceof Error ? error.message : '');
-  return match ? Number(match[1]) : undefined;
 }
 
 /**
@@ -101,11 +109,12 @@ export async function readJsonObjectBody(request: Request, options: ReadBodyOpti
     wellFormed = false;
     text = new TextDecoder('utf-8').decode(bytes);
   }
-  let parsed: { ok: true; value: unknown } | { ok: false; position?: number };
+  let parsed: { ok: true; value: unknown } | { ok: false };
   try {
     parsed = { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    parsed = { ok: false, position: parsePosition(error) };
+  } catch {
+    // The parser's own message quotes the body around the error: never passed on.
+    parsed = { ok: false };
   }
   options.inspect?.(parsed.ok ? parsed.value : text);
 
@@ -120,9 +129,8 @@ export async function readJsonObjectBody(request: Request, options: ReadBodyOpti
     });
   }
   if (!parsed.ok) {
-    const where = parsed.position === undefined ? '' : ` (the parser stopped at character ${parsed.position})`;
     throw new SvcError('BODY_MALFORMED_JSON', 'The request body is not valid JSON', {
-      issues: [{ code: 'BODY_MALFORMED_JSON', message: `the body does not parse as JSON${where}` }],
+      issues: [{ code: 'BODY_MALFORMED_JSON', message: 'the body does not parse as JSON' }],
     });
   }
   const value = parsed.value;

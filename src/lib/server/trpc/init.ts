@@ -100,6 +100,15 @@ const errorStatusMiddleware = t.middleware(async ({ meta, next }) => {
 });
 
 /**
+ * A failure no code of the service anticipated: logged at error level with its type and
+ * stack frames. The message line is left out: it may quote the request.
+ */
+function logInternalError(error: unknown, where: Record<string, unknown>): void {
+  const frames = error instanceof Error ? (error.stack ?? '').split('\n').slice(1, 8).map((l) => l.trim()) : [];
+  logger.error({ event: 'internal_error', ...where, name: error instanceof Error ? error.name : typeof error, frames }, 'internal error');
+}
+
+/**
  * Finishes every answer (and every error) of every procedure, whichever way it is called
  * (REST, /trpc, the server-side caller): the execution-claim guard and the secret scrub of
  * guards/finish-answer.ts run on the result object, before anything serialises it. The
@@ -127,7 +136,10 @@ const finishAnswerMiddleware = t.middleware(async ({ ctx, meta, getRawInput, nex
     }
   }
   const svc = findSvcError(result.error);
-  if (!svc) return result;
+  if (!svc) {
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') logInternalError(result.error.cause ?? result.error, where);
+    return result;
+  }
   // A paid answer blocked before settlement arrives here already refused.
   if (svc instanceof OutputGuardBlocked) logger.error({ event: 'output_guard', ...where, blockedPath: svc.blockedPath }, 'execution claim blocked');
   const finished = finishError(svc, options);
