@@ -187,7 +187,7 @@ export const handle: Handle = async ({ event, resolve }) => {
         headers: { allow: API_METHODS },
       });
     }
-    rejectCredentials(Object.fromEntries(event.url.searchParams), 'query');
+    rejectCredentials(queryForGuard(event.url, surface), 'query');
     return resolve(event);
   }
 
@@ -208,6 +208,22 @@ export const handle: Handle = async ({ event, resolve }) => {
   );
   return response;
 };
+
+/**
+ * The query as the credential guard reads it. The typed client's GET calls carry their input
+ * as JSON in `?input=`, which is read like a body (when it parses).
+ */
+function queryForGuard(url: URL, surface: Surface): Record<string, unknown> {
+  const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
+  if (surface === 'trpc' && typeof query.input === 'string') {
+    try {
+      query.input = JSON.parse(query.input);
+    } catch {
+      // Not JSON: tRPC refuses it itself; the guard still saw it as text.
+    }
+  }
+  return query;
+}
 
 function rejectCredentials(value: unknown, where: 'body' | 'query'): void {
   const findings = findCredentials(value);

@@ -54,18 +54,22 @@ function splitSentences(text: string): string[] {
 /** Returns the first sentence of `text` that reads as an unproven execution claim. */
 /**
  * Responses repeat the same texts (disclaimers, rationales), so verdicts are memoised; the
- * cache is bounded and simply starts over when full.
+ * cache is bounded in entries and in the length of a text it keeps (a caller's long text is
+ * scanned every time rather than held: at most 2000 x 2 KB), and starts over when full.
  */
 const verdicts = new Map<string, ExecutionClaim | null>();
 const VERDICT_CACHE_SIZE = 2000;
+const VERDICT_CACHE_MAX_TEXT = 2048;
 
 export function findExecutionClaim(text: string): ExecutionClaim | undefined {
   if (!ANY_VERB.test(text)) return undefined;
   const known = verdicts.get(text);
   if (known !== undefined) return known ?? undefined;
   const verdict = scanSentences(text);
-  if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
-  verdicts.set(text, verdict ?? null);
+  if (text.length <= VERDICT_CACHE_MAX_TEXT) {
+    if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
+    verdicts.set(text, verdict ?? null);
+  }
   return verdict;
 }
 
