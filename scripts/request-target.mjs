@@ -11,10 +11,14 @@ export const REFUSED_TARGET = Symbol.for('svc.refusedRequestTarget');
 
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
-/** Marks (and neutralises) a request whose target has a dot segment. Returns the reason or undefined. */
+/**
+ * Marks (and neutralises) a request whose target has a dot segment.
+ * @param {{ url?: string, [REFUSED_TARGET]?: unknown }} req a Node request (only `url` is read)
+ * @returns {'dot_segment' | undefined} the reason, or undefined when the target is fine
+ */
 export function screenRequestTarget(req) {
   const raw = typeof req.url === 'string' ? req.url : '/';
-  const path = raw.split('?', 1)[0];
+  const path = raw.split('?', 1)[0] ?? '';
   if (!path.split(/[\\/]/).some((segment) => DOT_SEGMENT.test(segment))) return undefined;
   req[REFUSED_TARGET] = 'dot_segment';
   req.url = '/api';
