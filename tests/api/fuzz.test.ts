@@ -29,7 +29,14 @@ beforeAll(async () => {
   // TestServer's check of every answer and log line for them means something.
   server = await startServer({
     allowPostgres: false,
-    env: { PARTNER_API_KEY: secretMarker('partner'), PARTNER_API_URL: 'http://127.0.0.1:9', PARTNER_TIMEOUT_MS: '300', STRATEGIST_PROVIDER: 'mock' },
+    env: {
+      PARTNER_API_KEY: secretMarker('partner'),
+      PARTNER_API_URL: 'http://127.0.0.1:9',
+      PARTNER_TIMEOUT_MS: '300',
+      STRATEGIST_PROVIDER: 'mock',
+      // e.g. --trace-gc in a soak run, to tell the V8 heap from the rest of the RSS.
+      ...(process.env.FUZZ_NODE_OPTIONS ? { NODE_OPTIONS: process.env.FUZZ_NODE_OPTIONS } : {}),
+    },
   });
   doc = (await server.get('/api/openapi.json')).json;
   routes = postRoutes(doc);
@@ -124,6 +131,10 @@ describe('generated bodies at every POST route of the OpenAPI document', () => {
       }),
       { numRuns: SOAK_RUNS, seed: SEED, endOnFailure: true },
     );
-    if (process.env.FUZZ_MEMORY_REPORT) console.log(JSON.stringify(samples));
+    if (process.env.FUZZ_MEMORY_REPORT) {
+      console.log(JSON.stringify(samples));
+      // With FUZZ_NODE_OPTIONS=--trace-gc: the last full collections (heap used before -> after, committed).
+      for (const line of server.logs.filter((l) => l.includes('Mark-Compact')).slice(-3)) console.log(line);
+    }
   });
 });

@@ -142,17 +142,16 @@ export function fromSchema(schema: Schema | undefined, doc: Doc, depth = 6, name
   }
 }
 
-/** Adds a credential-named field holding the credential marker somewhere in the value. */
-function plantCredential(value: unknown, field: string, n: number, where: number): unknown {
-  const secret = `${CREDENTIAL_MARKER}-${n}`;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { value, [field]: secret };
+/** Adds `field: fieldValue` to the value, at the top or in one of its nested objects. */
+function plantField(value: unknown, field: string, fieldValue: unknown, where: number): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { value, [field]: fieldValue };
   const entries = Object.entries(value as Record<string, unknown>);
   const nested = entries.filter(([, v]) => v !== null && typeof v === 'object' && !Array.isArray(v));
   if (nested.length > 0 && where % 2 === 1) {
     const [key, child] = nested[where % nested.length]!;
-    return { ...(value as object), [key]: { ...(child as object), [field]: secret } };
+    return { ...(value as object), [key]: { ...(child as object), [field]: fieldValue } };
   }
-  return { ...(value as object), [field]: secret };
+  return { ...(value as object), [field]: fieldValue };
 }
 
 const PATH_PARAM_VALUES: Record<string, string[]> = {
@@ -183,18 +182,21 @@ export function fuzzRequest(routes: readonly FuzzRoute[], doc: Doc): fc.Arbitrar
         params: fc.tuple(...route.params.map((p) => fc.oneof(fc.constantFrom(...(PATH_PARAM_VALUES[p] ?? ['x'])), nastyString().map((v) => v.slice(0, 100))))),
         // One request in eight plants a credential field.
         credential: rarely(fc.tuple(fc.constantFrom(...CREDENTIAL_FIELDS), fc.nat(), fc.nat()), 8),
+        // One in eight, an unknown field whose name is a claim (an error may name it by path only).
+        strayKey: rarely(fc.tuple(fc.constantFrom(...CLAIMS), fc.nat(), fc.nat()), 8),
         encoding: fc.oneof(
           { weight: 20, arbitrary: fc.constant('json') },
           { weight: 1, arbitrary: fc.constantFrom('none', 'text', 'broken-json', 'broken-utf8', 'not-object') },
         ),
         payment: rarely(fc.base64String({ maxLength: 200 }), 6),
       })
-      .map(({ value, params, credential, encoding, payment }) => {
+      .map(({ value, params, credential, strayKey, encoding, payment }) => {
         let path = route.template;
         route.params.forEach((p, i) => {
           path = path.replace(`{${p}}`, pathSegment(String(params[i])));
         });
-        const planted = credential ? plantCredential(value, credential[0], credential[1], credential[2]) : value;
+        let planted = credential ? plantField(value, credential[0], `${CREDENTIAL_MARKER}-${credential[1]}`, credential[2]) : value;
+        if (strayKey) planted = plantField(planted, `${strayKey[0]} ${STRING_MARKER}-${strayKey[1]}`, 1, strayKey[2]);
         const json = (JSON.stringify(planted) ?? 'null').replace(DEEP_PLACEHOLDER, (_, n: string) => '['.repeat(Number(n)) + ']'.repeat(Number(n)));
         const headers: Record<string, string> = {};
         let body: string | Uint8Array = json;

@@ -172,6 +172,9 @@ describe('finishAnswer', () => {
     const failure = new SvcError('PARTNER_TIMEOUT', 'partner timed out', { body: { error: 'partner timed out', code: 'PARTNER_TIMEOUT', prompt } });
     expect(finishError(failure, { secrets, callerStrings: () => collectCallerStrings({ prompt }) }).error).toBe(failure);
     expect(finishError(new SvcError('X', 'The partner sold your NVDA.'), { secrets }).error.code).toBe('OUTPUT_GUARD');
+    // An issue path is the caller's field name, never a statement of the service.
+    const stray = new SvcError('INPUT_INVALID', 'The request did not match the expected shape', { issues: [{ code: 'UNRECOGNIZED_KEYS', message: 'unknown field', path: 'intent.The agent sold NVDA' }] });
+    expect(finishError(stray, { secrets }).error).toBe(stray);
     const leaked = finishError(new SvcError('X', 'upstream said svc-secret-value-123'), { secrets });
     expect(leaked.report.secretScrubbed).toBe(true);
     expect(leaked.error.message).not.toContain('svc-secret-value-123');

@@ -179,7 +179,10 @@ export function collectCallerStrings(...inputs: unknown[]): Set<string> {
 export function finishError(error: SvcError, options: FinishOptions): { error: SvcError; report: FinishReport; blockedPath?: string } {
   const view = { message: error.message, issues: error.issues, body: error.body ?? null };
   try {
-    const { answer, report } = finishAnswer(view, { ...options, schema: undefined });
+    // An issue's `path` names the caller's field (built from the caller's keys): it is not a
+    // statement of the service.
+    const callerPaths = ['issues.*.path', 'body.error.issues.*.path'];
+    const { answer, report } = finishAnswer(view, { ...options, callerPaths, schema: undefined });
     if (!report.secretScrubbed) return { error, report };
     const rebuilt = new SvcError(error.code, answer.message, {
       issues: answer.issues,

@@ -117,12 +117,19 @@ function issueCode(issue: ZodError['issues'][number]): string {
   return typeof own === 'string' ? own : issue.code.toUpperCase();
 }
 
-function zodIssues(error: ZodError): ErrorIssue[] {
-  return error.issues.map((issue) => ({
-    code: issueCode(issue),
-    message: issue.message,
-    path: issue.path.map(String).join('.'),
-  }));
+/**
+ * Field-level issues of a zod failure. An unknown key is named by its path, one issue per
+ * key: zod's own message would quote the key inside a sentence, and no error message quotes
+ * the request.
+ */
+export function zodIssues(error: Pick<ZodError, 'issues'>): ErrorIssue[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ code: 'UNRECOGNIZED_KEYS', message: 'unknown field', path: [...path, key].join('.') }));
+    }
+    return [{ code: issueCode(issue), message: issue.message, path: path.join('.') }];
+  });
 }
 
 function inputErrorCode(meta: SvcMeta | undefined, issues: ErrorIssue[]): string {

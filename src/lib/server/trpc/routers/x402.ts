@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
 import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
-import { registerErrorStatuses } from '../error-map';
+import { registerErrorStatuses, zodIssues } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { formatUsdgUnits } from '../../vaults/amount';
 import { feeScheduleSchema, FEE_SCHEDULE } from '../../vaults/fees';
@@ -767,7 +767,7 @@ export const x402Router = router({
       const { serviceName: _name, nowIso: _now, ...serviceInput } = input;
       const parsed = service.input.safeParse(serviceInput);
       if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => ({ code: i.code.toUpperCase(), message: i.message, path: i.path.map(String).join('.') }));
+        const issues = zodIssues(parsed.error);
         throw new SvcError(paidServiceInputErrorCode(service, issues[0]?.path ?? ''), 'The request did not match the service input; nothing was charged', { issues });
       }
       // Answering first means a semantically invalid request (a fee above its cap, a
