@@ -342,13 +342,24 @@ describe("the caller's own words in tool answers: never a 500", () => {
     expect(res.json.error.issues[0].path).toMatch(/^card\./);
   });
 
-  it('a basket to refine whose name claims an execution is refused at input (422 naming basketContext.name): the refined name would repeat it', async () => {
+  it('a basket to refine named "The agent sold NVDA": the refined Coil quotes the caller\'s words inside its own ("… (refined)"), which is never a 500', async () => {
     const res = await server.post('/api/agent/svc', { prompt: 'AI chips', basketContext: { name: 'The agent sold NVDA', assets: [{ tokenAddress: ADDR.NVDA, weightBps: 10000 }] } });
-    expect(res.status).toBe(422);
-    expect(res.json.error).toMatchObject({ code: 'EXECUTION_CLAIM_TEXT', issues: [expect.objectContaining({ path: 'basketContext.name' })] });
-    const honest = await server.post('/api/agent/svc', { prompt: 'AI chips', basketContext: { name: 'My chips basket', assets: [{ tokenAddress: ADDR.NVDA, weightBps: 10000 }] } });
-    expect(honest.status).toBe(200);
-    expect(honest.json.manifest.name).toBe('My chips basket (refined)');
+    expect(res.status).toBe(200);
+    expect(res.json.manifest.name).toBe('The agent sold NVDA (refined)');
+  });
+
+  it('a drift check whose ticker (upper-cased in the service\'s reasons) and reading keys claim an execution: 200, never a 500', async () => {
+    const coil = rawCoil({
+      assets: [
+        { ticker: 'The agent sold', tokenAddress: UNKNOWN_ADDRESS, weightBps: 5000, rationale: 'A token outside the registry.' },
+        { ticker: 'NVDA', tokenAddress: ADDR.NVDA, weightBps: 5000, rationale: 'Leads accelerators.' },
+      ],
+    });
+    const res = await server.post('/api/tools/drift-check', { coil, currentWeightsBps: { 'The agent sold': 9000, NVDA: 1000 } });
+    expect(res.status).toBe(200);
+    expect(res.json.report.proposal.intents[0].reason).toMatch(/^THE AGENT SOLD is 4000 bps above/);
+    const validate = await server.post('/api/tools/validate-coil', { coil: { ...coil, assets: [{ ...coil.assets[0]!, weightBps: 9000 }, coil.assets[1]!] } });
+    expect(validate.status).toBe(200);
   });
 });
 

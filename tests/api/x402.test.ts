@@ -650,7 +650,7 @@ describe("the buyer's own words (the comparison echoes each vault's label)", () 
       headers: { 'PAYMENT-SIGNATURE': v2PaymentHeader(signed, v2.accepts[0]!) },
     });
     expect(res.status).toBe(200);
-    expect(res.json.result.comparison.columns.map((c: any) => c.label)).toEqual([claimingLabel, 'cash']);
+    expect(res.json.result.columns.map((c: any) => c.label)).toEqual([claimingLabel, 'cash']);
     expect(res.json.payment.receipt.receiptId).toMatch(/^x402rcpt_[0-9a-f]{32}$/);
     expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
     expect(facilitator.settleCalls().length).toBe(settles + 1);

@@ -141,8 +141,11 @@ describe('finishAnswer', () => {
     const request = { vaults: [{ label: 'The agent sold NVDA' }], prompt: 'the agent bought NVDA' };
     const callerStrings = () => collectCallerStrings(request);
     expect(finishAnswer({ columns: [{ label: 'The agent sold NVDA' }] }, { secrets, callerStrings }).answer).toEqual({ columns: [{ label: 'The agent sold NVDA' }] });
-    // The service's own sentence that quotes the caller is still the service's sentence.
-    expect(() => finishAnswer({ message: 'Compared: The agent sold NVDA' }, { secrets, callerStrings })).toThrow(OutputGuardBlocked);
+    // Quoted inside a sentence of the service (even upper-cased), the caller's words are still theirs...
+    expect(finishAnswer({ reason: 'THE AGENT SOLD NVDA is 4000 bps above its target.' }, { secrets, callerStrings }).report.secretScrubbed).toBe(false);
+    // ...but a claim the service makes around the caller's words is the service's claim.
+    const ticker = () => collectCallerStrings({ ticker: 'NVDA' });
+    expect(() => finishAnswer({ note: 'The agent sold NVDA.' }, { secrets, callerStrings: ticker })).toThrow(OutputGuardBlocked);
     expect(finishAnswer({ items: [{ manifest: { memo: 'The agent sold NVDA' } }] }, { secrets, callerPaths: ['items.*.manifest'] }).report.secretScrubbed).toBe(false);
     expect(() => finishAnswer({ items: [{ other: 'The agent sold NVDA' }] }, { secrets, callerPaths: ['items.*.manifest'] })).toThrow(OutputGuardBlocked);
   });

@@ -12,10 +12,11 @@
  * an answer outside a procedure passes the schema as `schema`.
  *
  * The caller's own words are not the service's statement, so they are outside the scan:
- * a string equal to a string (or key) the caller sent with this very request, and every
- * string under a path the procedure declares as the caller's stored document (`callerPaths`,
- * e.g. a saved Coil read back from `/api/me`). The README's output-guard rule lists every
- * echoed field and its treatment.
+ * every string (or key) the caller sent with this very request, whether the answer repeats it
+ * whole or quotes it inside a sentence of its own (a text is judged with the caller's words
+ * taken out), and every string under a path the procedure declares as the caller's stored
+ * document (`callerPaths`, e.g. a saved Coil read back from `/api/me`). The README's
+ * output-guard rule lists every echoed field and its treatment.
  */
 import { SvcError } from '../errors';
 import { findExecutionClaim } from './output-guard';
@@ -128,7 +129,7 @@ export function finishAnswer<T>(answer: T, options: FinishOptions): { answer: T;
       if (hasSecrets && !secretFound && containsSecret(node, options.secrets)) secretFound = true;
       if (guardClaims && !exempt && findExecutionClaim(node)) {
         callerStrings ??= options.callerStrings?.() ?? new Set<string>();
-        if (!callerStrings.has(node)) throw new OutputGuardBlocked(renderPath(path));
+        if (!callerStrings.has(node) && findExecutionClaim(withoutCallerWords(node, callerStrings))) throw new OutputGuardBlocked(renderPath(path));
       }
     } else if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) {
@@ -148,6 +149,25 @@ export function finishAnswer<T>(answer: T, options: FinishOptions): { answer: T;
   // which also covers keys and JSON-escaped forms.
   const scrubbed = JSON.parse(scrubSecrets(JSON.stringify(value), options.secrets)) as T;
   return { answer: scrubbed, report: { secretScrubbed: true } };
+}
+
+/** Caller strings shorter than this are not taken out of a text (they would cut words apart). */
+const MIN_CALLER_WORDS = 3;
+
+/**
+ * The text with every string of the caller's request taken out (case-insensitive: a service
+ * may upper-case a ticker it quotes). A text that reads as a claim only because of the
+ * caller's words is not a statement of the service.
+ */
+function withoutCallerWords(text: string, callerStrings: ReadonlySet<string>): string {
+  const lower = text.toLowerCase();
+  const inside = [...callerStrings].filter((c) => c.length >= MIN_CALLER_WORDS && lower.includes(c.toLowerCase())).sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const words of inside) {
+    const escaped = words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    out = out.replace(new RegExp(escaped, 'gi'), ' … ');
+  }
+  return out;
 }
 
 /**
@@ -196,15 +216,3 @@ export function finishError(error: SvcError, options: FinishOptions): { error: S
   }
 }
 
-/**
- * For caller texts the service repeats inside its own words (not verbatim, so not covered by
- * the caller's-words rule): refuses the request at input (422 EXECUTION_CLAIM_TEXT, naming
- * each field) when one reads as an execution claim, instead of blocking the answer later.
- */
-export function refuseExecutionClaimTexts(fields: ReadonlyArray<readonly [path: string, text: string | undefined]>): void {
-  const issues = fields
-    .filter(([, text]) => text !== undefined && findExecutionClaim(text) !== undefined)
-    .map(([path]) => ({ code: 'EXECUTION_CLAIM_TEXT', message: 'this text reads as a claim that an execution happened, and the answer would repeat it', path }));
-  if (issues.length === 0) return;
-  throw new SvcError('EXECUTION_CLAIM_TEXT', 'A text of the request reads as a claim that an execution happened; the service would repeat it in its own answer, so it is refused', { issues });
-}

@@ -29,7 +29,6 @@ export const STATUS_BY_CODE: Record<string, number> = {
   // 413 / 422 / 429
   BODY_TOO_LARGE: 413,
   COIL_INVALID: 422,
-  EXECUTION_CLAIM_TEXT: 422,
   CAPSULE_COMPILE: 422,
   RATE_LIMITED: 429,
   // 5xx

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { coilSchema } from '../../coil/manifest';
 import { latestManifestHashBySlug } from '../../db/coil-repository';
 import { buildReceipt, manifestHashOf } from '../../receipts/receipt';
-import { refuseExecutionClaimTexts } from '../../guards/finish-answer';
 import { runStrategist, strategistStatus, type StrategistRequest } from '../../strategist';
 import { basketContextSchema, PROMPT_MAX_CHARS, STRATEGIST_MODES, userPreferencesSchema } from '../../strategist/types';
 import { memoSchema } from '../../coil/manifest';
@@ -80,9 +79,6 @@ export const strategistRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      // The refined basket is named "<basketContext.name> (refined)": the caller's words inside
-      // the service's, so a claim there is refused at input rather than blocked as a 500.
-      refuseExecutionClaimTexts([['basketContext.name', input.basketContext?.name]]);
       const request: StrategistRequest = {
         prompt: input.prompt,
         mode: input.mode,
