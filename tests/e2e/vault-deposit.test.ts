@@ -61,7 +61,7 @@ describe('deposit widget (Mode C)', () => {
     expect(await page.getByTestId('build').isDisabled()).toBe(true);
     for (const box of await page.getByTestId('ack-texts').locator('input[type=checkbox]').all()) await box.check();
     await page.getByTestId('build').click();
-    await expect.poll(() => page.getByTestId('plan-hash').textContent()).toMatch(/^[0-9a-f]{64}$/);
+    await expect.poll(() => page.getByTestId('plan-hash').textContent()).toMatch(/^0x[0-9a-f]{64}$/);
 
     await page.getByRole('button', { name: 'Sign approval' }).click();
     await expect.poll(() => page.getByTestId('tx-hash').inputValue()).toMatch(/^0x[0-9a-f]{64}$/);
