@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { join } from 'node:path';
+import { screenRequestTarget } from './request-target.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const STAMP = join(ROOT, 'build', '.source-fingerprint');
@@ -58,5 +60,40 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   // The service enforces its own 256 KB cap while streaming (src/lib/server/http/body.ts);
   // adapter-node's coarser limit would answer first, in another format, without this.
   process.env.BODY_SIZE_LIMIT ??= 'Infinity';
-  await import(join(ROOT, 'build', 'index.js'));
+  await serve();
+}
+
+/**
+ * adapter-node's request handler behind one check of the raw request target
+ * (scripts/request-target.mjs), which must run before SvelteKit resolves the path. The
+ * rest is what adapter-node's own entry does for this service: HOST and PORT, and a
+ * graceful shutdown on SIGTERM/SIGINT (idle connections closed at once, the others after
+ * SHUTDOWN_TIMEOUT seconds).
+ */
+async function serve() {
+  const { handler } = await import(join(ROOT, 'build', 'handler.js'));
+  const host = process.env.HOST || '0.0.0.0';
+  const port = Number(process.env.PORT || 3000);
+  const shutdownTimeoutSeconds = Number(process.env.SHUTDOWN_TIMEOUT || 30);
+  const server = http.createServer((req, res) => {
+    screenRequestTarget(req);
+    // SvelteKit answers every path itself; `next` is only reached if it ever did not.
+    handler(req, res, () => {
+      res.statusCode = 404;
+      res.end();
+    });
+  });
+  server.listen({ host, port }, () => {
+    console.log(`Listening on http://${host}:${port}`);
+  });
+  let shuttingDown = false;
+  const shutdown = () => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    server.closeIdleConnections();
+    server.close(() => process.emit('sveltekit:shutdown', 'SIGTERM'));
+    setTimeout(() => server.closeAllConnections(), shutdownTimeoutSeconds * 1000).unref();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
 }

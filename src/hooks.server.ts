@@ -1,17 +1,19 @@
 /**
  * The one HTTP layer every route passes through (issue: foundation). In order:
- *   request id → route key → rate limit → body cap + JSON parse → credential guard →
- *   route → output guard → secret scrub → x-request-id header → structured log line.
- * Routers never repeat any of these.
+ *   request id → route key → path check → rate limit → method → body cap → credential
+ *   guard → JSON parse → route → x-request-id header → structured log line.
+ * Answers of procedures are finished (output guard, secret scrub) by the tRPC middleware
+ * before they are serialised (src/lib/server/trpc/init.ts); only JSON that no procedure
+ * produced is finished here. Routers never repeat any of these.
  */
 import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { config, secretValues } from '$lib/server/config';
 import { SvcError } from '$lib/server/errors';
 import { CREDENTIAL_REJECTION_MESSAGE, findCredentials } from '$lib/server/guards/credential-guard';
-import { scanForExecutionClaims } from '$lib/server/guards/output-guard';
-import { containsSecret, scrubSecrets } from '$lib/server/guards/secret-scrub';
-import { readJsonObjectBody } from '$lib/server/http/body';
+import { finishAnswer, OutputGuardBlocked } from '$lib/server/guards/finish-answer';
+import { discardBody, readJsonObjectBody } from '$lib/server/http/body';
 import { logger } from '$lib/server/http/logger';
 import { consumeRateLimit, initRateLimiter } from '$lib/server/http/rate-limit';
 import type { RequestState } from '$lib/server/http/request-state';
@@ -32,24 +34,44 @@ export const init: ServerInit = async () => {
 
 type Surface = 'rest' | 'trpc' | 'other';
 
+/** Routes whose answers are finished by the tRPC middleware (guards/finish-answer.ts). */
+const PROCEDURE_ROUTES: ReadonlySet<string> = new Set(['/api/[...path]', '/trpc/[...trpc]']);
+
+/** Set on the Node request by scripts/request-target.mjs when the raw target had a dot segment. */
+const REFUSED_TARGET = Symbol.for('svc.refusedRequestTarget');
+
+const API_METHODS = 'GET, HEAD, POST';
+
 function surfaceOf(pathname: string): Surface {
   if (pathname === REST_PREFIX || pathname.startsWith(`${REST_PREFIX}/`)) return 'rest';
   if (pathname === TRPC_PREFIX || pathname.startsWith(`${TRPC_PREFIX}/`)) return 'trpc';
   return 'other';
 }
 
-/** The rate-limit "tools" a request counts against, and the family for its envelopes. */
+function decodedOrUndefined(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rate-limit "tools" a request counts against, and the family for its envelopes. Names
+ * that match no route collapse into one key per method, so unknown paths cannot grow the
+ * limiter's in-memory store.
+ */
 function resolveRoute(method: string, url: URL, routeId: string | null, surface: Surface): { keys: string[]; family?: RouteFamily } {
   if (surface === 'trpc') {
-    const names = decodeURIComponent(url.pathname.slice(TRPC_PREFIX.length + 1)).split(',').filter(Boolean);
+    const names = (decodedOrUndefined(url.pathname.slice(TRPC_PREFIX.length + 1)) ?? '').split(',').filter(Boolean);
     const entries = names.map((n) => routeIndex.forProcedure(n));
-    const keys = names.map((n, i) => (entries[i] ? `${entries[i]!.method} ${entries[i]!.template}` : `TRPC ${n}`));
-    return { keys: keys.length ? keys : ['TRPC (none)'], family: entries[0]?.family };
+    const keys = entries.map((e) => (e ? `${e.method} ${e.template}` : 'TRPC (unknown)'));
+    return { keys: keys.length ? [...new Set(keys)] : ['TRPC (none)'], family: entries[0]?.family };
   }
   if (surface === 'rest') {
     const entry = routeIndex.matchRest(method, url.pathname);
     if (entry) return { keys: [`${entry.method} ${entry.template}`], family: entry.family };
-    return { keys: [routeId && routeId !== '/api/[...path]' ? `${method} ${routeId}` : `${method} /api/(unmatched)`] };
+    return { keys: [routeId && !PROCEDURE_ROUTES.has(routeId) ? `${method} ${routeId}` : `${method} /api/(unmatched)`] };
   }
   return { keys: [`${method} ${routeId ?? '(no route)'}`] };
 }
@@ -62,45 +84,65 @@ function isJson(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').toLowerCase().includes('application/json');
 }
 
-const OUTPUT_GUARD_ERROR = () =>
-  new SvcError('OUTPUT_GUARD', 'The response was blocked: it read as a claim that an execution happened, without on-chain proof', {
-    issues: [{ code: 'EXECUTION_CLAIM', message: 'no order is placed and nothing is executed by this service' }],
-  });
+const pathMalformed = (why: string) =>
+  new SvcError('PATH_MALFORMED', 'The request path is malformed', { issues: [{ code: 'PATH_MALFORMED', message: why }] });
 
-/** Output guard and secret scrub over a finished JSON response. */
-async function finalizeJson(response: Response, surface: Surface, family: RouteFamily | undefined, state: RequestState): Promise<Response> {
-  let text = await response.text();
-  const secrets = secretValues();
-  if (containsSecret(text, secrets)) {
-    logger.error({ event: 'secret_scrubbed', requestId: state.requestId, route: state.routeKey }, 'a configuration secret was about to leave in a response');
-    text = scrubSecrets(text, secrets);
-  }
+/**
+ * The request with its body, whatever its headers: adapter-node hands SvelteKit no body
+ * when `content-type` is missing, so such a body is read from the Node request itself and
+ * passes the same cap and credential guard as any other.
+ */
+function requestWithBody(event: Parameters<Handle>[0]['event']): Request {
+  const node = event.platform?.req;
+  if (event.request.body !== null || !node || node.readableEnded) return event.request;
+  const length = node.headers['content-length'];
+  const hasBody = node.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  if (!hasBody) return event.request;
+  return new Request(event.url, {
+    method: event.request.method,
+    headers: event.request.headers,
+    body: Readable.toWeb(node) as ReadableStream<Uint8Array>,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/**
+ * Backstop for JSON answers that do not come from a procedure (the OpenAPI document, the
+ * share-card route's error envelopes): the same finishing as the tRPC middleware. Procedure
+ * answers are finished before they are serialised and are never re-read here.
+ */
+async function finishForeignJson(response: Response, surface: Surface, family: RouteFamily | undefined, state: RequestState): Promise<Response> {
+  const text = await response.text();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = text;
   }
-  const claim = scanForExecutionClaims(parsed);
-  if (claim) {
-    logger.error({ event: 'output_guard', requestId: state.requestId, route: state.routeKey, path: claim.path }, 'execution claim blocked');
-    const blocked = OUTPUT_GUARD_ERROR();
-    return surface === 'trpc' ? trpcErrorResponse(blocked) : restErrorResponse(blocked, family);
+  try {
+    const { answer, report } = finishAnswer(parsed, { secrets: secretValues() });
+    if (!report.secretScrubbed) return new Response(text, response);
+    logger.error({ event: 'secret_scrubbed', requestId: state.requestId, route: state.routeKey }, 'a configuration secret was about to leave in a response');
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    return new Response(typeof answer === 'string' ? answer : JSON.stringify(answer), { status: response.status, statusText: response.statusText, headers });
+  } catch (error) {
+    if (!(error instanceof OutputGuardBlocked)) throw error;
+    logger.error({ event: 'output_guard', requestId: state.requestId, route: state.routeKey, blockedPath: error.blockedPath }, 'execution claim blocked');
+    return surface === 'trpc' ? trpcErrorResponse(error) : restErrorResponse(error, family);
   }
-  const headers = new Headers(response.headers);
-  headers.delete('content-length');
-  return new Response(text, { status: response.status, statusText: response.statusText, headers });
 }
 
 export const handle: Handle = async ({ event, resolve }) => {
   const startedAtMs = performance.now();
   const requestId = validRequestId(event.request.headers.get('x-request-id')) ?? randomUUID();
   const method = event.request.method;
-  const surface = surfaceOf(event.url.pathname);
+  const refusedTarget = event.platform?.req?.[REFUSED_TARGET];
+  const surface: Surface = refusedTarget ? 'rest' : surfaceOf(event.url.pathname);
   const { keys, family } = resolveRoute(method, event.url, event.route.id, surface);
   const state: RequestState = {
     requestId,
-    receivedAt: new Date(),
+    serverTime: new Date(),
     startedAtMs,
     clientAddress: safeClientAddress(event),
     routeKey: keys.join(','),
@@ -113,11 +155,18 @@ export const handle: Handle = async ({ event, resolve }) => {
   try {
     response = await guardThenResolve();
   } catch (error) {
-    response = fail(error instanceof SvcError ? error : toSvcError(error, undefined));
+    const svc = error instanceof SvcError ? error : toSvcError(error, undefined);
+    response = fail(svc);
+    // Refused before its body was read (path, rate limit, method): the body is discarded so
+    // the kept-alive connection is ready for the caller's next request (unless the answer
+    // closes the connection anyway, for a body declared too large to read).
+    if (svc.headers?.connection !== 'close') await discardBody(event.request);
   }
 
   async function guardThenResolve(): Promise<Response> {
     if (surface === 'other') return resolve(event);
+    if (refusedTarget) throw pathMalformed('a path segment is "." or ".." (literal or percent-encoded); send the resolved path');
+    if (decodedOrUndefined(event.url.pathname) === undefined) throw pathMalformed('the path is not valid percent-encoded UTF-8');
 
     for (const key of keys) {
       const decision = await consumeRateLimit(state.clientAddress, key);
@@ -130,18 +179,20 @@ export const handle: Handle = async ({ event, resolve }) => {
     }
 
     if (method === 'POST') {
-      const body = await readJsonObjectBody(event.request);
+      const body = await readJsonObjectBody(requestWithBody(event), { inspect: (value) => rejectCredentials(value, 'body') });
       state.rawBody = body.text;
-      rejectCredentials(body.value, 'body');
-    } else if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-      throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; the API takes GET and POST with JSON bodies`);
+    } else if (method !== 'GET' && method !== 'HEAD') {
+      throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; the API takes GET and POST with JSON bodies`, {
+        issues: [{ code: 'METHOD_NOT_ALLOWED', message: `allowed: ${API_METHODS}` }],
+        headers: { allow: API_METHODS },
+      });
     }
-    rejectCredentials(Object.fromEntries(event.url.searchParams), 'query');
+    rejectCredentials(queryForGuard(event.url, surface), 'query');
     return resolve(event);
   }
 
-  if (surface !== 'other' || isJson(response)) {
-    if (isJson(response)) response = await finalizeJson(response, surface, family, state);
+  if (isJson(response) && !(event.route.id && PROCEDURE_ROUTES.has(event.route.id))) {
+    response = await finishForeignJson(response, surface, family, state);
   }
   response.headers.set('x-request-id', requestId);
 
@@ -157,6 +208,22 @@ export const handle: Handle = async ({ event, resolve }) => {
   );
   return response;
 };
+
+/**
+ * The query as the credential guard reads it. The typed client's GET calls carry their input
+ * as JSON in `?input=`, which is read like a body (when it parses).
+ */
+function queryForGuard(url: URL, surface: Surface): Record<string, unknown> {
+  const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
+  if (surface === 'trpc' && typeof query.input === 'string') {
+    try {
+      query.input = JSON.parse(query.input);
+    } catch {
+      // Not JSON: tRPC refuses it itself; the guard still saw it as text.
+    }
+  }
+  return query;
+}
 
 function rejectCredentials(value: unknown, where: 'body' | 'query'): void {
   const findings = findCredentials(value);
@@ -178,7 +245,21 @@ function safeClientAddress(event: Parameters<Handle>[0]['event']): string {
   }
 }
 
-export const handleError: HandleServerError = ({ error, event }) => {
-  logger.error({ event: 'unhandled', requestId: event.locals.state?.requestId, name: (error as Error)?.name }, 'unhandled error');
+/**
+ * Errors SvelteKit itself reports (page routes; the API answers its own). A path that
+ * matches no route is a 404 of the caller, not an error of the service: logged at info as
+ * "not found". Other 4xx (a malformed page path) at warn; only a 5xx is "unhandled".
+ */
+export const handleError: HandleServerError = ({ error, event, status }) => {
+  const requestId = event.locals.state?.requestId;
+  if (status === 404) {
+    logger.info({ event: 'not_found', requestId, status }, 'not found');
+    return { message: 'Not found', code: 'NOT_FOUND' };
+  }
+  if (status < 500) {
+    logger.warn({ event: 'bad_request', requestId, status }, 'bad request');
+    return { message: 'Bad request', code: 'BAD_REQUEST' };
+  }
+  logger.error({ event: 'unhandled', requestId, name: (error as Error)?.name }, 'unhandled error');
   return { message: 'Internal error', code: 'INTERNAL' };
 };

@@ -138,6 +138,14 @@ describe('POST /api/auth/verify: each refusal on its own', () => {
     const issued = new Date(Date.now() - 11 * 60 * 1000);
     await db.authNonce.create({ data: { nonce: 'ExpiredNonce00011', createdAt: issued, expiresAt: new Date(issued.getTime() + 10 * 60 * 1000) } });
     expectRefused(await signAndVerify(siweMessage(server, WALLET_A, 'ExpiredNonce00011')), 401, 'SIWE_NONCE_EXPIRED');
+    // A nowIso pinned inside the nonce's life does not revive it: the check reads the server clock.
+    const message = siweMessage(server, WALLET_A, 'ExpiredNonce00011', { issuedAt: issued });
+    const signature = await WALLET_A.signMessage({ message });
+    const pinned = await server.request('POST', '/api/auth/verify', {
+      body: { message, signature, nowIso: new Date(issued.getTime() + 60 * 1000).toISOString() },
+      headers: { origin: server.env.ORIGIN! },
+    });
+    expectRefused(pinned, 401, 'SIWE_NONCE_EXPIRED');
   });
 
   it('a wrong domain: 401 SIWE_DOMAIN_MISMATCH (other host, and same host on another port)', async () => {
@@ -240,13 +248,27 @@ describe('POST /api/auth/verify: each refusal on its own', () => {
     expect(bad.json.error.issues[0].path).toBe('signature');
   });
 
-  it('an Origin header that is not ORIGIN (or none): 403 ORIGIN_MISMATCH, nonce not spent', async () => {
+  it('an Origin header that is not ORIGIN: 403 ORIGIN_MISMATCH, nonce not spent', async () => {
     const nonce = await getNonce(server);
     const message = siweMessage(server, WALLET_A, nonce);
     const signature = await WALLET_A.signMessage({ message });
     expectRefused(await verify(server, { message, signature }, 'http://evil.example'), 403, 'ORIGIN_MISMATCH');
-    expectRefused(await verify(server, { message, signature }, null), 403, 'ORIGIN_MISMATCH');
+    expectRefused(await verify(server, { message, signature }, 'null'), 403, 'ORIGIN_MISMATCH');
     expect((await verify(server, { message, signature })).status).toBe(200);
+  });
+
+  it('a REST client without an Origin header follows the { message, signature } contract: session opened, used, logged out', async () => {
+    const nonce = await getNonce(server);
+    const message = siweMessage(server, WALLET_A, nonce);
+    const signature = await WALLET_A.signMessage({ message });
+    const res = await verify(server, { message, signature }, null);
+    expect(res.status).toBe(200);
+    expect(res.json.address).toBe(WALLET_A.address);
+    const cookie = sessionCookieOf(res)!;
+    expect((await server.get('/api/auth/session', { cookie })).json.authenticated).toBe(true);
+    const out = await server.request('POST', '/api/auth/logout', { body: {}, headers: { cookie } });
+    expect(out.status).toBe(200);
+    expect((await server.get('/api/auth/session', { cookie })).json).toEqual({ authenticated: false });
   });
 
   it('@persistence two concurrent verifies of one nonce: exactly one 200, the other 401 SIWE_NONCE_REUSED', async () => {

@@ -117,12 +117,10 @@ describe('credential guard', () => {
 });
 
 describe('output guard', () => {
-  it('blocks a response that would read as an execution claim with 500 OUTPUT_GUARD', async () => {
-    // The resolver echoes an unknown ticker in its message: an execution claim there is blocked.
+  it("never turns the caller's own words into a 500: the resolver names no caller text in its message", async () => {
     const res = await server.post('/api/stocks/registry/resolve', { ticker: 'Trade executed.' });
-    expect(res.status).toBe(500);
-    expect(res.json.error.code).toBe('OUTPUT_GUARD');
-    expect(res.text).not.toContain('Trade executed');
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: 'unknown_ticker', message: 'no canonical asset has this ticker' });
   });
 
   it('lets honest text through', async () => {
@@ -210,6 +208,22 @@ describe('typed client endpoint', () => {
     expect(res.status).toBe(400);
     expect(res.json.error.data.svcCode).toBe('CREDENTIAL_FIELD_REJECTED');
     expect(res.text).not.toContain('hidden-value-123');
+  });
+
+  it("guards the typed client's GET input (JSON in ?input=) like a body", async () => {
+    const input = encodeURIComponent(JSON.stringify({ nowIso: '2026-01-01T00:00:00Z', privateKey: 'hidden-value-123' }));
+    const res = await server.get(`/trpc/system.health?input=${input}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error.data.svcCode).toBe('CREDENTIAL_FIELD_REJECTED');
+    expect(res.json.error.data.issues[0].path).toBe('input.privateKey');
+    expect(res.text).not.toContain('hidden-value-123');
+  });
+
+  it('the server-side finishing applies to the typed client too: a lone surrogate is a 400 naming the field', async () => {
+    const res = await server.post('/trpc/system.resolveAsset', { ticker: 'NV\ud800' });
+    expect(res.status).toBe(400);
+    expect(res.json.error.data.svcCode).toBe('INPUT_TEXT_INVALID');
+    expect(res.json.error.data.issues[0].path).toBe('ticker');
   });
 
   it('answers the same status as REST for a domain error', async () => {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, type TestDb } from '../support/db';
 import { startServer, type TestServer } from '../support/server';
+import { rawCoil } from '../support/coils';
 import { WALLET_A, WALLET_B, signIn } from '../support/siwe';
 
 let server: TestServer;
@@ -25,6 +26,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
+const coilNamed = (slug: string, overrides: Parameters<typeof rawCoil>[0] = {}) => rawCoil({ slug, ...overrides });
 const slugsOf = (res: { json: { items: Array<{ slug: string }> } }) => res.json.items.map((c) => c.slug);
 const receiptIdsOf = (res: { json: { items: Array<{ receiptId: string }> } }) => res.json.items.map((r) => r.receiptId);
 
@@ -91,4 +93,25 @@ describe('tools requests and /api/me', () => {
     expect(slugsOf(await server.get('/api/me/coils?limit=100', { cookie: cookieA }))).not.toContain(slug);
     expect((await server.get(`/api/me/coils/${slug}`, { cookie: cookieA })).status).toBe(404);
   });
+
+  it('@persistence rows are stored at the server clock: a later request that pins an older nowIso is still the newest, and its answer keeps the pinned time', async () => {
+    const first = await server.post('/api/tools/receipt', { coil: coilNamed('clock-first'), nowIso: '2031-01-01T00:00:00Z' }, { cookie: cookieA });
+    expect(first.status, first.text).toBe(200);
+    const second = await server.post('/api/tools/receipt', { coil: coilNamed('clock-second'), nowIso: '2020-01-01T00:00:00Z' }, { cookie: cookieA });
+    expect(second.status, second.text).toBe(200);
+    expect(second.json.generatedAt).toBe('2020-01-01T00:00:00.000Z');
+    const slugs = slugsOf(await server.get('/api/me/coils?limit=100', { cookie: cookieA }));
+    expect(slugs.indexOf('clock-second')).toBeLessThan(slugs.indexOf('clock-first'));
+  });
+
+  it("a saved Coil read back from /api/me is the caller's own text: its memo may say anything, never a 500", async () => {
+    const coil = coilNamed('claiming-memo', { memo: { title: 'Diary', body: 'The agent sold NVDA yesterday.', disclaimer: 'mine' } });
+    expect((await server.post('/api/tools/receipt', { coil }, { cookie: cookieA })).status).toBe(200);
+    const list = await server.get('/api/me/coils?limit=100', { cookie: cookieA });
+    expect(list.status).toBe(200);
+    expect(list.json.items.find((c: { slug: string }) => c.slug === 'claiming-memo').manifest.memo.body).toBe('The agent sold NVDA yesterday.');
+    const one = await server.get('/api/me/coils/claiming-memo', { cookie: cookieA });
+    expect(one.status).toBe(200);
+  });
 });
+

@@ -45,6 +45,24 @@ describe('health', () => {
   });
 });
 
+describe('stock submit availability: one rule for /api/health and /api/stocks/partner-status', () => {
+  it('the flag and the key without PARTNER_API_URL are not enough for either (the partner cannot be called without its address); with it, both say yes', async () => {
+    const key = { PARTNER_AGENT_API_ENABLED: 'true', PARTNER_API_KEY: 'svc-test-secret-partner-key-0001' };
+    const [noUrl, withUrl] = await Promise.all([startServer({ env: key }), startServer({ env: { ...key, PARTNER_API_URL: 'http://127.0.0.1:9' } })]);
+    extra.push(noUrl, withUrl);
+    for (const [s, available] of [
+      [server, false],
+      [noUrl, false],
+      [withUrl, true],
+    ] as const) {
+      const health = await s.get('/api/health');
+      const lane = await s.get('/api/stocks/partner-status');
+      expect(health.json.flags.partnerStockSubmitAvailable).toBe(available);
+      expect(lane.json.submitAvailable).toBe(available);
+    }
+  });
+});
+
 describe('readiness', () => {
   it('reports states only: database reachable with migrations current, chain not configured', async () => {
     const res = await server.get('/api/readiness');

@@ -316,29 +316,63 @@ describe('POST /api/tools/share-card and the SVG image', () => {
   });
 });
 
-describe('output guard on tool responses built from a caller\'s Coil', () => {
-  it('blocks a share card whose memo claims an execution with 500 OUTPUT_GUARD', async () => {
+describe("the caller's own words in tool answers: never a 500", () => {
+  it('a share card whose memo claims an execution is refused at input (422 SHARE_CARD_REJECTED naming the field); validate and receipt repeat nothing and answer 200', async () => {
     const coil = rawCoil({ memo: { title: 'Update', body: 'The agent bought 10 NVDA for you this morning.', disclaimer: 'Not investment advice.' } });
     const res = await server.post('/api/tools/share-card', { coil, nowIso: NOW });
-    expect(res.status).toBe(500);
-    expect(res.json.error.code).toBe('OUTPUT_GUARD');
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatchObject({ code: 'SHARE_CARD_REJECTED', issues: [expect.objectContaining({ code: 'EXECUTION_CLAIM_TEXT', path: 'coil.memo.body' })] });
     expect(res.text).not.toContain('bought 10 NVDA');
     const validate = await server.post('/api/tools/validate-coil', { coil });
     expect(validate.status).toBe(200);
     expect(validate.json.validation.issues).toEqual([expect.objectContaining({ code: 'EXECUTION_CLAIM_TEXT', severity: 'warning', path: 'memo.body' })]);
+    expect((await server.post('/api/tools/receipt', { coil })).status).toBe(200);
   });
 
-  it('blocks a share card whose asset rationale claims an execution, and its SVG image too', async () => {
+  it('a share card whose asset rationale claims an execution is refused, and so is its SVG image (422, not 500)', async () => {
     const coil = rawCoil({ mode: 'brokerage-mcp-plan', executionMode: 'human_confirm', fuses: FULL_FUSES });
     coil.assets[0]!.rationale = 'The service executed the trade already.';
     const res = await server.post('/api/tools/share-card', { coil, nowIso: NOW });
-    expect(res.status).toBe(500);
-    expect(res.json.error.code).toBe('OUTPUT_GUARD');
+    expect(res.status).toBe(422);
+    expect(res.json.error.issues).toEqual([expect.objectContaining({ code: 'EXECUTION_CLAIM_TEXT', path: 'coil.assets[0].rationale' })]);
     const { receiptId } = (await server.post('/api/tools/receipt', { coil, nowIso: NOW })).json.receipt;
     const img = await server.get(`/api/share-card/${receiptId}.svg`);
-    expect(img.status).toBe(500);
-    expect(img.json.error.code).toBe('OUTPUT_GUARD');
+    expect(img.status).toBe(422);
+    expect(img.json.error.code).toBe('SHARE_CARD_REJECTED');
     expect(img.text).not.toContain('executed the trade');
+  });
+
+  it('a card text that only a combination makes a claim (a ticker of an unknown token in the alt text) is refused naming the card field', async () => {
+    const coil = rawCoil({
+      assets: [
+        { ticker: 'The agent sold', tokenAddress: UNKNOWN_ADDRESS, weightBps: 5000, rationale: 'A token outside the registry.' },
+        { ticker: 'NVDA', tokenAddress: ADDR.NVDA, weightBps: 5000, rationale: 'Leads accelerators.' },
+      ],
+    });
+    const res = await server.post('/api/tools/share-card', { coil, nowIso: NOW });
+    expect(res.status).toBe(422);
+    expect(res.json.error.code).toBe('SHARE_CARD_REJECTED');
+    expect(res.json.error.issues[0].path).toMatch(/^card\./);
+  });
+
+  it('a basket to refine named "The agent sold NVDA": the refined Coil quotes the caller\'s words inside its own ("… (refined)"), which is never a 500', async () => {
+    const res = await server.post('/api/agent/svc', { prompt: 'AI chips', basketContext: { name: 'The agent sold NVDA', assets: [{ tokenAddress: ADDR.NVDA, weightBps: 10000 }] } });
+    expect(res.status).toBe(200);
+    expect(res.json.manifest.name).toBe('The agent sold NVDA (refined)');
+  });
+
+  it('a drift check whose ticker (upper-cased in the service\'s reasons) and reading keys claim an execution: 200, never a 500', async () => {
+    const coil = rawCoil({
+      assets: [
+        { ticker: 'The agent sold', tokenAddress: UNKNOWN_ADDRESS, weightBps: 5000, rationale: 'A token outside the registry.' },
+        { ticker: 'NVDA', tokenAddress: ADDR.NVDA, weightBps: 5000, rationale: 'Leads accelerators.' },
+      ],
+    });
+    const res = await server.post('/api/tools/drift-check', { coil, currentWeightsBps: { 'The agent sold': 9000, NVDA: 1000 } });
+    expect(res.status).toBe(200);
+    expect(res.json.report.proposal.intents[0].reason).toMatch(/^THE AGENT SOLD is 4000 bps above/);
+    const validate = await server.post('/api/tools/validate-coil', { coil: { ...coil, assets: [{ ...coil.assets[0]!, weightBps: 9000 }, coil.assets[1]!] } });
+    expect(validate.status).toBe(200);
   });
 });
 

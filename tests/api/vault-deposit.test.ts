@@ -75,7 +75,7 @@ describe('deposit pack (Mode A)', () => {
       expiresAt: '2026-11-22T10:15:00.000Z',
       svcExecutesDeposit: false,
     });
-    expect(pack.planHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(pack.planHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(res.json.svcExecutesDeposit).toBe(false);
     expect(res.json.notInvestmentAdvice).toBe(true);
     expect(res.json.liveOrderSent).toBe(false);

@@ -81,6 +81,33 @@ describe('Mode B refusals, in order', () => {
     expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
   });
 
+  it('the lane gates answer before any field is asked for: an empty body is MODE_B_DISABLED / OWNER_APPROVAL_REQUIRED / PARTNER_KEY_MISSING, not a 400', async () => {
+    for (const [server, status, code] of [
+      [off, 503, 'MODE_B_DISABLED'],
+      [noOwner, 403, 'OWNER_APPROVAL_REQUIRED'],
+      [noKey, 503, 'PARTNER_KEY_MISSING'],
+    ] as const) {
+      for (const body of [{}, { amountUsdg: 5, receiver: 7 }]) {
+        const res = await server.post('/api/partnerbot/vault-deposit/submit-intent', body);
+        expect(res.status, code).toBe(status);
+        expect(res.json.error.code).toBe(code);
+      }
+    }
+  });
+
+  it('with the lane on, a missing lane field is a 400 that names it, and nothing reaches the partner', async () => {
+    const pack = await prepared(full, '5');
+    const { packGeneratedAt: _g, ...withoutTime } = submitBody(pack);
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', withoutTime);
+    expect(res.status).toBe(400);
+    expect(res.json.error.issues.map((i: { path: string }) => i.path)).toContain('packGeneratedAt');
+    const { confirmPlanHash: _h, ...withoutHash } = submitBody(pack);
+    const noHash = await full.post('/api/partnerbot/vault-deposit/submit-intent', withoutHash);
+    expect(noHash.status).toBe(400);
+    expect(noHash.json.error.issues.map((i: { path: string }) => i.path)).toContain('confirmPlanHash');
+    expect(partner.submissions()).toHaveLength(0);
+  });
+
   it('2. OWNER_APPROVAL_REQUIRED when execution is enabled without the owner approval', async () => {
     const res = await noOwner.post('/api/partnerbot/vault-deposit/submit-intent', { amountUsdg: '5', receiver: chain.accounts[1]!.address, confirmPlanHash: 'nope', packGeneratedAt: new Date().toISOString() });
     expect(res.status).toBe(403);
@@ -120,6 +147,14 @@ describe('Mode B refusals, in order', () => {
     expect(res.json.error.code).toBe('PACK_EXPIRED');
     expect(partner.submissions()).toHaveLength(0);
   });
+
+  it('an expired pack sent with nowIso pinned to its creation time is still expired: the expiry reads the server clock', async () => {
+    const old = await full.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg: '5', receiver: wallet, nowIso: new Date(Date.now() - 3_600_000).toISOString() });
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(old.json.pack, { nowIso: old.json.pack.generatedAt }));
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe('PACK_EXPIRED');
+    expect(partner.submissions()).toHaveLength(0);
+  });
 });
 
 describe('Mode B with every gate open', () => {
@@ -146,10 +181,14 @@ describe('Mode B with every gate open', () => {
     expect(res.json.job.partnerJobId).toBe(partner.jobs.keys().next().value);
   });
 
-  it('never submits the same plan twice', async () => {
+  it('never submits the same plan twice, whether its hash is given with 0x or as the bare hex of older packs', async () => {
+    expect(pack.planHash).toMatch(/^0x[0-9a-f]{64}$/);
     const again = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe('PLAN_ALREADY_SUBMITTED');
+    const bare = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack, { confirmPlanHash: pack.planHash.slice(2) }));
+    expect(bare.status).toBe(409);
+    expect(bare.json.error.code).toBe('PLAN_ALREADY_SUBMITTED');
     expect(partner.submissions()).toHaveLength(1);
   });
 

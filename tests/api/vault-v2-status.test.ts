@@ -50,6 +50,14 @@ function expectHonestUnknowns(body: Json) {
 }
 
 describe('V2 status with the suite live', () => {
+  it('a timelock operation is ready only on the server clock: a nowIso past its ETA pins readAt, not readiness', async () => {
+    const after = '2031-01-01T00:00:00.000Z'; // after the fixture's ETA (1900000000 = March 2030)
+    const res = await server.get(`/api/vaults/v2/status?nowIso=${after}`);
+    expect(res.status).toBe(200);
+    expect(res.json.readAt).toBe(after);
+    expect(res.json.timelock.value[0]).toMatchObject({ etaUnix: '1900000000', ready: false });
+  });
+
   it('reads every named field from the chain', async () => {
     const res = await server.get(`/api/vaults/v2/status?nowIso=${NOW}`);
     expect(res.status).toBe(200);

@@ -601,6 +601,12 @@ describe('server-side settlement route', () => {
     expect(res.headers.get('payment-response')).toBeTruthy();
   });
 
+  it('with the lane configured, a missing serviceName is a 400 that names it', async () => {
+    const res = await server.post('/api/x402/facilitator/settle', {});
+    expect(res.status).toBe(400);
+    expect(res.json.error.issues.map((i: any) => i.path)).toContain('serviceName');
+  });
+
   it('without a payment it is 400, and it checks like the paid route', async () => {
     const res = await server.post('/api/x402/facilitator/settle', { serviceName: 'vault-comparison' });
     expect(res.status).toBe(400);
@@ -609,6 +615,53 @@ describe('server-side settlement route', () => {
     const cheap = await server.post('/api/x402/facilitator/settle', { serviceName: 'vault-comparison', paymentHeader: v1PaymentHeader(signed) });
     expect(cheap.status).toBe(402);
     expect(cheap.json.reason).toBe('invalid_exact_evm_payload_authorization_value');
+  });
+});
+
+describe('output guard on a refusal that quotes the facilitator', () => {
+  it('a refusal message that would claim an execution is blocked (500 OUTPUT_GUARD), and nothing is settled', async () => {
+    facilitator.nextSettle({ kind: 'refuse', reason: 'insufficient_funds', message: 'The facilitator settled the payment already.' });
+    const { signed, header } = await v2Payment();
+    const res = await payV2(header);
+    expect(res.status).toBe(500);
+    expect(res.json.error.code).toBe('OUTPUT_GUARD');
+    expect(res.text).not.toContain('settled the payment');
+    const stored = await server.get(`/api/x402/authorizations/${signed.authorization.from}/${signed.authorization.nonce}`);
+    expect(stored.json.authorization).toMatchObject({ status: 'refused', receiptId: null });
+    await waitForLog((line) => line.event === 'output_guard' && line.level === 50);
+  });
+});
+
+describe("the buyer's own words (the comparison echoes each vault's label)", () => {
+  const claimingLabel = 'The agent sold NVDA';
+  const comparison = {
+    vaults: [
+      { label: claimingLabel, allocations: [{ tokenAddress: findAssetByTicker('SPY')!.address, weightBps: 10000 }] },
+      { label: 'cash', allocations: [{ tokenAddress: USDG.address, weightBps: 10000 }] },
+    ],
+  };
+
+  it('a paid comparison labelled "The agent sold NVDA" settles once and answers 200 with the result it paid for', async () => {
+    const settles = facilitator.settleCalls().length;
+    const { v2 } = await challengeFor('vault-comparison');
+    const signed = await signAuthorization(payer(), { to: PAY_TO, value: 50_000n });
+    const res = await server.request('POST', '/api/vaults/x402/vault-comparison', {
+      body: comparison,
+      headers: { 'PAYMENT-SIGNATURE': v2PaymentHeader(signed, v2.accepts[0]!) },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.result.columns.map((c: any) => c.label)).toEqual([claimingLabel, 'cash']);
+    expect(res.json.payment.receipt.receiptId).toMatch(/^x402rcpt_[0-9a-f]{32}$/);
+    expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
+    expect(facilitator.settleCalls().length).toBe(settles + 1);
+    const stored = await server.get(`/api/x402/authorizations/${signed.authorization.from}/${signed.authorization.nonce}`);
+    expect(stored.json.authorization).toMatchObject({ status: 'settled', receiptId: res.json.payment.receipt.receiptId });
+  });
+
+  it('the free comparison gives the same answer for the same words, never a 500', async () => {
+    const res = await server.post('/api/vaults/compare', comparison);
+    expect(res.status).toBe(200);
+    expect(res.json.comparison.columns[0].label).toBe(claimingLabel);
   });
 });
 
@@ -667,6 +720,12 @@ describe('lane selection without the facilitator', () => {
     const settle = await plain.post('/api/x402/facilitator/settle', { serviceName: 'vault-risk-score' });
     expect(settle.status).toBe(503);
     expect(settle.json.error.code).toBe('FACILITATOR_NOT_CONFIGURED');
+    // The lane says it is off before it asks for the fields only it needs.
+    for (const body of [{}, { serviceName: 42 }]) {
+      const bare = await plain.post('/api/x402/facilitator/settle', body);
+      expect(bare.status).toBe(503);
+      expect(bare.json.error.code).toBe('FACILITATOR_NOT_CONFIGURED');
+    }
 
     const status = await plain.get('/api/x402/facilitator/status');
     expect(status.json).toMatchObject({ state: 'disabled', reachability: { checked: false, state: 'not_checked' } });

@@ -65,6 +65,11 @@ export class TestServer {
     return this.env.DATABASE_URL!;
   }
 
+  /** The server process id (to read its memory from /proc in soak runs). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** The secret configuration values this server was started with. */
   secrets(): string[] {
     return SECRET_ENV.map((k) => this.env[k]).filter((v): v is string => Boolean(v && v.length >= 8));

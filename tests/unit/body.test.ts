@@ -52,4 +52,23 @@ describe('readJsonObjectBody', () => {
     expect(Buffer.byteLength(text)).toBe(MAX_BODY_BYTES);
     await expect(readJsonObjectBody(post(text))).resolves.toBeDefined();
   });
+
+  it('inspects every non-empty body before the content type or the JSON decides: the parsed value, else the text', async () => {
+    const seen: unknown[] = [];
+    const inspect = (v: unknown) => seen.push(v);
+    await expect(readJsonObjectBody(post('{"privateKey":"x"}', {}), { inspect })).rejects.toMatchObject({ code: 'BODY_CONTENT_TYPE' });
+    await expect(readJsonObjectBody(post('not json', { 'content-type': 'text/plain' }), { inspect })).rejects.toMatchObject({ code: 'BODY_CONTENT_TYPE' });
+    expect(seen).toEqual([{ privateKey: 'x' }, 'not json']);
+    const refusing = () => {
+      throw new Error('refused by the guard');
+    };
+    await expect(readJsonObjectBody(post('{"a":1}'), { inspect: refusing })).rejects.toThrow('refused by the guard');
+  });
+
+  it("never passes the parser's message on: it quotes the body", async () => {
+    const error = await readJsonObjectBody(post('{"k": secret-fragment"}')).catch((e) => e);
+    expect(error.code).toBe('BODY_MALFORMED_JSON');
+    expect(JSON.stringify({ m: error.message, i: error.issues })).not.toContain('secret-fragment');
+  });
 });
+

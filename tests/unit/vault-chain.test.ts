@@ -158,34 +158,34 @@ describe('V2 status derivations', () => {
     });
 
   it('redemption capacity is the smaller of sell capacity and USDG cash, with the matching fuse', async () => {
-    const s = await readVaultV2Status(v2({}), NOW);
+    const s = await readVaultV2Status(v2({}), { answerTime: NOW, serverTime: NOW });
     expect(s.immediateDepositCapacityUsdg).toMatchObject({ state: 'live', usdg: '2000' });
     expect(s.immediateUsdgRedemptionCapacityUsdg).toMatchObject({ state: 'live', usdg: '500', limitingAssetTicker: 'USDG' });
     expect(s.limitingFuse.redemption).toMatchObject({ state: 'live', value: 'usdg_cash_buffer' });
     expect(s.limitingFuse.deposit).toMatchObject({ state: 'live', value: 'twap' });
-    const moreCash = await readVaultV2Status(v2({ usdgCash: 9_000_000_000n }), NOW);
+    const moreCash = await readVaultV2Status(v2({ usdgCash: 9_000_000_000n }), { answerTime: NOW, serverTime: NOW });
     expect(moreCash.immediateUsdgRedemptionCapacityUsdg).toMatchObject({ usdg: '3000', limitingAssetTicker: 'AAPL' });
     expect(moreCash.limitingFuse.redemption).toMatchObject({ value: 'peg' });
     expect(scanForExecutionClaims(s)).toBeUndefined();
   });
 
   it('a live zero capacity stays a live zero; an unknown one is unknown, never zero', async () => {
-    const zero = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [true, 0n, 4] }), NOW);
+    const zero = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [true, 0n, 4] }), { answerTime: NOW, serverTime: NOW });
     expect(zero.immediateDepositCapacityUsdg).toMatchObject({ state: 'live', usdg: '0' });
-    const unknown = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [false, 0n, 4] }), NOW);
+    const unknown = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [false, 0n, 4] }), { answerTime: NOW, serverTime: NOW });
     expect(unknown.immediateDepositCapacityUsdg).toMatchObject({ state: 'unknown' });
     expect(unknown.immediateDepositCapacityUsdg).not.toHaveProperty('usdg');
   });
 
   it('an unset enum (code 0) is unknown, not the first value', async () => {
-    const s = await readVaultV2Status(v2({ [`executionMode:${aapl}`]: 0, [`limitingFuse:${aapl},0`]: 0 }), NOW);
+    const s = await readVaultV2Status(v2({ [`executionMode:${aapl}`]: 0, [`limitingFuse:${aapl},0`]: 0 }), { answerTime: NOW, serverTime: NOW });
     expect(s.heldAssets.state === 'live' && s.heldAssets.value[0]!.executionMode.state).toBe('unknown');
     expect(s.mode.state).toBe('unknown');
     expect(s.limitingFuse.deposit.state).toBe('unknown');
   });
 
   it('a failed held-asset read makes the capacities and MODE unknown', async () => {
-    const s = await readVaultV2Status(v2({ heldAssetCount: viemError('TimeoutError') }), NOW);
+    const s = await readVaultV2Status(v2({ heldAssetCount: viemError('TimeoutError') }), { answerTime: NOW, serverTime: NOW });
     expect(s.heldAssets).toMatchObject({ state: 'unknown', reasonCode: 'rpc_timeout' });
     expect(s.immediateDepositCapacityUsdg.state).toBe('unknown');
     expect(s.immediateUsdgRedemptionCapacityUsdg.state).toBe('unknown');
@@ -194,7 +194,7 @@ describe('V2 status derivations', () => {
   });
 
   it('rebalancing is inactive by owner policy even when the chain flag reads true', async () => {
-    const s = await readVaultV2Status(v2({ rebalanceActive: true }), NOW);
+    const s = await readVaultV2Status(v2({ rebalanceActive: true }), { answerTime: NOW, serverTime: NOW });
     expect(s.rebalancing).toMatchObject({ state: 'inactive_by_owner_policy', faultState: false, onchainRebalanceFlag: { state: 'live', value: true } });
     expect(s.lanes.find((l) => l.lane === 'chunked_rebalance')!.state).toBe('inactive_by_owner_policy');
     expect(s.suite.find((c) => c.role === 'vault')!.address).toBe(v2Contract('vault').address);

@@ -217,8 +217,8 @@ describe('seller flow', () => {
       facilitator: { url: 'http://f.test', apiKey: 'k', timeoutMs: 200, fetch: (async () => (calls.n++, answer())) as typeof fetch },
       store,
       paymentHeader: header ? { header: 'PAYMENT-SIGNATURE', value: header } : undefined,
-      now: new Date('2030-01-01T00:00:00Z'),
-      receivedAt: new Date(),
+      answerTime: new Date('2030-01-01T00:00:00Z'),
+      serverTime: new Date(),
     });
   }
 

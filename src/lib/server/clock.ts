@@ -25,7 +25,18 @@ export function parseIsoInstant(value: string): Date | undefined {
 }
 
 /**
- * The clock of one request: `nowIso` pins it (so the same request gives a byte-identical
+ * The two clocks of a request, kept apart so a check can never read the caller's clock:
+ * `answerTime` is what the answer's timestamps say (the caller's `nowIso` when given),
+ * `serverTime` is the server's own clock at arrival and the only one any expiry, freshness
+ * or validity check (and any stored time) may read.
+ */
+export interface RequestClocks {
+  answerTime: Date;
+  serverTime: Date;
+}
+
+/**
+ * The answer's clock of one request: `nowIso` pins it (so the same request gives a byte-identical
  * answer), otherwise the wall clock at the time the request arrived.
  */
 export function resolveClock(nowIso: unknown, wallClock: Date = new Date()): Date {

@@ -43,7 +43,7 @@ export function sessionTokenOf(cookies: Cookies): string | undefined {
 }
 
 /**
- * `now` is the request's arrival time (the context passes `receivedAt`), never the
+ * `now` is the server's clock at arrival (the context passes `serverTime`), never the
  * caller's `nowIso`: a pinned clock must not revive an expired session.
  */
 export async function resolveSession(cookies: Cookies, now: Date): Promise<SessionInfo | null> {

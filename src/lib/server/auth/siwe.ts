@@ -48,10 +48,9 @@ export function parseSiweMessage(message: string): SiweFields {
   let parsed: ParsedMessage;
   try {
     parsed = new ParsedMessage(message);
-  } catch (error) {
-    // The parser names the line and the rule that failed; that is the caller's own text.
-    const detail = error instanceof Error ? error.message.slice(0, 200) : 'unparseable';
-    refuse(AUTH_CODES.SIWE_MESSAGE_MALFORMED, `The message is not a valid EIP-4361 message: ${detail}`, 'message');
+  } catch {
+    // The parser's own message quotes the caller's text, so it is not passed on.
+    refuse(AUTH_CODES.SIWE_MESSAGE_MALFORMED, 'The message is not a valid EIP-4361 message (each line as the standard lays it out, EIP-55 address, RFC 3339 times)', 'message');
   }
   return {
     domain: parsed.domain,
@@ -76,10 +75,10 @@ export function parseSiweMessage(message: string): SiweFields {
 export function checkSiweFields(fields: SiweFields, expect: SiweExpectations): void {
   const origin = new URL(expect.origin);
   if (fields.domain.toLowerCase() !== origin.host.toLowerCase()) {
-    refuse(AUTH_CODES.SIWE_DOMAIN_MISMATCH, `The message is for ${fields.domain}, not for ${origin.host}`, 'message.domain');
+    refuse(AUTH_CODES.SIWE_DOMAIN_MISMATCH, `The message is for another domain, not for ${origin.host}`, 'message.domain');
   }
   if (fields.scheme !== undefined && `${fields.scheme.toLowerCase()}:` !== origin.protocol) {
-    refuse(AUTH_CODES.SIWE_DOMAIN_MISMATCH, `The message's scheme ${fields.scheme} is not ${origin.protocol.slice(0, -1)}`, 'message.scheme');
+    refuse(AUTH_CODES.SIWE_DOMAIN_MISMATCH, `The message's scheme is not ${origin.protocol.slice(0, -1)}`, 'message.scheme');
   }
   let uriOrigin: string | undefined;
   try {
@@ -94,7 +93,7 @@ export function checkSiweFields(fields: SiweFields, expect: SiweExpectations): v
     refuse(AUTH_CODES.SIWE_VERSION_UNSUPPORTED, 'Only version 1 of EIP-4361 is accepted', 'message.version');
   }
   if (!SIGN_IN_CHAIN_IDS.includes(fields.chainId)) {
-    refuse(AUTH_CODES.SIWE_CHAIN_UNSUPPORTED, `Chain ${fields.chainId} is not accepted; sign in on chain 4663 or 1`, 'message.chainId');
+    refuse(AUTH_CODES.SIWE_CHAIN_UNSUPPORTED, 'This chain is not accepted; sign in on chain 4663 or 1', 'message.chainId');
   }
   const now = expect.now.getTime();
   if (fields.issuedAt.getTime() > now + CLOCK_SKEW_MS) {

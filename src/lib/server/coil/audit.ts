@@ -114,7 +114,7 @@ export function riskAudit(coil: Coil): RiskAudit {
   if (!present.has('singleAssetCap')) {
     coil.assets.forEach((a, i) => {
       if (a.weightBps > defaultCap) {
-        issues.push(auditIssue('CONCENTRATION', `${a.ticker} weighs ${a.weightBps} bps, above ${defaultCap} bps, and no single-asset cap is set`, `assets[${i}].weightBps`));
+        issues.push(auditIssue('CONCENTRATION', `This asset weighs ${a.weightBps} bps, above ${defaultCap} bps, and no single-asset cap is set`, `assets[${i}].weightBps`));
       }
     });
   }

@@ -72,7 +72,9 @@ function diversification(coil: Coil): HealthComponent {
   const weights = positiveWeights(coil).filter((w) => w > 0);
   if (weights.length === 0) return { name: 'diversification', points: 0, maxPoints: max, explanation: 'no weighted assets' };
   const total = weights.reduce((s, w) => s + w, 0);
-  const effective = (total * total) / weights.reduce((s, w) => s + w * w, 0);
+  if (!Number.isFinite(total)) return { name: 'diversification', points: 0, maxPoints: max, explanation: 'the weights are not finite numbers' };
+  // Shares, not squares of raw weights: an absurd weight (1e200 bps) must not overflow to NaN.
+  const effective = 1 / weights.reduce((s, w) => s + (w / total) ** 2, 0);
   const points = Math.round(max * Math.min(1, (effective - 1) / 4));
   return {
     name: 'diversification',

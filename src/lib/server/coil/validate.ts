@@ -80,9 +80,10 @@ export function validateCoil(coil: Coil): ValidationResult {
 
     const w = asset.weightBps;
     if (!Number.isInteger(w) || w <= 0) {
-      issues.push(issue('WEIGHTS_SUM', `Each weight must be a positive integer number of bps; ${asset.ticker} has ${w}`, `${at}.weightBps`));
+      // The path names the asset; a message never quotes the caller's text (its ticker).
+      issues.push(issue('WEIGHTS_SUM', `Each weight must be a positive integer number of bps; this one is ${w}`, `${at}.weightBps`));
     } else if (w > cap) {
-      issues.push(issue('WEIGHTS_SUM', `${asset.ticker} weighs ${w} bps, above the single-asset cap of ${cap} bps`, `${at}.weightBps`));
+      issues.push(issue('WEIGHTS_SUM', `This asset weighs ${w} bps, above the single-asset cap of ${cap} bps`, `${at}.weightBps`));
     }
     sum += w;
   });
@@ -117,7 +118,7 @@ export function validateCoil(coil: Coil): ValidationResult {
   }
   for (const [path, text] of coilTexts(coil)) {
     if (findExecutionClaim(text)) {
-      issues.push(issue('EXECUTION_CLAIM_TEXT', 'This text reads as a claim that an execution happened; tool responses that repeat it are blocked by the output guard', path));
+      issues.push(issue('EXECUTION_CLAIM_TEXT', 'This text reads as a claim that an execution happened; a share card refuses it', path));
     }
   }
   return { valid: !issues.some((i) => i.severity === 'error'), validationStatus: validationStatusOf(issues), issues };

@@ -34,9 +34,7 @@ export interface SaveCoilInput {
   /** The strategist that coiled it (`mock`, `partner`), or null for a caller-supplied Coil. */
   agentId: string | null;
   score: number | null;
-  /** The request's clock (`nowIso` or the arrival): the rows' `createdAt`. */
-  now: Date;
-  /** The server's clock: the receipt row's `storedAt`, which orders "the latest receipt of a slug". */
+  /** When the row is stored: the server's clock, never a caller's `nowIso`. */
   storedAt: Date;
 }
 
@@ -64,13 +62,13 @@ export async function saveCoil(input: SaveCoilInput): Promise<void> {
         agentId: input.agentId,
         manifestJson: canonicalJson(input.coil),
         score: input.score,
-        createdAt: input.now,
+        createdAt: input.storedAt,
       },
     }),
   );
 }
 
-export async function saveReceipt(receipt: Receipt, ownerAddress: string | null, now: Date, storedAt: Date): Promise<void> {
+export async function saveReceipt(receipt: Receipt, ownerAddress: string | null, storedAt: Date): Promise<void> {
   const db = getDb();
   const id = receiptRowId(receipt.receiptId, ownerAddress);
   if (await db.receipt.findUnique({ where: { id }, select: { id: true } })) return;
@@ -87,7 +85,7 @@ export async function saveReceipt(receipt: Receipt, ownerAddress: string | null,
         coilSlug: receipt.coilSlug,
         ownerAddress,
         receiptJson: canonicalJson(receipt),
-        createdAt: now,
+        createdAt: storedAt,
         storedAt,
       },
     }),
@@ -97,7 +95,7 @@ export async function saveReceipt(receipt: Receipt, ownerAddress: string | null,
 /** Saves a Coil and its receipt together (the common case of every tool). */
 export async function saveCoilWithReceipt(input: SaveCoilInput & { receipt: Receipt }): Promise<void> {
   await saveCoil(input);
-  await saveReceipt(input.receipt, input.ownerAddress, input.now, input.storedAt);
+  await saveReceipt(input.receipt, input.ownerAddress, input.storedAt);
 }
 
 export async function findReceipt(receiptId: string): Promise<Receipt | undefined> {

@@ -39,7 +39,9 @@ export const vaultDepositJobRepository: VaultDepositJobStore = {
   },
 
   async findByPlanHash(planHash) {
-    const row = await getDb().vaultDepositJob.findUnique({ where: { planHash } });
+    // Jobs stored before plan hashes carried `0x` hold the bare hex of the same plan.
+    const forms = [planHash, planHash.replace(/^0x/, '')];
+    const row = await getDb().vaultDepositJob.findFirst({ where: { planHash: { in: forms } } });
     return row ? toRecord(row) : null;
   },
 

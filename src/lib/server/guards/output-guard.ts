@@ -1,7 +1,7 @@
 /**
- * Output guard (spec 1, 7): every JSON body the service sends is scanned; a text that reads
- * as a claim that an execution happened, without proof, blocks the response (500
- * `OUTPUT_GUARD`). The rules live in output-guard-rules.ts.
+ * Output guard (spec 1, 7): a text that reads as a claim that an execution happened, without
+ * proof, blocks the response (500 `OUTPUT_GUARD`). The rules live in output-guard-rules.ts;
+ * guards/finish-answer.ts applies them to every answer.
  */
 import {
   CLAIM_FILLERS,
@@ -55,18 +55,22 @@ export function splitSentences(text: string): string[] {
 /** Returns the first sentence of `text` that reads as an unproven execution claim. */
 /**
  * Responses repeat the same texts (disclaimers, rationales), so verdicts are memoised; the
- * cache is bounded and simply starts over when full.
+ * cache is bounded in entries and in the length of a text it keeps (a caller's long text is
+ * scanned every time rather than held: at most 2000 x 2 KB), and starts over when full.
  */
 const verdicts = new Map<string, ExecutionClaim | null>();
 const VERDICT_CACHE_SIZE = 2000;
+const VERDICT_CACHE_MAX_TEXT = 2048;
 
 export function findExecutionClaim(text: string): ExecutionClaim | undefined {
   if (!ANY_VERB.test(text)) return undefined;
   const known = verdicts.get(text);
   if (known !== undefined) return known ?? undefined;
   const verdict = scanSentences(text);
-  if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
-  verdicts.set(text, verdict ?? null);
+  if (text.length <= VERDICT_CACHE_MAX_TEXT) {
+    if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
+    verdicts.set(text, verdict ?? null);
+  }
   return verdict;
 }
 
@@ -87,13 +91,10 @@ function scanSentences(text: string): ExecutionClaim | undefined {
 }
 
 /**
- * Fields whose value is the caller's own text echoed back (the strategist failure envelope
- * echoes `prompt`, spec 4.2). They are the user's words, labelled as such, not a statement
- * of the service, so they are not scanned.
+ * Scans every string of a JSON value; returns the path and claim of the first offender.
+ * A plain scan: answers are finished by guards/finish-answer.ts, which also knows which
+ * strings are the caller's own words.
  */
-export const USER_ECHO_FIELDS: ReadonlySet<string> = new Set(['prompt']);
-
-/** Scans every string of a JSON value; returns the path and claim of the first offender. */
 export function scanForExecutionClaims(value: unknown): { path: string; claim: ExecutionClaim } | undefined {
   const stack: Array<{ node: unknown; path: string }> = [{ node: value, path: '' }];
   while (stack.length > 0) {
@@ -105,7 +106,6 @@ export function scanForExecutionClaims(value: unknown): { path: string; claim: E
       node.forEach((child, i) => stack.push({ node: child, path: `${path}[${i}]` }));
     } else if (node && typeof node === 'object') {
       for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
-        if (USER_ECHO_FIELDS.has(key)) continue;
         stack.push({ node: child, path: path ? `${path}.${key}` : key });
       }
     }

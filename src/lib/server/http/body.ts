@@ -62,40 +62,78 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: numb
   await reader.cancel().catch(() => undefined);
 }
 
+/**
+ * Reads and discards a body nobody read (the request was refused before its body mattered),
+ * up to the same bound as after the cap, then cancels. Without it a refused request's body
+ * would sit unread in a kept-alive connection and stall the next request on it.
+ */
+export async function discardBody(request: Request): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  try {
+    await drain(request.body.getReader(), 0);
+  } catch {
+    // The client went away: nothing left to discard.
+  }
+}
+
 function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
   const mediaType = value.split(';')[0]!.trim().toLowerCase();
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
+export interface ReadBodyOptions {
+  limit?: number;
+  /**
+   * Runs on every non-empty body once it is within the cap and before any other check reads
+   * it, whatever its content type: the parsed JSON value when the bytes parse, else the
+   * decoded text. The credential guard goes here, so a credential is refused (and never
+   * echoed) even in a body that would be refused for its content type.
+   */
+  inspect?: (value: unknown) => void;
+}
+
 /**
  * Reads and parses a JSON object body. An empty body stands for `{}` (a POST that takes no
- * input); anything else must be `application/json`, valid UTF-8 JSON, and an object.
+ * input); anything else must be `application/json`, valid UTF-8 JSON, and an object. No
+ * error message quotes the body.
  */
-export async function readJsonObjectBody(request: Request, limit = MAX_BODY_BYTES): Promise<ParsedBody> {
-  const bytes = await readBodyCapped(request, limit);
+export async function readJsonObjectBody(request: Request, options: ReadBodyOptions = {}): Promise<ParsedBody> {
+  const bytes = await readBodyCapped(request, options.limit ?? MAX_BODY_BYTES);
   if (bytes.byteLength === 0) return { text: '{}', value: {} };
+  let wellFormed = true;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    wellFormed = false;
+    text = new TextDecoder('utf-8').decode(bytes);
+  }
+  let parsed: { ok: true; value: unknown } | { ok: false };
+  try {
+    parsed = { ok: true, value: JSON.parse(text) };
+  } catch {
+    // The parser's own message quotes the body around the error: never passed on.
+    parsed = { ok: false };
+  }
+  options.inspect?.(parsed.ok ? parsed.value : text);
+
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new SvcError('BODY_CONTENT_TYPE', 'POST bodies must be JSON (content-type: application/json)', {
       issues: [{ code: 'BODY_CONTENT_TYPE', message: 'send content-type: application/json' }],
     });
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
+  if (!wellFormed) {
     throw new SvcError('BODY_MALFORMED_JSON', 'The request body is not valid UTF-8', {
       issues: [{ code: 'BODY_ENCODING', message: 'the body must be UTF-8 encoded JSON' }],
     });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
+  if (!parsed.ok) {
     throw new SvcError('BODY_MALFORMED_JSON', 'The request body is not valid JSON', {
-      issues: [{ code: 'BODY_MALFORMED_JSON', message: (error as Error).message }],
+      issues: [{ code: 'BODY_MALFORMED_JSON', message: 'the body does not parse as JSON' }],
     });
   }
+  const value = parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new SvcError('BODY_NOT_OBJECT', 'The request body must be a JSON object', {
       issues: [

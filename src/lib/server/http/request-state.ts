@@ -1,7 +1,8 @@
 /** Per-request facts that `handle` establishes before any route runs. */
 export interface RequestState {
   requestId: string;
-  receivedAt: Date;
+  /** The server's clock at arrival (see RequestContext.serverTime). */
+  serverTime: Date;
   startedAtMs: number;
   clientAddress: string;
   /** `METHOD /template` of the matched route: the rate-limit "tool" and the log's route. */

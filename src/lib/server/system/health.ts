@@ -1,5 +1,6 @@
 /** Service mode and feature flags (spec 4.1 `GET /api/health`): booleans only, never values. */
 import type { ServiceConfig } from '../config';
+import { laneState } from '../stocks/lane';
 
 export const SERVICE_MODE = 'planning_only' as const;
 
@@ -7,7 +8,9 @@ export function featureFlags(cfg: ServiceConfig) {
   return {
     partnerApiConfigured: Boolean(cfg.partner.apiUrl && cfg.partner.apiKey),
     partnerAgentApiEnabled: cfg.partner.agentApiEnabled,
-    partnerStockSubmitAvailable: cfg.partner.agentApiEnabled && Boolean(cfg.partner.apiKey),
+    // The one rule the stock lane itself uses (GET /api/stocks/partner-status, submit): the
+    // flag, the key and the URL, since the partner cannot be called without its address.
+    partnerStockSubmitAvailable: laneState(cfg).submitAvailable,
     partnerbotDepositExecutionEnabled: cfg.partner.depositExecutionEnabled,
     ownerApprovedPartnerWalletDeposit: cfg.partner.ownerApprovedWalletDeposit,
     partnerWalletConfigured: Boolean(cfg.partner.walletAddress),

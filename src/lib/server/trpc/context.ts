@@ -12,9 +12,19 @@ export interface RequestContext {
   cookies: Cookies;
   /** Headers a procedure adds to its response (cookies excepted: use `cookies`). */
   resHeaders: Headers;
-  receivedAt: Date;
-  /** The request's clock; the clock middleware pins it from `nowIso`. */
-  now: Date;
+  /**
+   * The server's own clock when the request arrived. Every expiry, freshness and validity
+   * check reads it (Mode B pack expiry, x402 validity windows, SIWE messages, nonces and
+   * sessions, timelock readiness) and so does every time a row is stored: a caller can
+   * never move it.
+   */
+  serverTime: Date;
+  /**
+   * The instant the answer's timestamps say: the caller's `nowIso` when given (so the same
+   * request answers byte-identically), else `serverTime`. Used ONLY for timestamps written
+   * in answers, never for a check. The clock middleware sets it.
+   */
+  answerTime: Date;
   config: ServiceConfig;
   /** The caller's wallet session (read once, on first use), or null when anonymous. */
   getSession: () => Promise<SessionInfo | null>;
@@ -30,9 +40,9 @@ export function createRequestContext(event: RequestEvent, resHeaders: Headers): 
     headers: event.request.headers,
     cookies: event.cookies,
     resHeaders,
-    receivedAt: state.receivedAt,
-    now: state.receivedAt,
+    serverTime: state.serverTime,
+    answerTime: state.serverTime,
     config: config(),
-    getSession: () => (session ??= resolveSession(event.cookies, state.receivedAt)),
+    getSession: () => (session ??= resolveSession(event.cookies, state.serverTime)),
   };
 }

@@ -15,6 +15,8 @@ export const STATUS_BY_CODE: Record<string, number> = {
   BODY_CONTENT_TYPE: 400,
   INPUT_INVALID: 400,
   NOW_ISO_INVALID: 400,
+  INPUT_TEXT_INVALID: 400,
+  PATH_MALFORMED: 400,
   CREDENTIAL_FIELD_REJECTED: 400,
   COIL_SHAPE: 400,
   SYMBOL_SPACE_CONFUSION: 400,
@@ -122,12 +124,19 @@ function issueCode(issue: ZodError['issues'][number]): string {
 const NAME_LIKE = /^[A-Za-z_$][\w$-]{0,63}$/;
 const shownKey = (key: PropertyKey) => (typeof key === 'number' || NAME_LIKE.test(String(key)) ? String(key) : '(unnamed)');
 
-function zodIssues(error: ZodError): ErrorIssue[] {
-  return error.issues.map((issue) => ({
-    code: issueCode(issue),
-    message: issue.code === 'unrecognized_keys' ? `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map(shownKey).join(', ')}` : issue.message,
-    path: issue.path.map(shownKey).join('.'),
-  }));
+/**
+ * Field-level issues of a zod failure. An unknown key is named by its path, one issue per
+ * key: zod's own message would quote the key inside a sentence, and no error message quotes
+ * the request.
+ */
+export function zodIssues(error: Pick<ZodError, 'issues'>): ErrorIssue[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(shownKey);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ code: 'UNRECOGNIZED_KEYS', message: 'unknown field', path: [...path, shownKey(key)].join('.') }));
+    }
+    return [{ code: issueCode(issue), message: issue.message, path: path.join('.') }];
+  });
 }
 
 function inputErrorCode(meta: SvcMeta | undefined, issues: ErrorIssue[]): string {

@@ -3,15 +3,20 @@
  *
  * Shared HTTP rules are applied in two places only: SvelteKit's `handle`
  * (src/hooks.server.ts: request id, logs, body cap and parsing, credential guard, rate
- * limit, output guard, secret scrub) and the middlewares here (clock, invariant stamping,
- * error mapping). No router repeats any of them.
+ * limit) and the middlewares here (answer finishing: output guard and secret scrub; error
+ * mapping; clock; invariant stamping through the output schemas). No router repeats any
+ * of them, and a procedure called without HTTP (the server-side caller) gets the same.
  */
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { resolveClock } from '../clock';
 import type { RequestContext } from './context';
+import { secretValues } from '../config';
 import { findSvcError, type ErrorIssue } from '../errors';
+import { collectCallerStrings, finishAnswer, finishError, OutputGuardBlocked } from '../guards/finish-answer';
+import { requireWellFormedText } from '../guards/input-text';
+import { logger } from '../http/logger';
 import { asTrpcError, toSvcError } from './error-map';
 import type { McpToolName } from '../registry/agents';
 
@@ -47,6 +52,17 @@ export type SvcMeta = OpenApiMeta<{
    * procedure that has a REST route; the MCP server is the walk over these (trpc/mcp-tools.ts).
    */
   tool?: McpToolName;
+  /**
+   * Fields of the answer that hold the caller's stored documents (dotted, `*` for any index
+   * or key, e.g. `items.*.manifest`): the caller's own words, outside the execution-claim
+   * scan (see guards/finish-answer.ts).
+   */
+  callerPaths?: string[];
+  /**
+   * The procedure finishes its answer itself before money moves (the paid x402 call): the
+   * middleware then only scrubs secrets and never refuses a paid-for answer.
+   */
+  answerFinishedBeforeSettlement?: boolean;
 }>;
 
 const t = initTRPC
@@ -63,14 +79,17 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Pins the request's clock: `nowIso` in the input (or the query string) or the arrival time. */
+/**
+ * Sets the answer's clock: `nowIso` in the input (or the query string), else the server's
+ * clock. `ctx.serverTime` is left alone: `nowIso` never moves the clock of a check.
+ */
 const clockMiddleware = t.middleware(async ({ ctx, getRawInput, next }) => {
   const raw = await getRawInput().catch(() => undefined);
   const fromInput =
     raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).nowIso : undefined;
   const fromQuery = ctx.url.searchParams.get('nowIso') ?? undefined;
-  const now = resolveClock(fromInput ?? fromQuery, ctx.receivedAt);
-  return next({ ctx: { ...ctx, now } });
+  const answerTime = resolveClock(fromInput ?? fromQuery, ctx.serverTime);
+  return next({ ctx: { ...ctx, answerTime } });
 });
 
 /**
@@ -86,8 +105,66 @@ const errorStatusMiddleware = t.middleware(async ({ meta, next }) => {
   return svc ? { ...result, error: asTrpcError(svc) } : result;
 });
 
+/**
+ * A failure no code of the service anticipated: logged at error level with its type and
+ * stack frames. The message line is left out: it may quote the request.
+ */
+function logInternalError(error: unknown, where: Record<string, unknown>): void {
+  const frames = error instanceof Error ? (error.stack ?? '').split('\n').slice(1, 8).map((l) => l.trim()) : [];
+  logger.error({ event: 'internal_error', ...where, name: error instanceof Error ? error.name : typeof error, frames }, 'internal error');
+}
+
+/**
+ * Finishes every answer (and every error) of every procedure, whichever way it is called
+ * (REST, /trpc, the server-side caller): the execution-claim guard and the secret scrub of
+ * guards/finish-answer.ts run on the result object, before anything serialises it. The
+ * output schema has already stamped the invariants (the output parser runs inside).
+ */
+const finishAnswerMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+  const result = await next();
+  const raw = await getRawInput().catch(() => undefined);
+  const options = {
+    secrets: secretValues(ctx.config),
+    callerStrings: () => collectCallerStrings(raw, Object.fromEntries(ctx.url.searchParams)),
+    callerPaths: meta?.callerPaths,
+  };
+  const where = { requestId: ctx.requestId, path: ctx.url.pathname };
+  if (result.ok) {
+    try {
+      const guardClaims = !meta?.answerFinishedBeforeSettlement;
+      const { answer, report } = finishAnswer(result.data, { ...options, guardClaims });
+      if (report.secretScrubbed) logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
+      return { ...result, data: answer };
+    } catch (error) {
+      if (!(error instanceof OutputGuardBlocked)) throw error;
+      logger.error({ event: 'output_guard', ...where, blockedPath: error.blockedPath }, 'execution claim blocked');
+      throw asTrpcError(error);
+    }
+  }
+  const svc = findSvcError(result.error);
+  if (!svc) {
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') logInternalError(result.error.cause ?? result.error, where);
+    return result;
+  }
+  // A paid answer blocked before settlement arrives here already refused.
+  if (svc instanceof OutputGuardBlocked) logger.error({ event: 'output_guard', ...where, blockedPath: svc.blockedPath }, 'execution claim blocked');
+  const finished = finishError(svc, options);
+  if (finished.blockedPath !== undefined) logger.error({ event: 'output_guard', ...where, blockedPath: finished.blockedPath }, 'execution claim blocked');
+  if (finished.report.secretScrubbed) logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
+  return finished.error === svc ? result : { ...result, error: asTrpcError(finished.error) };
+});
+
+/**
+ * Refuses input text that is not Unicode (a lone surrogate) before any procedure or gate
+ * reads it: 400 naming the field, never a failure deep in hashing or storage.
+ */
+const inputTextMiddleware = t.middleware(async ({ getRawInput, next }) => {
+  requireWellFormedText(await getRawInput().catch(() => undefined));
+  return next();
+});
+
 /** Every procedure starts here. */
-export const publicProcedure = t.procedure.use(errorStatusMiddleware).use(clockMiddleware);
+export const publicProcedure = t.procedure.use(finishAnswerMiddleware).use(errorStatusMiddleware).use(inputTextMiddleware).use(clockMiddleware);
 
 /** The two invariant fields of spec 1, as the output schemas declare them. */
 export const INVARIANTS = { notInvestmentAdvice: true, liveOrderSent: false } as const;

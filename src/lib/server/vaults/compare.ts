@@ -37,7 +37,7 @@ export function compareVaultsWithoutRecommendation(input: VaultComparisonInput) 
   const duplicate = labels.find((l, i) => labels.indexOf(l) !== i);
   if (duplicate !== undefined) {
     throw new SvcError('VAULT_COMPARISON_INVALID', 'Each compared vault needs its own label', {
-      issues: [{ code: 'DUPLICATE_LABEL', message: `the label "${duplicate}" is used twice`, path: 'vaults' }],
+      issues: [{ code: 'DUPLICATE_LABEL', message: 'two vaults carry the same label', path: `vaults.${labels.lastIndexOf(duplicate)}.label` }],
     });
   }
   const exampleProfit = parseUsdgUnits(input.exampleProfitUsdg ?? DEFAULT_EXAMPLE_PROFIT_USDG);
@@ -48,9 +48,10 @@ export function compareVaultsWithoutRecommendation(input: VaultComparisonInput) 
       rates = resolveFeeRates(v, `vaults.${i}.`);
       risk = scoreVaultRisk(v);
     } catch (error) {
-      // Point the caller at the vault that failed.
+      // Point the caller at the vault that failed, by its position: the message never quotes
+      // the caller's label.
       if (error instanceof SvcError) {
-        throw new SvcError(error.code, `${error.message} (vault "${v.label}")`, {
+        throw new SvcError(error.code, `${error.message} (vault ${i + 1} of the comparison)`, {
           issues: error.issues.map((issue) => ({ ...issue, path: issue.path?.startsWith('vaults.') ? issue.path : `vaults.${i}.${issue.path ?? ''}` })),
         });
       }

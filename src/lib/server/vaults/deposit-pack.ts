@@ -88,10 +88,21 @@ export interface DepositPack {
   depositLinkUrl: string;
 }
 
-/** sha256 hex of the canonical JSON of the pack without its own hash. */
+/**
+ * `0x` + sha256 hex of the canonical JSON of the pack without its own hash (`0x`-prefixed like
+ * every other hex field of the pack).
+ */
 export function computePlanHash(pack: Omit<DepositPack, 'planHash'> | DepositPack): string {
   const { planHash: _omit, ...content } = pack as DepositPack;
-  return createHash('sha256').update(canonicalize(content)!).digest('hex');
+  return `0x${createHash('sha256').update(canonicalize(content)!).digest('hex')}`;
+}
+
+/**
+ * A plan hash as a caller may give it: packs built before the hash carried `0x` wrote bare
+ * hex, which is still accepted (case-insensitive) and read as the `0x` form.
+ */
+export function normalizePlanHash(value: string): string {
+  return /^[0-9a-fA-F]{64}$/.test(value) ? `0x${value.toLowerCase()}` : /^0x[0-9a-fA-F]{64}$/.test(value) ? value.toLowerCase() : value;
 }
 
 /** The app's deposit widget for the vault (Mode C), with the amount (and receiver) prefilled. */

@@ -11,11 +11,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { getAddress, type Hex } from 'viem';
-import { parseIsoInstant } from '../clock';
+import { parseIsoInstant, type RequestClocks } from '../clock';
 import { SvcError } from '../errors';
 import type { ChainReader } from './chain';
 import { noTransactionYet, verifyVaultDeposit, type DepositVerification } from './completion';
-import { buildDepositPack, validateReceiver, type DepositPack, type DepositPackResult } from './deposit-pack';
+import { buildDepositPack, normalizePlanHash, validateReceiver, type DepositPack, type DepositPackResult } from './deposit-pack';
 import { readPartnerJob, submitPartnerPrompt, type PartnerEndpoint, type PartnerJobStatus } from '../partner/agent-api';
 import { resolveRailAVault, type RailAVault } from './registry';
 
@@ -108,8 +108,7 @@ export interface SubmitIntentInput {
   confirmPlanHash: string;
 }
 
-export interface SubmitDeps {
-  now: Date;
+export interface SubmitDeps extends RequestClocks {
   appOrigin: string;
   chain: ChainReader | null;
   settings: ModeBSettings;
@@ -149,10 +148,11 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
     { now: generatedAt, appOrigin: deps.appOrigin, chain: deps.chain },
   );
   const { pack } = built;
-  if (input.confirmPlanHash !== pack.planHash) {
+  if (normalizePlanHash(input.confirmPlanHash) !== pack.planHash) {
     refuse('CONFIRM_PLAN_HASH_MISMATCH', 'confirmPlanHash differs from the planHash of the pack rebuilt from this request: nothing is submitted', 'confirmPlanHash');
   }
-  if (deps.now.getTime() > Date.parse(pack.expiresAt)) {
+  // An expiry is a check: the server's clock, never the caller's `nowIso`.
+  if (deps.serverTime.getTime() > Date.parse(pack.expiresAt)) {
     refuse('PACK_EXPIRED', `The pack expired at ${pack.expiresAt}; prepare a new one`, 'packGeneratedAt');
   }
   if (!settings.partnerApiUrl) {
@@ -175,8 +175,8 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
     partnerJobId: null,
     txHashes: [],
     pack,
-    createdAt: deps.now,
-    updatedAt: deps.now,
+    createdAt: deps.serverTime,
+    updatedAt: deps.serverTime,
   };
   if (!(await deps.store.reserve(job))) {
     refuse('PLAN_ALREADY_SUBMITTED', 'This plan is already being submitted; a plan is never submitted twice', 'confirmPlanHash');
@@ -188,21 +188,20 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
   } catch (error) {
     // The prompt may or may not have reached the partner: the plan is spent either way, so a
     // retry needs a fresh pack rather than risking a second deposit.
-    await deps.store.markFailed(id, error instanceof SvcError ? error.code : 'PARTNER_HTTP_ERROR', deps.now);
+    await deps.store.markFailed(id, error instanceof SvcError ? error.code : 'PARTNER_HTTP_ERROR', deps.serverTime);
     throw error;
   }
-  await deps.store.markSubmitted(id, partnerJobId, deps.now);
+  await deps.store.markSubmitted(id, partnerJobId, deps.serverTime);
   const submitted = { ...job, submitState: 'submitted' as const, partnerJobId };
   return {
     job: jobView(submitted),
-    verification: noTransactionYet({ vault }, deps.now, 'No transaction hash is known yet: the partner job is pending and a job is never proof. The deposit is complete only when the chain shows the vault\'s Deposit event.'),
+    verification: noTransactionYet({ vault }, deps.answerTime, 'No transaction hash is known yet: the partner job is pending and a job is never proof. The deposit is complete only when the chain shows the vault\'s Deposit event.'),
     complete: false as const,
     pack,
   };
 }
 
-export interface StatusDeps {
-  now: Date;
+export interface StatusDeps extends RequestClocks {
   chain: ChainReader | null;
   settings: ModeBSettings;
   store: VaultDepositJobStore;
@@ -247,17 +246,17 @@ export async function modeBJobStatus(jobId: string, extraTxHash: Hex | undefined
     }
   }
   const fresh = fromPartner.filter((h) => !job.txHashes.includes(h));
-  if (fresh.length) await deps.store.addTxHashes(job.id, fresh, deps.now);
+  if (fresh.length) await deps.store.addTxHashes(job.id, fresh, deps.serverTime);
   const candidates = [...new Set([...(extraTxHash ? [extraTxHash.toLowerCase()] : []), ...job.txHashes, ...fromPartner])] as Hex[];
 
   const expectation = { vault, receiver: getAddress(job.receiver), amountUnits: BigInt(job.amountUnits) };
   let verification: DepositVerification = noTransactionYet(
     expectation,
-    deps.now,
+    deps.answerTime,
     'No transaction hash is known for this job yet: nothing on chain proves a deposit, so it is not complete.',
   );
   for (const hash of candidates) {
-    const checked = await verifyVaultDeposit(deps.chain, hash, expectation, deps.now);
+    const checked = await verifyVaultDeposit(deps.chain, hash, expectation, deps.answerTime);
     verification = checked;
     if (checked.confirmedVaultDeposit) break;
   }

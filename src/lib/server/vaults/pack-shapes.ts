@@ -33,7 +33,7 @@ export const packShape = z.object({
   ackHashes: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
   generatedAt: z.string(),
   expiresAt: z.string(),
-  planHash: z.string().describe('sha256 hex of the canonical JSON of every other pack field: the Mode B confirmation token'),
+  planHash: z.string().describe('0x + sha256 hex of the canonical JSON of every other pack field: the Mode B confirmation token (bare hex is still accepted on input)'),
   svcExecutesDeposit: z.literal(false),
   partnerbotSocialCommand: z.string(),
   depositLinkUrl: z.string(),

@@ -12,7 +12,7 @@ import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID, ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
 import type { ChainReader } from './chain';
 import { verifyVaultDeposit, type DepositVerification } from './completion';
-import { computePlanHash, type DepositPack } from './deposit-pack';
+import { computePlanHash, normalizePlanHash, type DepositPack } from './deposit-pack';
 import { validateVaultManifest, vaultManifestHash, type VaultManifest } from './manifest';
 import { resolveRailAVault, V1_VAULT, VAULT_REGISTRY_VERSION } from './registry';
 
@@ -78,7 +78,7 @@ export function manifestReceipt(manifest: VaultManifest, now: Date): VaultReceip
 
 /** A pack's receipt; the pack must still hash to its own planHash (no edited packs). */
 export function packReceipt(pack: DepositPack, now: Date): VaultReceipt {
-  if (computePlanHash(pack) !== pack.planHash) {
+  if (computePlanHash(pack) !== normalizePlanHash(pack.planHash)) {
     throw new SvcError('PACK_HASH_MISMATCH', 'The pack does not hash to its planHash: it was altered after it was built', {
       issues: [{ code: 'PACK_HASH_MISMATCH', message: 'recomputed planHash differs', path: 'pack.planHash' }],
     });
@@ -89,7 +89,7 @@ export function packReceipt(pack: DepositPack, now: Date): VaultReceipt {
     kind: 'deposit_pack',
     vaultSlug: vault.slug,
     vaultAddress: vault.address,
-    subjectHash: pack.planHash,
+    subjectHash: computePlanHash(pack),
     stage: 'PREPARATION',
     status: 'paper',
     validationStatus: null,

@@ -13,6 +13,7 @@
  * stated reason, never as a fault.
  */
 import type { Address, Hex } from 'viem';
+import type { RequestClocks } from '../clock';
 import { findAssetByAddress } from '../registry';
 import {
   V2_ASSET_REGISTRY_ABI,
@@ -262,7 +263,12 @@ function stripIndex(c: Capacity & { limitingIndex?: number }): Capacity {
   return rest as Capacity;
 }
 
-export async function readVaultV2Status(reader: ChainReader | null, now: Date) {
+/**
+ * `readAt` is the answer's clock; whether a timelock operation is `ready` is a check, so it
+ * reads the server's clock.
+ */
+export async function readVaultV2Status(reader: ChainReader | null, clocks: RequestClocks) {
+  const serverSeconds = BigInt(Math.floor(clocks.serverTime.getTime() / 1000));
   const chain = await checkChain(reader);
   const reads = new Reads(chain.ok ? reader! : failingReader(chain.reason));
   const vaultAddress = v2Contract('vault').address;
@@ -290,7 +296,7 @@ export async function readVaultV2Status(reader: ChainReader | null, now: Date) {
         ok: true,
         value: ids.map((id, i) => {
           const eta = etas[i] ?? 0n;
-          return { id, label: labels[i] ?? '', etaUnix: eta.toString(), eta: new Date(Number(eta) * 1000).toISOString(), ready: eta <= BigInt(Math.floor(now.getTime() / 1000)) };
+          return { id, label: labels[i] ?? '', etaUnix: eta.toString(), eta: new Date(Number(eta) * 1000).toISOString(), ready: eta <= serverSeconds };
         }),
       }),
     ),
@@ -415,7 +421,7 @@ export async function readVaultV2Status(reader: ChainReader | null, now: Date) {
   return {
     statusVersion: V2_STATUS_VERSION,
     vault: { slug: V2_VAULT_SLUG, address: vaultAddress, generation: 'v2' as const, lifecycle: 'canonical_v2' as const },
-    readAt: now.toISOString(),
+    readAt: clocks.answerTime.toISOString(),
     chain: chain.ok
       ? { expectedChainId: 4663 as const, state: 'verified' as const, reason: 'eth_chainId answered 4663 before any other read' }
       : { expectedChainId: 4663 as const, state: 'unusable' as const, reason: READ_FAILURE_TEXT[chain.reason] },

@@ -162,7 +162,7 @@ export async function checkPayment(payment: DecodedPayment, req: BuiltRequiremen
     throw new PaymentRejected('invalid_scheme', `Only the ${X402_SCHEME} scheme is accepted`);
   }
   if (payment.network !== expectedNetwork) {
-    throw new PaymentRejected('invalid_network', `The payment is for network ${payment.network}; this service is paid on ${expectedNetwork}`);
+    throw new PaymentRejected('invalid_network', `The payment is for another network; this service is paid on ${expectedNetwork}`);
   }
   if (payment.accepted) {
     const acc = payment.accepted;

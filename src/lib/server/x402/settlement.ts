@@ -82,10 +82,10 @@ export interface SettleFlowInput {
   store: AuthorizationStore;
   /** A payment header value, as the request carried it. */
   paymentHeader: { header: string; value: string } | undefined;
-  /** The request's clock for documents (may be pinned by `nowIso`). */
-  now: Date;
-  /** The real arrival time: validity windows are checked against it, never against `nowIso`. */
-  receivedAt: Date;
+  /** The answer's clock, for the receipt's timestamp (may be pinned by `nowIso`). */
+  answerTime: Date;
+  /** The server's clock: validity windows are checked against it and rows stamped with it, never `nowIso`. */
+  serverTime: Date;
 }
 
 /** Reads the payment header of a request (throws PaymentMalformed when both are sent). */
@@ -129,7 +129,7 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
   let payment: DecodedPayment;
   try {
     payment = decodePayment(input.paymentHeader.header, input.paymentHeader.value);
-    await checkPayment(payment, requirements, Math.floor(input.receivedAt.getTime() / 1000));
+    await checkPayment(payment, requirements, Math.floor(input.serverTime.getTime() / 1000));
   } catch (error) {
     if (error instanceof PaymentMalformed) return { kind: 'malformed', requirements, reason: error.reason, message: error.message };
     if (error instanceof PaymentRejected) return { kind: 'rejected', requirements, reason: error.reason, message: error.message };
@@ -163,13 +163,13 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
   };
   // No look-up first: the database's unique key alone decides, so a replay and a race take
   // the same path.
-  if (!(await input.store.reserve(row, input.receivedAt))) return seen();
+  if (!(await input.store.reserve(row, input.serverTime))) return seen();
 
   const outcome = await settlePayment(input.facilitator, settleRequestBody(payment, requirements));
   const network = networkOf(payment, requirements);
   switch (outcome.kind) {
     case 'refused': {
-      await input.store.finish(id, 'refused', outcome.reason, null, input.receivedAt);
+      await input.store.finish(id, 'refused', outcome.reason, null, input.serverTime);
       return {
         kind: 'refused',
         requirements,
@@ -180,15 +180,15 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
       };
     }
     case 'call_rejected':
-      await input.store.finish(id, 'refused', `facilitator_http_${outcome.httpStatus}`, null, input.receivedAt);
+      await input.store.finish(id, 'refused', `facilitator_http_${outcome.httpStatus}`, null, input.serverTime);
       return { kind: 'facilitator_call_rejected', requirements, payment, httpStatus: outcome.httpStatus };
     case 'unknown':
-      await input.store.finish(id, 'settlement_unknown', outcome.cause, null, input.receivedAt);
+      await input.store.finish(id, 'settlement_unknown', outcome.cause, null, input.serverTime);
       return { kind: 'settlement_unknown', requirements, payment, cause: outcome.cause, authorizationId: id };
     case 'success': {
       const mismatch = mismatchOf(outcome, payment, requirements);
       if (mismatch) {
-        await input.store.finish(id, 'report_mismatch', `reported_${mismatch}_differs`, outcome.transaction, input.receivedAt);
+        await input.store.finish(id, 'report_mismatch', `reported_${mismatch}_differs`, outcome.transaction, input.serverTime);
         return { kind: 'report_mismatch', requirements, payment, field: mismatch, authorizationId: id, transaction: outcome.transaction };
       }
       const receipt = buildPaymentReceipt({
@@ -202,9 +202,9 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
         validAfter: payment.authorization.validAfter,
         validBefore: payment.authorization.validBefore,
         transaction: outcome.transaction,
-        issuedAt: input.now,
+        issuedAt: input.answerTime,
       });
-      await input.store.recordSettled(id, receipt, input.receivedAt);
+      await input.store.recordSettled(id, receipt, input.serverTime);
       return {
         kind: 'settled',
         requirements,

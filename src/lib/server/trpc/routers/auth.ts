@@ -3,7 +3,7 @@
  * GET /api/auth/nonce, POST /api/auth/verify, GET /api/auth/session, POST /api/auth/logout.
  *
  * Every security decision here (nonce and message expiry, session expiry) uses the
- * request's arrival time, `ctx.receivedAt`, not `ctx.now`: `nowIso` pins the timestamps of
+ * server's clock, `ctx.serverTime`, never `ctx.answerTime`: `nowIso` pins the timestamps of
  * an answer, and must never let a caller move the clock of a check.
  */
 import { z } from 'zod';
@@ -54,7 +54,7 @@ const sessionOutput = z.object({
 });
 
 const AUTH_ERRORS_TEXT =
-  'Refusals, each with its own code: 400 SIWE_MESSAGE_MALFORMED (not an EIP-4361 message); 401 SIWE_DOMAIN_MISMATCH, SIWE_URI_MISMATCH, SIWE_VERSION_UNSUPPORTED, SIWE_CHAIN_UNSUPPORTED (only 4663 and 1), SIWE_ISSUED_IN_FUTURE (more than 2 minutes ahead), SIWE_MESSAGE_EXPIRED, SIWE_NOT_YET_VALID, SIWE_NONCE_UNKNOWN, SIWE_NONCE_EXPIRED, SIWE_NONCE_REUSED, SIWE_SIGNATURE_INVALID; 403 ORIGIN_MISMATCH (the Origin header is missing or is not ORIGIN); 503 SIWE_SIGNATURE_CHECK_UNAVAILABLE (a contract-wallet check could not reach chain 4663).';
+  'Refusals, each with its own code: 400 SIWE_MESSAGE_MALFORMED (not an EIP-4361 message); 401 SIWE_DOMAIN_MISMATCH, SIWE_URI_MISMATCH, SIWE_VERSION_UNSUPPORTED, SIWE_CHAIN_UNSUPPORTED (only 4663 and 1), SIWE_ISSUED_IN_FUTURE (more than 2 minutes ahead), SIWE_MESSAGE_EXPIRED, SIWE_NOT_YET_VALID, SIWE_NONCE_UNKNOWN, SIWE_NONCE_EXPIRED, SIWE_NONCE_REUSED, SIWE_SIGNATURE_INVALID; 403 ORIGIN_MISMATCH (an Origin header other than ORIGIN; a request without Origin, from a non-browser client, is accepted); 503 SIWE_SIGNATURE_CHECK_UNAVAILABLE (a contract-wallet check could not reach chain 4663).';
 
 function noStore(headers: Headers): void {
   headers.set('cache-control', 'no-store');
@@ -73,9 +73,9 @@ export const authRouter = router({
     .output(z.object({ nonce: z.string(), issuedAt: z.string(), expiresAt: z.string() }))
     .query(async ({ ctx }) => {
       noStore(ctx.resHeaders);
-      const issued = issueNonce(ctx.receivedAt);
+      const issued = issueNonce(ctx.serverTime);
       await saveNonce(issued);
-      await sweepNonces(new Date(ctx.receivedAt.getTime() - NONCE_RETENTION_MS));
+      await sweepNonces(new Date(ctx.serverTime.getTime() - NONCE_RETENTION_MS));
       return { nonce: issued.nonce, issuedAt: issued.issuedAt.toISOString(), expiresAt: issued.expiresAt.toISOString() };
     }),
 
@@ -83,7 +83,7 @@ export const authRouter = router({
     .meta({
       family: 'auth',
       openapi: rest('POST', '/auth/verify', 'Verify a signed Sign-In with Ethereum message and open a session', {
-        description: `The message must name this service's host as its domain and a URI on ORIGIN, version 1, chain 4663 or 1, a nonce from GET /api/auth/nonce (unexpired, unused), an issuedAt not in the future, and respect its expirationTime and notBefore. The signature must recover to the message's address (contract wallets through ERC-1271/6492 on chain 4663 when the chain RPC is configured). On success the wallet user is created on first sign-in, a session the request's cookie already held is ended, and an HttpOnly, SameSite=Lax session cookie \`svc_session\` is set (Secure when ORIGIN is https), valid 30 days with sliding renewal. The request must carry an Origin header equal to ORIGIN. ${AUTH_ERRORS_TEXT}`,
+        description: `The message must name this service's host as its domain and a URI on ORIGIN, version 1, chain 4663 or 1, a nonce from GET /api/auth/nonce (unexpired, unused), an issuedAt not in the future, and respect its expirationTime and notBefore. The signature must recover to the message's address (contract wallets through ERC-1271/6492 on chain 4663 when the chain RPC is configured). On success the wallet user is created on first sign-in, a session the request's cookie already held is ended, and an HttpOnly, SameSite=Lax session cookie \`svc_session\` is set (Secure when ORIGIN is https), valid 30 days with sliding renewal. An Origin header, when present, must equal ORIGIN. ${AUTH_ERRORS_TEXT}`,
       }),
     })
     .input(verifyInput)
@@ -93,7 +93,7 @@ export const authRouter = router({
       checkRequestOrigin(ctx.headers.get('origin'), ctx.config.origin);
       const signedIn = await signInWithEthereum(
         { message: input.message, signature: input.signature as `0x${string}` },
-        { origin: ctx.config.origin, now: ctx.receivedAt, rpcUrl: ctx.config.brokerChainRpcUrl },
+        { origin: ctx.config.origin, now: ctx.serverTime, rpcUrl: ctx.config.brokerChainRpcUrl },
         authStore,
       );
       // Signing in again (same or another wallet) replaces the browser's session: the one
@@ -126,7 +126,7 @@ export const authRouter = router({
       family: 'auth',
       openapi: rest('POST', '/auth/logout', 'End the caller\'s session (server-side)', {
         description:
-          'Deletes the session row, so the cookie stops working everywhere, and clears the cookie. Answers `{ ok: true }` also when there was no session. The request must carry an Origin header equal to ORIGIN (403 ORIGIN_MISMATCH).',
+          'Deletes the session row, so the cookie stops working everywhere, and clears the cookie. Answers `{ ok: true }` also when there was no session. An Origin header, when present, must equal ORIGIN (403 ORIGIN_MISMATCH); a request without one is accepted.',
       }),
     })
     .input(noInput)

@@ -183,7 +183,7 @@ const auditReportOut = z
   .meta({ id: 'PostRunAuditReport' });
 
 function pathDeps(ctx: RequestContext): PathDeps {
-  return { now: ctx.now, serverTime: ctx.receivedAt, stockNotionalCapUsd: ctx.config.partner.stockTradeMaxNotionalUsd };
+  return { now: ctx.answerTime, serverTime: ctx.serverTime, stockNotionalCapUsd: ctx.config.partner.stockTradeMaxNotionalUsd };
 }
 
 const GATE_DOC =
@@ -211,16 +211,16 @@ export const autonomyRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => {
-      const evaluation = validateAutonomy(input.coil, input, ctx.receivedAt);
+      const evaluation = validateAutonomy(input.coil, input, ctx.serverTime);
       const manifestHash = manifestHashOf(input.coil);
       const subject = { manifestHash, mode: evaluation.mode, issues: evaluation.issues, gate: evaluation.gate, fuses: evaluation.fuses, fuseChecksum: evaluation.fuseChecksum };
       return {
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         issues: evaluation.issues,
         gate: evaluation.gate,
         fuses: evaluation.fuses,
         fuseChecksum: evaluation.fuseChecksum,
-        receipt: buildArtifactReceipt('autonomy_validation', subject, ctx.now, manifestHash),
+        receipt: buildArtifactReceipt('autonomy_validation', subject, ctx.answerTime, manifestHash),
       };
     }),
 
@@ -253,7 +253,7 @@ export const autonomyRouter = router({
     .mutation(async ({ ctx, input }) => {
       const path = compileBrokerPath(input.coil, input.options ?? {}, { ...pathDeps(ctx), serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
       await persistReceipt(ctx, input.coil, path.coilReceipt);
-      return { generatedAt: ctx.now.toISOString(), ...path };
+      return { generatedAt: ctx.answerTime.toISOString(), ...path };
     }),
 
   generateCommandPack: publicProcedure
@@ -267,7 +267,7 @@ export const autonomyRouter = router({
     )
     .input(z.object({ coil: coilField, options: pathOptionsField, nowIso: nowIsoField }))
     .output(stampedOutput({ generatedAt: z.string(), commandPack: commandPackOut, receipt: artifactReceiptOut }))
-    .mutation(({ ctx, input }) => ({ generatedAt: ctx.now.toISOString(), ...generatePartnerbotCommandPack(input.coil, input.options ?? {}, pathDeps(ctx)) })),
+    .mutation(({ ctx, input }) => ({ generatedAt: ctx.answerTime.toISOString(), ...generatePartnerbotCommandPack(input.coil, input.options ?? {}, pathDeps(ctx)) })),
 
   brokerMcpInstructions: publicProcedure
     .meta(
@@ -280,7 +280,7 @@ export const autonomyRouter = router({
     )
     .input(z.object({ coil: coilField, options: pathOptionsField, nowIso: nowIsoField }))
     .output(stampedOutput({ generatedAt: z.string(), instructions: instructionsOut, receipt: pathReceiptOut }))
-    .mutation(({ ctx, input }) => ({ generatedAt: ctx.now.toISOString(), ...generateBrokerMcpInstructions(input.coil, input.options ?? {}, pathDeps(ctx)) })),
+    .mutation(({ ctx, input }) => ({ generatedAt: ctx.answerTime.toISOString(), ...generateBrokerMcpInstructions(input.coil, input.options ?? {}, pathDeps(ctx)) })),
 
   postRunAudit: publicProcedure
     .meta(
@@ -293,5 +293,5 @@ export const autonomyRouter = router({
     )
     .input(z.object({ receipt: receiptInput, activity: z.array(activityItemInput).max(500), nowIso: nowIsoField }))
     .output(stampedOutput({ generatedAt: z.string(), report: auditReportOut, receipt: artifactReceiptOut }))
-    .mutation(({ ctx, input }) => ({ generatedAt: ctx.now.toISOString(), ...postRunAudit(input.receipt, input.activity, { now: ctx.now, serverTime: ctx.receivedAt }) })),
+    .mutation(({ ctx, input }) => ({ generatedAt: ctx.answerTime.toISOString(), ...postRunAudit(input.receipt, input.activity, { now: ctx.answerTime, serverTime: ctx.serverTime }) })),
 });

@@ -1,5 +1,9 @@
-/** Helpers the tools and strategist routers share. */
+/** Helpers the tools and strategist routers (and the share-card image route) share. */
 import { scoreCoil } from '../../coil/health';
+import { buildShareCard, type ShareCard, type ShareCardInput } from '../../coil/share-card';
+import { validateCoil } from '../../coil/validate';
+import { SvcError } from '../../errors';
+import { scanForExecutionClaims } from '../../guards/output-guard';
 import type { Coil } from '../../coil/manifest';
 import type { ServiceConfig } from '../../config';
 import { forkParentStore, saveCoilWithReceipt } from '../../db/coil-repository';
@@ -51,14 +55,25 @@ export async function withForkParent(ctx: RequestContext, coil: Coil, paths?: Fo
  */
 export async function persistReceipt(ctx: RequestContext, coil: Coil, receipt: Receipt, agentId: string | null = null): Promise<void> {
   const owner = (await ctx.getSession())?.address ?? null;
-  await saveCoilWithReceipt({
-    coil,
-    manifestHash: receipt.manifestHash,
-    ownerAddress: owner,
-    agentId,
-    score: scoreCoil(coil).total,
-    now: ctx.now,
-    storedAt: ctx.receivedAt,
-    receipt,
-  });
+  await saveCoilWithReceipt({ coil, manifestHash: receipt.manifestHash, ownerAddress: owner, agentId, score: scoreCoil(coil).total, storedAt: ctx.serverTime, receipt });
+}
+
+/**
+ * The share card of a Coil, refused (422 SHARE_CARD_REJECTED, issue EXECUTION_CLAIM_TEXT)
+ * when a text of the card reads as an execution claim. A card is a picture people post under
+ * the service's name, and its texts are the Coil's texts cut and combined (title, headline,
+ * alt text), so the caller's words in it are refused at input, naming the Coil fields (or the
+ * card field a combination produced), rather than blocked as a 500 of the output guard.
+ * It sits beside `assertNoPerformanceClaim` in spirit; it lives here because coil/ belongs
+ * to another change of this round.
+ */
+export function shareCardOrRefusal(input: ShareCardInput): ShareCard {
+  const card = buildShareCard(input);
+  const coilIssues = validateCoil(input.coil)
+    .issues.filter((i) => i.code === 'EXECUTION_CLAIM_TEXT')
+    .map((i) => ({ code: 'EXECUTION_CLAIM_TEXT', message: 'this text reads as a claim that an execution happened', path: `coil.${i.path}` }));
+  const cardClaim = coilIssues.length === 0 ? scanForExecutionClaims(card) : undefined;
+  const issues = cardClaim ? [{ code: 'EXECUTION_CLAIM_TEXT', message: 'this card text, made from the Coil\'s texts, reads as a claim that an execution happened', path: `card.${cardClaim.path}` }] : coilIssues;
+  if (issues.length === 0) return card;
+  throw new SvcError('SHARE_CARD_REJECTED', 'A share card never carries a claim that an execution happened; this Coil\'s texts read as one', { issues });
 }

@@ -16,7 +16,7 @@ import { ackVerificationShape, addressShape, modesShape } from '../../vaults/pac
 import { buildArtifactReceipt } from '../../receipts/artifact';
 import { chainAddressField } from '../../registry/symbol-space';
 import { artifactReceiptOut } from './receipt-shapes';
-import { MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
+import { checkModeBConfigGates, MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepositTx, submitModeBIntent } from '../../vaults/mode-b';
 import type { SourceVerification } from '../../x402/constants';
 import type { AckVerification } from '../../vaults/acks';
 import type { DepositVerification } from '../../vaults/completion';
@@ -141,7 +141,7 @@ export const partnerbotRouter = router({
     })
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(partnerbotSchemaOutput)
-    .query(({ ctx }) => partnerbotSchema({ lane: vaultServiceLaneOf(ctx.config.facilitator), now: ctx.now })),
+    .query(({ ctx }) => partnerbotSchema({ lane: vaultServiceLaneOf(ctx.config.facilitator), now: ctx.answerTime })),
 
   prepareCommand: publicProcedure
     .meta({
@@ -156,7 +156,7 @@ export const partnerbotRouter = router({
     .input(z.object(packRequestShape))
     .output(stampedOutput(prepareOutputShape))
     .mutation(async ({ ctx, input }) => {
-      const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.now));
+      const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.answerTime));
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 
@@ -193,10 +193,10 @@ export const partnerbotRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const command = await buildDepositCommand(input, depositPackDepsFor(ctx.config, ctx.now));
+      const command = await buildDepositCommand(input, depositPackDepsFor(ctx.config, ctx.answerTime));
       return {
         ...command,
-        receipt: buildArtifactReceipt('vault_deposit_command', command, ctx.now),
+        receipt: buildArtifactReceipt('vault_deposit_command', command, ctx.answerTime),
         ...vaultChainBlocksFor(ctx.config, [ackSource(command.ackVerification)]),
       };
     }),
@@ -246,7 +246,7 @@ export const partnerbotRouter = router({
         generatedAt: z.string(),
       }),
     )
-    .mutation(({ ctx, input }) => ({ ...importPartnerFeeClaim(input.claim, { now: ctx.now, serverTime: ctx.receivedAt }), generatedAt: ctx.now.toISOString() })),
+    .mutation(({ ctx, input }) => ({ ...importPartnerFeeClaim(input.claim, { now: ctx.answerTime, serverTime: ctx.serverTime }), generatedAt: ctx.answerTime.toISOString() })),
 
   submitIntent: publicProcedure
     .meta({
@@ -254,8 +254,14 @@ export const partnerbotRouter = router({
       inputErrorCode: vaultInputErrorCode,
       openapi: rest('POST', '/partnerbot/vault-deposit/submit-intent', "Mode B: submit one deposit prompt for the operator's own partner wallet", {
         description:
-          'Refuses, in this order: 503 MODE_B_DISABLED (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED), 403 OWNER_APPROVAL_REQUIRED (OWNER_APPROVED_PARTNER_WALLET_DEPOSIT), 503 PARTNER_KEY_MISSING (PARTNER_API_KEY), 403 RECEIVER_NOT_PARTNER_WALLET (receiver must be PARTNER_WALLET_ADDRESS), then 409 CONFIRM_PLAN_HASH_MISMATCH unless confirmPlanHash equals the planHash of the pack rebuilt from this request at packGeneratedAt. A plan is submitted at most once (409 PLAN_ALREADY_SUBMITTED). When every gate passes, one prompt goes to the partner and the answer is a bvd_ job with complete: false. Never a user-deposit path.',
+          'Refuses, in this order: 503 MODE_B_DISABLED (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED), 403 OWNER_APPROVAL_REQUIRED (OWNER_APPROVED_PARTNER_WALLET_DEPOSIT), 503 PARTNER_KEY_MISSING (PARTNER_API_KEY), all three before any field of the request is looked at; then 400 for a missing or malformed field, 403 RECEIVER_NOT_PARTNER_WALLET (receiver must be PARTNER_WALLET_ADDRESS), 409 CONFIRM_PLAN_HASH_MISMATCH unless confirmPlanHash equals the planHash of the pack rebuilt from this request at packGeneratedAt, 409 PACK_EXPIRED (on the server clock, whatever nowIso says). A plan is submitted at most once (409 PLAN_ALREADY_SUBMITTED). When every gate passes, one prompt goes to the partner and the answer is a bvd_ job with complete: false. Never a user-deposit path.',
       }),
+    })
+    // The lane's configuration gates come before the input is validated: a lane that is off
+    // says so before it asks for the fields only it needs.
+    .use(({ ctx, next }) => {
+      checkModeBConfigGates(modeBSettingsFor(ctx.config));
+      return next();
     })
     .input(
       z.object({
@@ -267,7 +273,8 @@ export const partnerbotRouter = router({
     .output(stampedOutput({ job: jobShape, verification: verificationShape, complete: z.literal(false), pack: packShape, ...chainBlockFields }))
     .mutation(async ({ ctx, input }) => {
       const out = await submitModeBIntent(input, {
-        now: ctx.now,
+        answerTime: ctx.answerTime,
+        serverTime: ctx.serverTime,
         appOrigin: ctx.config.origin,
         chain: chainReaderFor(ctx.config),
         settings: modeBSettingsFor(ctx.config),
@@ -306,7 +313,8 @@ export const partnerbotRouter = router({
       const chain = chainReaderFor(ctx.config);
       if (input.jobId.startsWith(MODE_B_JOB_PREFIX)) {
         const out = await modeBJobStatus(input.jobId, input.txHash as `0x${string}` | undefined, {
-          now: ctx.now,
+          answerTime: ctx.answerTime,
+          serverTime: ctx.serverTime,
           chain,
           settings: modeBSettingsFor(ctx.config),
           store: vaultDepositJobRepository,
@@ -317,7 +325,7 @@ export const partnerbotRouter = router({
         const out = await reconcileDepositTx(
           input.jobId as `0x${string}`,
           { vaultId: input.vaultId, receiver: input.receiver, amountUsdg: input.amount },
-          { now: ctx.now, chain },
+          { now: ctx.answerTime, chain },
           (v) => parseUsdgAmount(v, 'amount').units,
         );
         return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };

@@ -256,7 +256,7 @@ export const stocksRouter = router({
     })
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(statusOutput)
-    .query(({ ctx }) => partnerLaneStatus(ctx.config, ctx.now)),
+    .query(({ ctx }) => partnerLaneStatus(ctx.config, ctx.answerTime)),
 
   prepare: publicProcedure
     .meta({
@@ -269,7 +269,7 @@ export const stocksRouter = router({
     })
     .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
     .output(prepareOutput)
-    .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.now, serverTime: ctx.receivedAt })),
+    .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, serverTime: ctx.serverTime })),
 
   generateCommand: publicProcedure
     .meta({
@@ -296,7 +296,7 @@ export const stocksRouter = router({
     )
     .mutation(({ input, ctx }) => {
       const generated = generateStockCommand(input.intent, ctx.config);
-      return { ...generated, receipt: buildArtifactReceipt('stock_command', generated, ctx.now), generatedAt: ctx.now.toISOString() };
+      return { ...generated, receipt: buildArtifactReceipt('stock_command', generated, ctx.answerTime), generatedAt: ctx.answerTime.toISOString() };
     }),
 
   submitPreview: publicProcedure
@@ -340,8 +340,8 @@ export const stocksRouter = router({
       }),
     )
     .mutation(({ input, ctx }) => {
-      const preview = previewStockSubmit({ intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.now }, ctx.config);
-      return { ...preview, receipt: buildArtifactReceipt('stock_submit_preview', preview, ctx.now), generatedAt: ctx.now.toISOString() };
+      const preview = previewStockSubmit({ intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime }, ctx.config);
+      return { ...preview, receipt: buildArtifactReceipt('stock_submit_preview', preview, ctx.answerTime), generatedAt: ctx.answerTime.toISOString() };
     }),
 
   submit: publicProcedure
@@ -363,8 +363,8 @@ export const stocksRouter = router({
     .output(submitOutput)
     .mutation(async ({ input, ctx }) => {
       const answer = await submitStockIntent(
-        { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.now },
-        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.receivedAt, wallClock: () => new Date() },
+        { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
+        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: () => new Date() },
       );
       logger.info({ event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed }, 'stock plan handed to the partner');
       return answer;
@@ -380,7 +380,7 @@ export const stocksRouter = router({
     })
     .input(z.object({ jobId: z.string().min(1).max(256), nowIso: nowIsoField }))
     .output(pollOutput)
-    .query(({ input, ctx }) => pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.now })),
+    .query(({ input, ctx }) => pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime })),
 
   reconcile: publicProcedure
     .meta({
@@ -401,7 +401,7 @@ export const stocksRouter = router({
     )
     .output(reconcileOutput)
     .mutation(({ input, ctx }) =>
-      reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.now }),
+      reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime }),
     ),
 
   receipt: publicProcedure

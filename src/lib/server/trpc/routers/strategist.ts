@@ -93,8 +93,8 @@ export const strategistRouter = router({
         userPreferences: input.userPreferences,
         parentManifestHash: await parentOf(ctx, input.basketContext),
       };
-      const response = await runStrategist(request, { config: strategistConfigOf(ctx.config), now: ctx.now });
-      const receipt = buildReceipt(response.manifest, 'coil_manifest', ctx.now);
+      const response = await runStrategist(request, { config: strategistConfigOf(ctx.config), now: ctx.answerTime });
+      const receipt = buildReceipt(response.manifest, 'coil_manifest', ctx.answerTime);
       await persistReceipt(ctx, response.manifest, receipt, response.providerMeta.provider);
       return { ...response, receipt };
     }),

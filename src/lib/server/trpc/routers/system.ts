@@ -142,7 +142,7 @@ export const systemRouter = router({
       ]);
       return {
         status: overallReadiness(database, chain.state),
-        checkedAt: ctx.now.toISOString(),
+        checkedAt: ctx.answerTime.toISOString(),
         database,
         chain: { state: chain.state, expectedChainId: 4663 as const },
         rateLimitStore,
@@ -171,7 +171,7 @@ export const systemRouter = router({
         const asset = findAssetByTicker(input.ticker!);
         return asset
           ? { status: 'canonical' as const, asset, message: `${asset.ticker} is canonical at ${asset.address}` }
-          : { status: 'unknown_ticker' as const, asset: null, message: `No canonical asset has the ticker ${input.ticker}` };
+          : { status: 'unknown_ticker' as const, asset: null, message: 'no canonical asset has this ticker' };
       }
       const check = checkCanonical(input.ticker, input.address);
       switch (check.status) {

@@ -9,7 +9,6 @@ import { riskAudit } from '../../coil/audit';
 import { driftCheck } from '../../coil/drift';
 import { scoreCoil } from '../../coil/health';
 import { coilSchema, executionModeSchema, HEX_ADDRESS, SHA256_HEX, type Coil } from '../../coil/manifest';
-import { buildShareCard } from '../../coil/share-card';
 import { validateCoil } from '../../coil/validate';
 import { coilingStrategists, findCoilByManifestHash, findReceipt, loadLineage, passportStats } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
@@ -46,7 +45,7 @@ import {
   validationOut,
   verificationOut,
 } from './coil-schemas';
-import { persistReceipt, promptErrorCode, strategistConfigOf, withForkParent } from './coil-shared';
+import { persistReceipt, promptErrorCode, shareCardOrRefusal, strategistConfigOf, withForkParent } from './coil-shared';
 import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
 
 registerErrorStatuses({
@@ -107,7 +106,7 @@ const toolFields = <N extends string, T extends z.ZodRawShape>(tool: N, shape: T
  * `coil` has passed `withForkParent` (every tool resolves a fork's parent before any work).
  */
 async function issueReceipt(ctx: RequestContext, coil: Coil, kind: ReceiptKind, agentId: string | null = null): Promise<Receipt> {
-  const receipt = buildReceipt(coil, kind, ctx.now);
+  const receipt = buildReceipt(coil, kind, ctx.answerTime);
   await persistReceipt(ctx, coil, receipt, agentId);
   return receipt;
 }
@@ -131,10 +130,10 @@ export const toolsRouter = router({
     .input(z.object({ prompt: thesisPromptSchema, executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
     .output(toolFields('generate-coil', { coil: coilOut, health: healthOut, receipt: receiptOut, providerMeta: providerMetaOut, disclaimers: z.array(z.string()) }))
     .mutation(async ({ ctx, input }) => {
-      const generated = await generateCoil({ prompt: input.prompt, executionMode: input.executionMode }, { config: strategistConfigOf(ctx.config), now: ctx.now });
+      const generated = await generateCoil({ prompt: input.prompt, executionMode: input.executionMode }, { config: strategistConfigOf(ctx.config), now: ctx.answerTime });
       const coil = await withForkParent(ctx, generated.coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest', generated.providerMeta.provider);
-      return { tool: 'generate-coil' as const, generatedAt: ctx.now.toISOString(), ...generated, coil, receipt };
+      return { tool: 'generate-coil' as const, generatedAt: ctx.answerTime.toISOString(), ...generated, coil, receipt };
     }),
 
   validateCoil: publicProcedure
@@ -145,7 +144,7 @@ export const toolsRouter = router({
       const coil = await withForkParent(ctx, input.coil);
       const validation = validateCoil(coil);
       const receipt = await issueReceipt(ctx, coil, 'validation');
-      return { tool: 'validate-coil' as const, generatedAt: ctx.now.toISOString(), validation, receipt };
+      return { tool: 'validate-coil' as const, generatedAt: ctx.answerTime.toISOString(), validation, receipt };
     }),
 
   scoreCoil: publicProcedure
@@ -156,7 +155,7 @@ export const toolsRouter = router({
       const coil = await withForkParent(ctx, input.coil);
       const health = scoreCoil(coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest');
-      return { tool: 'score-coil' as const, generatedAt: ctx.now.toISOString(), health, receipt };
+      return { tool: 'score-coil' as const, generatedAt: ctx.answerTime.toISOString(), health, receipt };
     }),
 
   compileCapsule: publicProcedure
@@ -186,7 +185,7 @@ export const toolsRouter = router({
       const coil = await withForkParent(ctx, input.coil);
       const capsule = compileCapsule(coil, input.options ?? {});
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest');
-      return { tool: 'compile-capsule' as const, generatedAt: ctx.now.toISOString(), capsule, receipt };
+      return { tool: 'compile-capsule' as const, generatedAt: ctx.answerTime.toISOString(), capsule, receipt };
     }),
 
   riskAudit: publicProcedure
@@ -213,7 +212,7 @@ export const toolsRouter = router({
       const coil = await withForkParent(ctx, input.coil);
       const audit = riskAudit(coil);
       const receipt = await issueReceipt(ctx, coil, 'risk_fuse');
-      return { tool: 'risk-audit' as const, generatedAt: ctx.now.toISOString(), ...audit, receipt };
+      return { tool: 'risk-audit' as const, generatedAt: ctx.answerTime.toISOString(), ...audit, receipt };
     }),
 
   driftCheck: publicProcedure
@@ -237,8 +236,8 @@ export const toolsRouter = router({
       const coil = await withForkParent(ctx, input.coil);
       requireValidCoil(coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest');
-      const report = driftCheck({ coil, coilId: receipt.coilId, manifestHash: receipt.manifestHash, currentWeightsBps: input.currentWeightsBps, now: ctx.now });
-      return { tool: 'drift-check' as const, generatedAt: ctx.now.toISOString(), report, receipt };
+      const report = driftCheck({ coil, coilId: receipt.coilId, manifestHash: receipt.manifestHash, currentWeightsBps: input.currentWeightsBps, now: ctx.answerTime });
+      return { tool: 'drift-check' as const, generatedAt: ctx.answerTime.toISOString(), report, receipt };
     }),
 
   receipt: publicProcedure
@@ -256,7 +255,7 @@ export const toolsRouter = router({
       const coil = await withForkParent(ctx, input.coil);
       const receipt = await issueReceipt(ctx, coil, input.kind ?? 'coil_manifest');
       const lineage = await loadLineage(receipt.manifestHash);
-      return { tool: 'receipt' as const, generatedAt: ctx.now.toISOString(), receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) };
+      return { tool: 'receipt' as const, generatedAt: ctx.answerTime.toISOString(), receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) };
     }),
 
   shareCard: publicProcedure
@@ -265,7 +264,7 @@ export const toolsRouter = router({
         'POST',
         '/tools/share-card',
         'A share card of a valid Coil: a thesis artifact, never a performance claim',
-        'Title, assets and weights, memo, receipt id and disclaimer. The card is also served as an SVG image at GET /api/share-card/{receiptId}.svg (imageUrl). shareUrl = {shareUrlBase}/{receiptId}.svg, where shareUrlBase defaults to {origin}/api/share-card. A Coil whose texts read as a performance claim is 422 SHARE_CARD_REJECTED (PERFORMANCE_CLAIM); invalid Coils are 422 COIL_INVALID.',
+        'Title, assets and weights, memo, receipt id and disclaimer. The card is also served as an SVG image at GET /api/share-card/{receiptId}.svg (imageUrl). shareUrl = {shareUrlBase}/{receiptId}.svg, where shareUrlBase defaults to {origin}/api/share-card. A Coil whose texts read as a performance claim or as an execution claim is 422 SHARE_CARD_REJECTED (PERFORMANCE_CLAIM, EXECUTION_CLAIM_TEXT, naming the field); invalid Coils are 422 COIL_INVALID.',
       ),
     )
     .input(
@@ -284,10 +283,10 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const coil = await withForkParent(ctx, input.coil);
       requireValidCoil(coil);
-      const receipt = buildReceipt(coil, 'coil_manifest', ctx.now);
-      const card = buildShareCard({ coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
+      const receipt = buildReceipt(coil, 'coil_manifest', ctx.answerTime);
+      const card = shareCardOrRefusal({ coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
       await persistReceipt(ctx, coil, receipt);
-      return { tool: 'share-card' as const, generatedAt: ctx.now.toISOString(), card, receipt };
+      return { tool: 'share-card' as const, generatedAt: ctx.answerTime.toISOString(), card, receipt };
     }),
 
   verifyCoil: publicProcedure
@@ -310,7 +309,7 @@ export const toolsRouter = router({
         forkOf: 'coil.forkOf',
         parentManifestHash: asSent === input.coil ? 'coil.parentManifestHash' : 'receipt.parentManifestHash',
       });
-      return { tool: 'verify-coil' as const, generatedAt: ctx.now.toISOString(), verification: verifyReceipt(coil, input.receipt) };
+      return { tool: 'verify-coil' as const, generatedAt: ctx.answerTime.toISOString(), verification: verifyReceipt(coil, input.receipt) };
     }),
 
   oraclePolicy: publicProcedure
@@ -344,9 +343,9 @@ export const toolsRouter = router({
     .mutation(({ ctx, input }) => {
       const explained = explainOraclePolicy(
         input.readings?.map((r) => ({ tokenAddress: r.tokenAddress, updatedAt: parseIsoInstant(r.updatedAt)!, price: r.price })),
-        ctx.receivedAt,
+        ctx.serverTime,
       );
-      return { tool: 'oracle-policy' as const, generatedAt: ctx.now.toISOString(), ...explained, receipt: buildArtifactReceipt('oracle_policy', explained, ctx.now) };
+      return { tool: 'oracle-policy' as const, generatedAt: ctx.answerTime.toISOString(), ...explained, receipt: buildArtifactReceipt('oracle_policy', explained, ctx.answerTime) };
     }),
 
   verifyArtifactReceipt: publicProcedure
@@ -360,7 +359,7 @@ export const toolsRouter = router({
     )
     .input(z.object({ receipt: receiptInput, subject: z.unknown().optional().describe('the artifact the receipt fingerprints'), nowIso: nowIsoField }))
     .output(toolFields('verify-artifact-receipt', { verification: artifactVerificationOut }))
-    .mutation(({ ctx, input }) => ({ tool: 'verify-artifact-receipt' as const, generatedAt: ctx.now.toISOString(), verification: verifyArtifactReceipt(input.receipt, input.subject) })),
+    .mutation(({ ctx, input }) => ({ tool: 'verify-artifact-receipt' as const, generatedAt: ctx.answerTime.toISOString(), verification: verifyArtifactReceipt(input.receipt, input.subject) })),
 
   provenance: publicProcedure
     .meta(
@@ -378,7 +377,7 @@ export const toolsRouter = router({
       if (!lineage.has(input.manifestHash)) {
         throw new SvcError('MANIFEST_NOT_FOUND', 'No receipt of this manifest is stored', { issues: [{ code: 'MANIFEST_NOT_FOUND', message: 'issue a receipt first', path: 'manifestHash' }] });
       }
-      return { tool: 'provenance' as const, generatedAt: ctx.now.toISOString(), provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)) };
+      return { tool: 'provenance' as const, generatedAt: ctx.answerTime.toISOString(), provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)) };
     }),
 
   storedCoil: publicProcedure
@@ -407,7 +406,7 @@ export const toolsRouter = router({
       const receipts = (await Promise.all(receiptIds.map((id) => findReceipt(id)))).filter((r): r is Receipt => r !== undefined);
       return {
         tool: 'stored-coil' as const,
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         manifestHash: input.manifestHash,
         coiledBy: strategists.filter((s): s is 'mock' | 'partner' => s === 'mock' || s === 'partner'),
         coil: stored.data,
@@ -434,6 +433,6 @@ export const toolsRouter = router({
       const wallet = input.agentId.startsWith('0x');
       const id = wallet ? checksumAddress(input.agentId)! : input.agentId;
       const stats = await passportStats({ kind: wallet ? 'wallet' : 'strategist', id });
-      return { tool: 'passport' as const, generatedAt: ctx.now.toISOString(), passport: computePassport(id, wallet ? 'wallet' : 'strategist', stats, ctx.now) };
+      return { tool: 'passport' as const, generatedAt: ctx.answerTime.toISOString(), passport: computePassport(id, wallet ? 'wallet' : 'strategist', stats, ctx.answerTime) };
     }),
 });

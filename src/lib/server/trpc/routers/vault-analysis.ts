@@ -40,7 +40,7 @@ export const vaultAnalysisRouter = router({
       return {
         feeSchedule: FEE_SCHEDULE,
         calculation: calculateVaultFees(feeInput),
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),
@@ -61,7 +61,7 @@ export const vaultAnalysisRouter = router({
       const { nowIso: _now, ...composition } = input;
       return {
         riskScore: scoreVaultRisk(composition),
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),
@@ -82,7 +82,7 @@ export const vaultAnalysisRouter = router({
       const { nowIso: _now, ...comparisonInput } = input;
       return {
         comparison: compareVaultsWithoutRecommendation(comparisonInput),
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(vaultServiceLaneOf(ctx.config.facilitator)),
       };
     }),

@@ -121,8 +121,8 @@ export const vaultRailRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => ({
-      ...auditVaultRebalance(input.manifest as VaultManifest, input.policyOptions ?? {}, input.report, { now: ctx.now, serverTime: ctx.receivedAt }),
-      generatedAt: ctx.now.toISOString(),
+      ...auditVaultRebalance(input.manifest as VaultManifest, input.policyOptions ?? {}, input.report, { now: ctx.answerTime, serverTime: ctx.serverTime }),
+      generatedAt: ctx.answerTime.toISOString(),
       ...vaultChainBlocksFor(ctx.config),
     })),
 
@@ -156,8 +156,8 @@ export const vaultRailRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => {
-      const prepared = prepareVaultPartnerRebalance({ intent: input.intent, vaultId: input.vaultId }, { now: ctx.now, notionalCapUsd: ctx.config.partner.stockTradeMaxNotionalUsd });
-      return { ...prepared, receipt: buildArtifactReceipt('vault_partner_rebalance', prepared, ctx.now), ...vaultChainBlocksFor(ctx.config) };
+      const prepared = prepareVaultPartnerRebalance({ intent: input.intent, vaultId: input.vaultId }, { now: ctx.answerTime, notionalCapUsd: ctx.config.partner.stockTradeMaxNotionalUsd });
+      return { ...prepared, receipt: buildArtifactReceipt('vault_partner_rebalance', prepared, ctx.answerTime), ...vaultChainBlocksFor(ctx.config) };
     }),
 
   providerRewards: publicProcedure
@@ -208,5 +208,5 @@ export const vaultRailRouter = router({
         ...chainBlockFields,
       }),
     )
-    .mutation(({ ctx, input }) => ({ ...planProviderRewards(input, { now: ctx.now }), generatedAt: ctx.now.toISOString(), ...vaultChainBlocksFor(ctx.config) })),
+    .mutation(({ ctx, input }) => ({ ...planProviderRewards(input, { now: ctx.answerTime }), generatedAt: ctx.answerTime.toISOString(), ...vaultChainBlocksFor(ctx.config) })),
 });

@@ -259,7 +259,7 @@ export const vaultsRouter = router({
     .input(z.object({ vault: z.string().max(100).optional(), nowIso: nowIsoField }).optional())
     .output(stampedOutput({ gate: gateShape, ...chainBlockFields }))
     .query(async ({ ctx, input }) => {
-      const gate = await evaluateDepositGate(resolveRailAVault(input?.vault), chainReaderFor(ctx.config), ctx.now);
+      const gate = await evaluateDepositGate(resolveRailAVault(input?.vault), chainReaderFor(ctx.config), ctx.answerTime);
       return { gate, ...vaultChainBlocksFor(ctx.config, liveSource('deposit gate', gate.checkedAt, gate.source === 'onchain_eth_call')) };
     }),
 
@@ -274,7 +274,7 @@ export const vaultsRouter = router({
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(stampedOutput({ ...v2StatusShape, ...chainBlockFields }))
     .query(async ({ ctx }) => {
-      const status = await readVaultV2Status(chainReaderFor(ctx.config), ctx.now);
+      const status = await readVaultV2Status(chainReaderFor(ctx.config), { answerTime: ctx.answerTime, serverTime: ctx.serverTime });
       return { ...status, ...vaultChainBlocksFor(ctx.config, liveSource('V2 suite reads', status.readAt, status.readSummary.live > 0)) };
     }),
 
@@ -322,7 +322,7 @@ export const vaultsRouter = router({
       if (input.amount !== undefined && input.receiver !== undefined) {
         const prepared = await buildDepositPack(
           { vaultId: vault.slug, amountUsdg: input.amount, receiver: input.receiver },
-          depositPackDepsFor(ctx.config, ctx.now),
+          depositPackDepsFor(ctx.config, ctx.answerTime),
         );
         return {
           vault: listing,
@@ -356,7 +356,7 @@ export const vaultsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await buildDepositPack(
         { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
-        depositPackDepsFor(ctx.config, ctx.now),
+        depositPackDepsFor(ctx.config, ctx.answerTime),
       );
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
@@ -391,7 +391,7 @@ export const vaultsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const out = await createDepositIntent(
         { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
-        depositPackDepsFor(ctx.config, ctx.now),
+        depositPackDepsFor(ctx.config, ctx.answerTime),
       );
       return {
         intent: out.intent,
@@ -429,7 +429,7 @@ export const vaultsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const out = await createWithdrawIntent({ vaultId: input.slug, shares: input.shares, receiver: input.receiver }, { now: ctx.now, chain: chainReaderFor(ctx.config) });
+      const out = await createWithdrawIntent({ vaultId: input.slug, shares: input.shares, receiver: input.receiver }, { now: ctx.answerTime, chain: chainReaderFor(ctx.config) });
       return { ...out, ...vaultChainBlocksFor(ctx.config, liveSource('deposit gate', out.gate.checkedAt, true)) };
     }),
 
@@ -493,7 +493,7 @@ export const vaultsRouter = router({
         ...chainBlockFields,
       }),
     )
-    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest as VaultManifest, input.options ?? {}, ctx.now), ...vaultChainBlocksFor(ctx.config) })),
+    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest as VaultManifest, input.options ?? {}, ctx.answerTime), ...vaultChainBlocksFor(ctx.config) })),
 
   receipt: publicProcedure
     .meta({
@@ -522,12 +522,12 @@ export const vaultsRouter = router({
       if (given !== 1) {
         throw new SvcError('INPUT_INVALID', 'Give exactly one of manifest, pack or txHash', { issues: [{ code: 'RECEIPT_SUBJECT', message: 'exactly one of manifest, pack, txHash' }] });
       }
-      if (input.manifest) return { receipt: manifestReceipt(input.manifest as VaultManifest, ctx.now), verification: null, ...vaultChainBlocksFor(ctx.config) };
-      if (input.pack) return { receipt: packReceipt(input.pack as never, ctx.now), verification: null, ...vaultChainBlocksFor(ctx.config) };
+      if (input.manifest) return { receipt: manifestReceipt(input.manifest as VaultManifest, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
+      if (input.pack) return { receipt: packReceipt(input.pack as never, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
       const vault = resolveRailAVault(input.vaultId);
       const receiver = input.receiver === undefined ? undefined : validateReceiver(input.receiver, vault);
       const amountUnits = input.amountUsdg === undefined ? undefined : parseUsdgAmount(input.amountUsdg).units;
-      const out = await settlementReceipt({ txHash: input.txHash as `0x${string}`, vaultId: vault.slug, receiver, amountUnits }, chainReaderFor(ctx.config), ctx.now);
+      const out = await settlementReceipt({ txHash: input.txHash as `0x${string}`, vaultId: vault.slug, receiver, amountUnits }, chainReaderFor(ctx.config), ctx.answerTime);
       return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };
     }),
 });

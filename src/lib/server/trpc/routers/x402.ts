@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
 import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
-import { registerErrorStatuses } from '../error-map';
+import { registerErrorStatuses, zodIssues } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { formatUsdgUnits } from '../../vaults/amount';
 import { feeScheduleSchema, FEE_SCHEDULE } from '../../vaults/fees';
@@ -32,7 +32,8 @@ import { PaymentMalformed } from '../../x402/payment';
 import { paymentReceiptSchema, verifyPaymentReceipt } from '../../x402/receipts';
 import { buildRequirements, paymentRequiredHeader, paymentRequiredV1Body, type BuiltRequirements } from '../../x402/requirements';
 import { authorizationId, paidServiceInputErrorCode, readPaymentHeader, runPaidService, settleServicePayment, type PaymentOutcome } from '../../x402/settlement';
-import type { ServiceConfig } from '../../config';
+import { secretValues, type ServiceConfig } from '../../config';
+import { collectCallerStrings, finishAnswer } from '../../guards/finish-answer';
 import type { RequestContext } from '../context';
 import { depositPackDepsFor } from '../vault-shapes';
 import { chainBlockFields, laneSelectionSchema } from './x402-shapes';
@@ -283,15 +284,15 @@ function settlementView(outcome: Extract<PaymentOutcome, { kind: 'settled' }>) {
   };
 }
 
-async function settleFor(ctx: Ctx & { now: Date }, service: PaidVaultService, lane: LaneSelection, paymentHeader: { header: string; value: string } | undefined) {
+async function settleFor(ctx: Ctx, service: PaidVaultService, lane: LaneSelection, paymentHeader: { header: string; value: string } | undefined) {
   const outcome = await settleServicePayment({
     service,
     pinned: pinnedOf(ctx),
     facilitator: facilitatorEndpoint(ctx.config),
     store: x402AuthorizationStore,
     paymentHeader,
-    now: ctx.now,
-    receivedAt: ctx.receivedAt,
+    answerTime: ctx.answerTime,
+    serverTime: ctx.serverTime,
   });
   // One line per payment presented, for reconciliation: ids and outcomes, never a header or the key.
   if (outcome.kind !== 'payment_required') {
@@ -322,6 +323,30 @@ function requestPaymentHeader(ctx: Ctx, req: () => BuiltRequirements, lane: Lane
     if (error instanceof PaymentMalformed) failOutcome({ kind: 'malformed', requirements: req(), reason: error.reason, message: error.message }, lane);
     throw error;
   }
+}
+
+const settleAnswerSchema = stampedOutput({ serviceName: z.string(), settlement: settlementViewSchema, generatedAt: z.string(), ...chainBlockFields });
+
+const paidAnswerSchema = stampedOutput({
+  serviceName: z.string(),
+  result: z.record(z.string(), z.unknown()),
+  payment: settlementViewSchema,
+  generatedAt: z.string(),
+  ...chainBlockFields,
+});
+
+/**
+ * Finishes the part of a paid answer that exists before settlement (the same function the
+ * tRPC middleware applies to every answer): stamped, guarded and scrubbed now, so a refusal
+ * happens while nothing has been charged. The procedure's meta says
+ * `answerFinishedBeforeSettlement`, so the middleware will not refuse it afterwards.
+ */
+function finishBeforeSettlement<S extends z.ZodTypeAny>(ctx: Ctx, input: unknown, schema: S, draft: z.input<S>): z.output<S> {
+  return finishAnswer(draft, {
+    schema,
+    secrets: secretValues(ctx.config),
+    callerStrings: () => collectCallerStrings(input),
+  }).answer as z.output<S>;
 }
 
 const serviceNameField = z.string().min(1).max(64).describe('a paid vault service name, e.g. vault-risk-score');
@@ -367,7 +392,7 @@ export const x402Router = router({
         facilitatorApi: { settle: FACILITATOR_LANE.settleRoute, supported: FACILITATOR_LANE.supportedRoute, verifyRouteUsed: false as const },
         services: PAID_VAULT_SERVICES.map((s) => serviceListing(s, lane)),
         feeSchedule: FEE_SCHEDULE,
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
     }),
@@ -471,7 +496,7 @@ export const x402Router = router({
           rule: 'Vault services use the facilitator lane when FACILITATOR_ENABLED=true and the server-only FACILITATOR_API_KEY is set; otherwise the partner-cloud lane. The chosen lane is always labelled with provider, chain and reason; there is no silent downgrade.',
           vaultServices: PAID_VAULT_SERVICES.map((s) => ({ service: s.name, price: priceOf(s, lane), lane })),
         },
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
     }),
@@ -616,7 +641,7 @@ export const x402Router = router({
           settlementMarginSeconds: SETTLEMENT_MARGIN_SECONDS,
         },
         reachability,
-        checkedAt: ctx.now.toISOString(),
+        checkedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
     }),
@@ -626,8 +651,14 @@ export const x402Router = router({
       family: 'x402',
       openapi: rest('POST', '/x402/facilitator/settle', 'Server-side settlement of a payment for a paid vault service', {
         description:
-          'Checks the payment (given as `paymentHeader`, the base64 value of an X-PAYMENT or PAYMENT-SIGNATURE header, or in one of those request headers) against requirements rebuilt by the server, refuses a nonce already seen, settles through POST {facilitator_url}/settle with the server-only key, and records a deterministic payment receipt. The service itself is not run. 503 FACILITATOR_NOT_CONFIGURED until the facilitator lane is configured.',
+          'Checks the payment (given as `paymentHeader`, the base64 value of an X-PAYMENT or PAYMENT-SIGNATURE header, or in one of those request headers) against requirements rebuilt by the server, refuses a nonce already seen, settles through POST {facilitator_url}/settle with the server-only key, and records a deterministic payment receipt. The service itself is not run. 503 FACILITATOR_NOT_CONFIGURED until the facilitator lane is configured, before any field of the request is looked at.',
       }),
+      answerFinishedBeforeSettlement: true,
+    })
+    // The lane gate comes before the input is validated: a lane that is off says so first.
+    .use(({ ctx, next }) => {
+      requireSettlingLane(laneOf(ctx.config));
+      return next();
     })
     .input(
       z.object({
@@ -636,10 +667,9 @@ export const x402Router = router({
         nowIso: nowIsoField,
       }),
     )
-    .output(stampedOutput({ serviceName: z.string(), settlement: settlementViewSchema, generatedAt: z.string(), ...chainBlockFields }))
+    .output(settleAnswerSchema)
     .mutation(async ({ ctx, input }) => {
       const lane = laneOf(ctx.config);
-      requireSettlingLane(lane);
       const service = requireService(input.serviceName);
       const req = () => buildRequirements(service, pinnedOf(ctx));
       let paymentHeader = requestPaymentHeader(ctx, req, lane);
@@ -651,10 +681,15 @@ export const x402Router = router({
           issues: [{ code: 'X402_PAYMENT_MISSING', message: 'no payment given', path: 'paymentHeader' }],
         });
       }
+      const unpaid = finishBeforeSettlement(ctx, input, settleAnswerSchema.omit({ settlement: true }), {
+        serviceName: service.name,
+        generatedAt: ctx.answerTime.toISOString(),
+        ...chainBlocks(lane),
+      });
       const outcome = await settleFor(ctx, service, lane, paymentHeader);
       if (outcome.kind !== 'settled') failOutcome(outcome, lane);
       for (const [k, v] of Object.entries(paymentResponseHeaders(outcome.settleResponse))) ctx.resHeaders.set(k, v);
-      return { serviceName: service.name, settlement: settlementView(outcome), generatedAt: ctx.now.toISOString(), ...chainBlocks(lane) };
+      return { ...unpaid, settlement: settlementView(outcome) };
     }),
 
   serviceRequirements: publicProcedure
@@ -704,7 +739,7 @@ export const x402Router = router({
         paymentHeaders: { v1: X402_HEADERS.v1.payment, v2: X402_HEADERS.v2.payment },
         partnerCloudListing: lane.lane === 'partnerCloud' ? listing : null,
         ignoredBuyerFields,
-        generatedAt: ctx.now.toISOString(),
+        generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
     }),
@@ -714,19 +749,12 @@ export const x402Router = router({
       family: 'x402',
       openapi: rest('POST', '/vaults/x402/{serviceName}', 'A paid vault service (x402): 402 challenge, then settle, run and answer', {
         description:
-          "The body is the service's own input. Without X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2): HTTP 402 with the v1 body { x402Version, error, accepts } and the v2 PAYMENT-REQUIRED header. With one: the input is validated first (nothing is charged for an invalid request), the EIP-3009 authorization is checked against requirements rebuilt by the server (scheme, network, asset, amount, payTo, validity window, signature over the USDG EIP-712 domain), a nonce already seen is refused (409), then the facilitator settles and a deterministic payment receipt is recorded; the answer is 200 with X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. A facilitator refusal is 402 with its reason; no usable answer is 202 X402_SETTLEMENT_UNKNOWN (kept for reconciliation: do not pay again); a reported payTo other than the pinned one fails closed (502).",
+          "The body is the service's own input. Without X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2): HTTP 402 with the v1 body { x402Version, error, accepts } and the v2 PAYMENT-REQUIRED header. With one: the input is validated first (nothing is charged for an invalid request), the EIP-3009 authorization is checked against requirements rebuilt by the server (scheme, network, asset, amount, payTo, validity window, signature over the USDG EIP-712 domain), a nonce already seen is refused (409), then the facilitator settles and a deterministic payment receipt is recorded; the answer is 200 with X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. A facilitator refusal is 402 with its reason; no usable answer is 202 X402_SETTLEMENT_UNKNOWN (kept for reconciliation: do not pay again); a reported payTo other than the pinned one fails closed (502). The answer is computed and checked (output guard included) before settlement: after a successful settlement the buyer always gets it.",
       }),
+      answerFinishedBeforeSettlement: true,
     })
     .input(z.object({ serviceName: serviceNameField, nowIso: nowIsoField }).catchall(z.unknown()))
-    .output(
-      stampedOutput({
-        serviceName: z.string(),
-        result: z.record(z.string(), z.unknown()),
-        payment: settlementViewSchema,
-        generatedAt: z.string(),
-        ...chainBlockFields,
-      }),
-    )
+    .output(paidAnswerSchema)
     .mutation(async ({ ctx, input }) => {
       const lane = laneOf(ctx.config);
       const service = requireService(input.serviceName);
@@ -739,19 +767,28 @@ export const x402Router = router({
       const { serviceName: _name, nowIso: _now, ...serviceInput } = input;
       const parsed = service.input.safeParse(serviceInput);
       if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => ({ code: i.code.toUpperCase(), message: i.message, path: i.path.map(String).join('.') }));
+        const issues = zodIssues(parsed.error);
         throw new SvcError(paidServiceInputErrorCode(service, issues[0]?.path ?? ''), 'The request did not match the service input; nothing was charged', { issues });
       }
       // Answering first means a semantically invalid request (a fee above its cap, a
       // non-canonical asset, a deposit pack whose ack pins differ or cannot be read) is refused
       // before settlement, and the answer is only released once the facilitator reports the
       // payment. The services change nothing: the deposit pack only reads the chain.
-      const result = await runPaidService(service, parsed.data, depositPackDepsFor(ctx.config, ctx.now));
+      const result = await runPaidService(service, parsed.data, depositPackDepsFor(ctx.config, ctx.answerTime));
+      // Everything that could refuse the answer (invariant stamping, the execution-claim
+      // guard, the secret scrub) runs now, before any money moves; the payment block added
+      // after settlement is the service's own fixed text and hex (settlementView).
+      const unpaid = finishBeforeSettlement(ctx, input, paidAnswerSchema.omit({ payment: true }), {
+        serviceName: service.name,
+        result,
+        generatedAt: ctx.answerTime.toISOString(),
+        ...chainBlocks(lane),
+      });
 
       const outcome = await settleFor(ctx, service, lane, paymentHeader);
       if (outcome.kind !== 'settled') failOutcome(outcome, lane);
       for (const [k, v] of Object.entries(paymentResponseHeaders(outcome.settleResponse))) ctx.resHeaders.set(k, v);
-      return { serviceName: service.name, result, payment: settlementView(outcome), generatedAt: ctx.now.toISOString(), ...chainBlocks(lane) };
+      return { ...unpaid, payment: settlementView(outcome) };
     }),
 
   receipt: publicProcedure

@@ -2,12 +2,12 @@
 // tRPC route: it answers image/svg+xml. Documented in the OpenAPI document through
 // src/lib/server/trpc/extra-openapi.ts.
 import type { RequestHandler } from './$types';
-import { buildShareCard, renderShareCardSvg } from '$lib/server/coil/share-card';
+import { renderShareCardSvg } from '$lib/server/coil/share-card';
 import { coilSchema } from '$lib/server/coil/manifest';
 import { config } from '$lib/server/config';
 import { findCoilByManifestHash, findReceipt } from '$lib/server/db/coil-repository';
 import { findSvcError, SvcError } from '$lib/server/errors';
-import { scanForExecutionClaims } from '$lib/server/guards/output-guard';
+import { shareCardOrRefusal } from '$lib/server/trpc/routers/coil-shared';
 import { restErrorResponse } from '$lib/server/trpc/http';
 
 const RECEIPT_ID = /^hrcpt_[0-9a-f]{32}$/;
@@ -26,16 +26,9 @@ export const GET: RequestHandler = async ({ params }) => {
   const coil = coilSchema.safeParse(stored);
   if (!coil.success) return notFound();
   try {
-    const card = buildShareCard({ coil: coil.data, receipt, serviceOrigin: config().origin });
-    // An image escapes the JSON output guard of the HTTP layer, so its text is scanned here.
-    if (scanForExecutionClaims(card)) {
-      return restErrorResponse(
-        new SvcError('OUTPUT_GUARD', 'The card was blocked: it read as a claim that an execution happened, without on-chain proof', {
-          issues: [{ code: 'EXECUTION_CLAIM', message: 'no order is placed and nothing is executed by this service' }],
-        }),
-        'tools',
-      );
-    }
+    // An image escapes the JSON answer finishing, so the card's texts are scanned here, by the
+    // same refusal as POST /api/tools/share-card (422 SHARE_CARD_REJECTED, naming the field).
+    const card = shareCardOrRefusal({ coil: coil.data, receipt, serviceOrigin: config().origin });
     return new Response(renderShareCardSvg(card), {
       headers: {
         'content-type': 'image/svg+xml; charset=utf-8',
@@ -50,3 +43,7 @@ export const GET: RequestHandler = async ({ params }) => {
     throw error;
   }
 };
+
+// A trailing slash is the caller's path as sent: answered (404 or the route) in the API's own
+// envelope, never redirected with the query repeated in a Location header.
+export const trailingSlash = 'ignore';
