@@ -26,6 +26,12 @@ async function failure(promise: Promise<unknown>): Promise<SvcError> {
 }
 
 describe('weight allocation', () => {
+  it('a subnormal score next to zeros still allocates exactly 10000 bps (found by the property below)', () => {
+    const weights = [...allocateWeights([0, 0, 0, 5e-324].map((score, i) => ({ key: `A${i}`, score })), 2500).values()];
+    expect(weights.reduce((s, w) => s + w, 0)).toBe(10_000);
+    for (const w of weights) expect(w).toBeGreaterThan(0);
+  });
+
   it('property: positive integers summing to exactly 10000, each at most the cap', () => {
     fc.assert(
       fc.property(

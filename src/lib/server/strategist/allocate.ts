@@ -7,6 +7,9 @@ import { SvcError } from '../errors';
 
 export const TOTAL_BPS = 10_000;
 
+/** The smallest score relative to the largest that still counts as its own share. */
+const MIN_RELATIVE_SCORE = 1e-9;
+
 export interface AllocationItem {
   key: string;
   score: number;
@@ -36,8 +39,12 @@ export function allocateWeights(items: readonly AllocationItem[], capBps: number
   if (items.length * capUnits < totalUnits || items.length > totalUnits) {
     throw new SvcError('INTERNAL', `${items.length} positions cannot hold 10000 bps under a ${capBps} bps cap`);
   }
-  const scores = items.map((i) => (Number.isFinite(i.score) && i.score > 0 ? i.score : 0));
-  const positive = scores.some((s) => s > 0);
+  // Scores are taken relative to the largest, with a floor: a subnormal score (5e-324) or a
+  // ratio near zero would otherwise divide into Infinity and NaN shares.
+  const finite = items.map((i) => (Number.isFinite(i.score) && i.score > 0 ? i.score : 0));
+  const max = Math.max(...finite);
+  const scores = finite.map((s) => (s > 0 ? Math.max(s / max, MIN_RELATIVE_SCORE) : 0));
+  const positive = max > 0;
   const raw = positive ? scores.map((s) => (s > 0 ? s : Math.min(...scores.filter((x) => x > 0)) / 10)) : scores.map(() => 1);
 
   // Water-filling: pin every share that would exceed the cap, spread the rest again.
