@@ -5,8 +5,24 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_PATH, chromiumInstalled, requireService } from './services';
 
+/**
+ * Every page of the suites waits, after each `goto`, until the app has hydrated (the root
+ * layout marks `<html data-hydrated>`): a field filled before hydration is reset by it.
+ */
+function waitForHydrationOnGoto(page: Page): Page {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if (response?.headers()['content-type']?.includes('text/html')) {
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    }
+    return response;
+  };
+  return page;
+}
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -20,6 +36,16 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => waitForHydrationOnGoto(await newPage(options));
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    const contextNewPage = context.newPage.bind(context);
+    context.newPage = async () => waitForHydrationOnGoto(await contextNewPage());
+    return context;
+  };
+  return browser;
 }
 
 /** Why a browser suite must skip here (undefined: run). Under CI a missing Chromium fails instead. */
