@@ -83,6 +83,17 @@ describe('documentation links', () => {
     expect(pages.flatMap(relativeLinks).length).toBeGreaterThan(100);
   });
 
+  it('keep the interface description numbered as the specification the code cites', () => {
+    const numbers = [...readFileSync(join(DOCS, 'interface.md'), 'utf8').matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1]);
+    const expected = [
+      '1', '2', ...Array.from({ length: 12 }, (_, i) => `2.${i + 1}`),
+      '3', ...Array.from({ length: 4 }, (_, i) => `3.${i + 1}`),
+      '4', ...Array.from({ length: 9 }, (_, i) => `4.${i + 1}`),
+      '5', '6', '7', '8', '9',
+    ];
+    expect(numbers).toEqual(expected);
+  });
+
   it('resolve to an existing file and heading', () => {
     const broken = pages
       .flatMap(relativeLinks)
