@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { config, secretValues } from '$lib/server/config';
 import { SvcError } from '$lib/server/errors';
-import { CREDENTIAL_REJECTION_MESSAGE, findCredentials } from '$lib/server/guards/credential-guard';
+import { rejectCredentials } from '$lib/server/guards/credential-guard';
 import { finishAnswer, OutputGuardBlocked } from '$lib/server/guards/finish-answer';
 import { discardBody, readJsonObjectBody } from '$lib/server/http/body';
 import { logger } from '$lib/server/http/logger';
@@ -223,18 +223,6 @@ function queryForGuard(url: URL, surface: Surface): Record<string, unknown> {
     }
   }
   return query;
-}
-
-function rejectCredentials(value: unknown, where: 'body' | 'query'): void {
-  const findings = findCredentials(value);
-  if (findings.length === 0) return;
-  throw new SvcError('CREDENTIAL_FIELD_REJECTED', CREDENTIAL_REJECTION_MESSAGE, {
-    issues: findings.map((f) => ({
-      code: 'CREDENTIAL_FIELD_REJECTED',
-      message: `${where} field rejected (${f.kind.replace(/_/g, ' ')})`,
-      path: f.path || '(root)',
-    })),
-  });
 }
 
 function safeClientAddress(event: Parameters<Handle>[0]['event']): string {
