@@ -32,10 +32,16 @@ export const init: ServerInit = async () => {
   await initRateLimiter();
 };
 
-type Surface = 'rest' | 'trpc' | 'other';
+type Surface = 'rest' | 'trpc' | 'mcp' | 'other';
 
-/** Routes whose answers are finished by the tRPC middleware (guards/finish-answer.ts). */
-const PROCEDURE_ROUTES: ReadonlySet<string> = new Set(['/api/[...path]', '/trpc/[...trpc]']);
+/** MCP over Streamable HTTP (src/routes/mcp/+server.ts): POST only, in stateless mode. */
+const MCP_PATH = '/mcp';
+
+/**
+ * Routes whose answers are finished by the tRPC middleware (guards/finish-answer.ts); the
+ * MCP route's tool results are procedure answers too, finished the same way.
+ */
+const PROCEDURE_ROUTES: ReadonlySet<string> = new Set(['/api/[...path]', '/trpc/[...trpc]', MCP_PATH]);
 
 /** Set on the Node request by scripts/request-target.mjs when the raw target had a dot segment. */
 const REFUSED_TARGET = Symbol.for('svc.refusedRequestTarget');
@@ -45,6 +51,7 @@ const API_METHODS = 'GET, HEAD, POST';
 function surfaceOf(pathname: string): Surface {
   if (pathname === REST_PREFIX || pathname.startsWith(`${REST_PREFIX}/`)) return 'rest';
   if (pathname === TRPC_PREFIX || pathname.startsWith(`${TRPC_PREFIX}/`)) return 'trpc';
+  if (pathname === MCP_PATH) return 'mcp';
   return 'other';
 }
 
@@ -179,8 +186,18 @@ export const handle: Handle = async ({ event, resolve }) => {
     }
 
     if (method === 'POST') {
-      const body = await readJsonObjectBody(requestWithBody(event), { inspect: (value) => rejectCredentials(value, 'body') });
+      // An MCP message is guarded where it is processed: the MCP server refuses a credential
+      // in a tool's arguments as that tool's error result (src/mcp/server.ts), the same for
+      // stdio and HTTP, and the server goes on serving the session.
+      const inspect = surface === 'mcp' ? undefined : (value: unknown) => rejectCredentials(value, 'body');
+      const body = await readJsonObjectBody(requestWithBody(event), { inspect });
       state.rawBody = body.text;
+    } else if (surface === 'mcp') {
+      // Stateless Streamable HTTP: no server-sent event stream to GET, no session to DELETE.
+      throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; this MCP endpoint is stateless and takes POST only`, {
+        issues: [{ code: 'METHOD_NOT_ALLOWED', message: 'allowed: POST' }],
+        headers: { allow: 'POST' },
+      });
     } else if (method !== 'GET' && method !== 'HEAD') {
       throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; the API takes GET and POST with JSON bodies`, {
         issues: [{ code: 'METHOD_NOT_ALLOWED', message: `allowed: ${API_METHODS}` }],
