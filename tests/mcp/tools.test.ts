@@ -187,6 +187,13 @@ describe('negative vectors, every tool over stdio', () => {
     expect(after.isError).toBe(false);
   });
 
+  it('refuses text that is not Unicode (a lone surrogate) with the REST code and field', async () => {
+    const raw = '{"coil":{"name":"\\ud800"},"nowIso":"2026-01-01T00:00:00.000Z"}';
+    const rest = await server.request('POST', '/api/tools/validate-coil', { rawBody: raw, headers: { 'content-type': 'application/json' } });
+    expect(rest.status).toBe(400);
+    expectSameAnswer(await mcp.call('svc_validate_coil', JSON.parse(raw)), rest, 'lone surrogate');
+  });
+
   it('logged no credential value and no argument text on stderr, and nothing but log lines', () => {
     const logs = mcp.stderr.join('\n');
     expect(logs).not.toContain(CREDENTIAL_VALUE);
