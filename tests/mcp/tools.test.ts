@@ -10,10 +10,11 @@ import { MCP_TOOL_NAMES, type McpToolName } from '../../src/lib/server/registry/
 import { hashCanonical } from '../../src/lib/server/receipts/canonical';
 import { toolProcedures } from '../../src/lib/server/trpc/mcp-tools';
 import '../../src/lib/server/trpc/router';
+import { rawCoil } from '../support/coils';
 import { connectStdio, type McpTestClient, type ToolAnswer } from '../support/mcp';
 import { startServer, type ApiResponse, type TestServer } from '../support/server';
 import { freshNowIso, intent } from '../support/stock-intents';
-import { makeFixtures, restCall, TOOL_INPUTS, type ToolFixtures } from '../support/tool-vectors';
+import { makeFixtures, NOW_ISO, restCall, TOOL_INPUTS, type ToolFixtures } from '../support/tool-vectors';
 
 /**
  * sha256 of the canonical JSON of every tool's name, input schema and output schema. A tool,
@@ -113,6 +114,23 @@ describe('one database behind both doors', () => {
     const [restMissing, toolMissing] = await Promise.all([server.post('/api/stocks/reconcile-receipt', nobody), mcp.call('svc_reconcile_partner_stock_token_job', nobody)]);
     expect(restMissing.status).toBe(404);
     expectSameAnswer(toolMissing, restMissing, 'unknown plan');
+  });
+});
+
+describe('one database behind both doors: Coil lineage', () => {
+  it('a Coil receipted through a tool is the parent REST resolves for a fork, and the other way round', async () => {
+    const parentSlug = `mcp-parent-${Date.now().toString(36)}`;
+    const parent = await mcp.call('svc_create_receipt', { coil: rawCoil({ slug: parentSlug }), nowIso: NOW_ISO });
+    expect(parent.isError).toBe(false);
+    const fork = await server.post('/api/tools/validate-coil', { coil: rawCoil({ slug: `${parentSlug}-fork`, forkOf: parentSlug }), nowIso: NOW_ISO });
+    expect(fork.status).toBe(200);
+    expect(fork.json.receipt.parentManifestHash).toBe(parent.body.receipt.manifestHash);
+
+    const restSlug = `rest-parent-${Date.now().toString(36)}`;
+    const restParent = await server.post('/api/tools/receipt', { coil: rawCoil({ slug: restSlug }), nowIso: NOW_ISO });
+    const toolFork = await mcp.call('svc_score_coil', { coil: rawCoil({ slug: `${restSlug}-fork`, forkOf: restSlug }), nowIso: NOW_ISO });
+    expect(toolFork.isError).toBe(false);
+    expect(toolFork.body.receipt.parentManifestHash).toBe(restParent.json.receipt.manifestHash);
   });
 });
 
