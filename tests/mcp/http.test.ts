@@ -76,6 +76,15 @@ describe('POST /mcp', () => {
     }
   });
 
+  it('answers a message that is not MCP with a 4xx in the JSON-RPC error envelope of the protocol, never a 500', async () => {
+    const notRpc = await server.request('POST', '/mcp', { body: { hello: 'world' }, headers: HEADERS });
+    expect(notRpc.status).toBe(400);
+    expect(notRpc.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    const noStream = await server.request('POST', '/mcp', { body: PING, headers: { 'content-type': 'application/json', accept: 'application/json' } });
+    expect(noStream.status).toBe(406);
+    expect(noStream.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+  });
+
   it('is rate limited per client: 429 RATE_LIMITED with retry-after', async () => {
     for (let i = 0; i < 3; i++) expect((await limited.request('POST', '/mcp', { body: PING, headers: HEADERS })).status).toBe(200);
     const refused = await limited.request('POST', '/mcp', { body: PING, headers: HEADERS });
