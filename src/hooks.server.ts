@@ -186,9 +186,9 @@ export const handle: Handle = async ({ event, resolve }) => {
     }
 
     if (method === 'POST') {
-      // An MCP message is guarded where it is processed: the MCP server refuses a credential
-      // in a tool's arguments as that tool's error result (src/mcp/server.ts), the same for
-      // stdio and HTTP, and the server goes on serving the session.
+      // An MCP message is guarded by the MCP server (src/mcp/server.ts), the same for stdio and
+      // HTTP: a credential in a tool's arguments is that tool's error result, one elsewhere in
+      // the message a JSON-RPC error, each holding the refusal envelope.
       const inspect = surface === 'mcp' ? undefined : (value: unknown) => rejectCredentials(value, 'body');
       const body = await readJsonObjectBody(requestWithBody(event), { inspect });
       state.rawBody = body.text;

@@ -13,7 +13,16 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyProcedure } from '@trpc/server';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SvcError } from '$lib/server/errors';
 import { rejectCredentials } from '$lib/server/guards/credential-guard';
@@ -175,4 +184,42 @@ export function createMcpServer(options: McpServerOptions): Server {
     return callTool(binding, request.params.arguments ?? {}, factsOf(binding.tool), options.transport);
   });
   return server;
+}
+
+/**
+ * A credential anywhere in an MCP message other than a tool's arguments (those are refused by
+ * the tool call itself, as the tool's error result): the refusal, naming fields, never values.
+ */
+function messageCredentialRefusal(message: JSONRPCMessage): SvcError | undefined {
+  const toolCall = 'method' in message && message.method === 'tools/call' && message.params && typeof message.params === 'object';
+  const inspected = toolCall ? { ...message, params: { ...message.params, arguments: undefined } } : message;
+  try {
+    rejectCredentials(inspected, 'body');
+    return undefined;
+  } catch (error) {
+    if (error instanceof SvcError) return error;
+    throw error;
+  }
+}
+
+/**
+ * Connects a server to its transport behind the credential guard of whole messages, the rule
+ * the HTTP hook applies to every body: a request carrying a credential (in its params, its
+ * `_meta`, the client's info) is answered with a JSON-RPC error holding the API's envelope and
+ * never reaches the server; such a notification is dropped. The SDK offers no hook before
+ * its own dispatch, so the dispatcher it installs on `connect` is wrapped.
+ */
+export async function connectGuarded(server: Server, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  const deliver = transport.onmessage;
+  if (!deliver) throw new Error('the MCP transport has no message handler after connect');
+  transport.onmessage = (message, extra) => {
+    const refusal = messageCredentialRefusal(message);
+    if (!refusal) return deliver(message, extra);
+    logger.warn({ event: 'mcp_credential_rejected', paths: refusal.issues.map((i) => i.path) }, 'MCP message with a credential field refused');
+    if (!('id' in message) || !('method' in message)) return;
+    void transport
+      .send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(refusal, undefined) } })
+      .catch((error: unknown) => logger.error({ event: 'mcp_send_failed', name: (error as Error)?.name }, 'could not answer a refused MCP message'));
+  };
 }

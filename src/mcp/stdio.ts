@@ -7,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { config } from '$lib/server/config';
 import { applyMigrations } from '$lib/server/db/migrate';
 import { logger } from '$lib/server/http/logger';
-import { createMcpServer } from './server';
+import { connectGuarded, createMcpServer } from './server';
 
 const report = await applyMigrations(config().databaseUrl);
 logger.info({ event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied }, 'database ready');
@@ -17,5 +17,5 @@ const transport = new StdioServerTransport();
 // The host ends the session by closing our stdin; the database pools would otherwise keep
 // the process alive.
 process.stdin.once('end', () => void server.close().finally(() => process.exit(0)));
-await server.connect(transport);
+await connectGuarded(server, transport);
 logger.info({ event: 'mcp_ready', transport: 'stdio' }, 'MCP server ready on stdio');

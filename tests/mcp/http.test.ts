@@ -58,6 +58,16 @@ describe('POST /mcp', () => {
     expect((await mcp.call('svc_explain_oracle_policy', TOOL_INPUTS.svc_explain_oracle_policy(fixtures))).isError).toBe(false);
   });
 
+
+  it('refuses a credential elsewhere in a message (here the _meta of tools/list) with a JSON-RPC error holding the refusal envelope', async () => {
+    const secret = 'svc-mcp-meta-credential-b2';
+    const refused = await mcp.listToolsCarrying(secret);
+    expect(refused.code).toBe(-32602);
+    expect(refused.data).toMatchObject({ error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] } });
+    expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
+    await mcp.client.ping();
+  });
+
   it('refuses a body over 256 KB with 413 BODY_TOO_LARGE in the API envelope', async () => {
     const res = await server.request('POST', '/mcp', { body: { ...PING, params: { padding: 'x'.repeat(256 * 1024) } }, headers: HEADERS });
     expect(res.status).toBe(413);

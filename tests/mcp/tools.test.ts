@@ -205,6 +205,16 @@ describe('negative vectors, every tool over stdio', () => {
     expect(after.isError).toBe(false);
   });
 
+
+  it('refuses a credential elsewhere in a message (here the _meta of tools/list) with a JSON-RPC error holding the refusal envelope', async () => {
+    const secret = 'svc-mcp-meta-credential-a1';
+    const refused = await mcp.listToolsCarrying(secret);
+    expect(refused.code).toBe(-32602);
+    expect(refused.data).toMatchObject({ error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] } });
+    expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
+    await mcp.client.ping();
+  });
+
   it('refuses text that is not Unicode (a lone surrogate) with the REST code and field', async () => {
     const raw = '{"coil":{"name":"\\ud800"},"nowIso":"2026-01-01T00:00:00.000Z"}';
     const rest = await server.request('POST', '/api/tools/validate-coil', { rawBody: raw, headers: { 'content-type': 'application/json' } });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsResultSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ROOT, type TestServer } from './server';
 
 export interface ToolAnswer {
@@ -32,6 +32,19 @@ export class McpTestClient {
     for (const secret of this.secrets) if (serialised.includes(secret)) throw new Error(`secret configuration value leaked in tool ${name}`);
     const isError = raw.isError === true;
     return { isError, body: isError ? JSON.parse(text) : raw.structuredContent, text, raw };
+  }
+
+  /**
+   * Sends `tools/list` with a credential in its `_meta` (outside any tool's arguments) and
+   * returns what the client threw.
+   */
+  async listToolsCarrying(credential: string): Promise<McpError> {
+    const error = await this.client.request({ method: 'tools/list', params: { _meta: { wallet: { privateKey: credential } } } }, ListToolsResultSchema).then(
+      () => new Error('tools/list with a credential was answered'),
+      (e: unknown) => e,
+    );
+    if (!(error instanceof McpError)) throw error;
+    return error;
   }
 
   close(): Promise<void> {

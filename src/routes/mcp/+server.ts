@@ -4,7 +4,7 @@
 // /mcp`), the JSON check and the log line; it answers GET and DELETE with 405.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RequestHandler } from './$types';
-import { createMcpServer } from '../../mcp/server';
+import { connectGuarded, createMcpServer } from '../../mcp/server';
 
 export const POST: RequestHandler = async (event) => {
   const state = event.locals.state;
@@ -15,7 +15,7 @@ export const POST: RequestHandler = async (event) => {
   // JSON answers rather than an event stream: the tools answer once, and a JSON body is what
   // the hook's log line and the caller's proxies handle best.
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
+  await connectGuarded(server, transport);
   // The hook read, capped and parsed the body: the transport gets exactly those bytes.
   const request = new Request(event.url, { method: 'POST', headers: event.request.headers, body: state.rawBody ?? '{}' });
   try {
