@@ -1,18 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vite';
-
-/** The deployment commit is fixed at build time; readiness reports it. */
-function buildCommit(): string {
-  if (process.env.SVC_BUILD_COMMIT) return process.env.SVC_BUILD_COMMIT;
-  try {
-    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-  } catch {
-    return 'unknown';
-  }
-}
+import { buildCommit } from './scripts/build-commit.mjs';
 
 export default defineConfig({
   plugins: [sveltekit()],

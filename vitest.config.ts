@@ -28,6 +28,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'mcp',
+          include: ['tests/mcp/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/build.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',

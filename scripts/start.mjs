@@ -11,7 +11,8 @@ import { screenRequestTarget } from './request-target.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const STAMP = join(ROOT, 'build', '.source-fingerprint');
-const INPUTS = ['src', 'prisma', 'static', 'svelte.config.js', 'vite.config.ts', 'package.json', 'package-lock.json'];
+const MCP_ENTRY = join(ROOT, 'build-mcp', 'stdio.js');
+const INPUTS = ['src', 'prisma', 'static', 'svelte.config.js', 'vite.config.ts', 'vite.mcp.config.ts', 'package.json', 'package-lock.json'];
 
 function* files(path) {
   if (!existsSync(path)) return;
@@ -40,15 +41,19 @@ export function sourceFingerprint() {
 export function buildIfNeeded() {
   const fingerprint = sourceFingerprint();
   const current = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
-  if (existsSync(join(ROOT, 'build', 'index.js')) && current === fingerprint) return false;
+  if (existsSync(join(ROOT, 'build', 'index.js')) && existsSync(MCP_ENTRY) && current === fingerprint) return false;
   process.stderr.write('start: building the app (sources changed since the last build)\n');
-  const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'prisma.mjs'), 'generate', '--if-changed'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'prisma.mjs'), 'generate', '--if-changed'], { cwd: ROOT, stdio: ['ignore', 2, 'inherit'] });
   if (generated.status !== 0) process.exit(generated.status ?? 1);
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  // The app, then the stdio MCP server (vite.mcp.config.ts). Build chatter goes to stderr:
+  // `npm run mcp` builds through here, and its stdout is the protocol channel.
+  for (const args of [['build'], ['build', '--config', 'vite.mcp.config.ts']]) {
+    const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), ...args, '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: ['ignore', 2, 'inherit'],
+    });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
   writeFileSync(STAMP, fingerprint);
   return true;
 }

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { config, secretValues } from '$lib/server/config';
 import { SvcError } from '$lib/server/errors';
-import { CREDENTIAL_REJECTION_MESSAGE, findCredentials } from '$lib/server/guards/credential-guard';
+import { rejectCredentials } from '$lib/server/guards/credential-guard';
 import { finishAnswer, OutputGuardBlocked } from '$lib/server/guards/finish-answer';
 import { discardBody, readJsonObjectBody } from '$lib/server/http/body';
 import { logger } from '$lib/server/http/logger';
@@ -32,10 +32,16 @@ export const init: ServerInit = async () => {
   await initRateLimiter();
 };
 
-type Surface = 'rest' | 'trpc' | 'other';
+type Surface = 'rest' | 'trpc' | 'mcp' | 'other';
 
-/** Routes whose answers are finished by the tRPC middleware (guards/finish-answer.ts). */
-const PROCEDURE_ROUTES: ReadonlySet<string> = new Set(['/api/[...path]', '/trpc/[...trpc]']);
+/** MCP over Streamable HTTP (src/routes/mcp/+server.ts): POST only, in stateless mode. */
+const MCP_PATH = '/mcp';
+
+/**
+ * Routes whose answers are finished by the tRPC middleware (guards/finish-answer.ts); the
+ * MCP route's tool results are procedure answers too, finished the same way.
+ */
+const PROCEDURE_ROUTES: ReadonlySet<string> = new Set(['/api/[...path]', '/trpc/[...trpc]', MCP_PATH]);
 
 /** Set on the Node request by scripts/request-target.mjs when the raw target had a dot segment. */
 const REFUSED_TARGET = Symbol.for('svc.refusedRequestTarget');
@@ -45,6 +51,7 @@ const API_METHODS = 'GET, HEAD, POST';
 function surfaceOf(pathname: string): Surface {
   if (pathname === REST_PREFIX || pathname.startsWith(`${REST_PREFIX}/`)) return 'rest';
   if (pathname === TRPC_PREFIX || pathname.startsWith(`${TRPC_PREFIX}/`)) return 'trpc';
+  if (pathname === MCP_PATH) return 'mcp';
   return 'other';
 }
 
@@ -179,8 +186,18 @@ export const handle: Handle = async ({ event, resolve }) => {
     }
 
     if (method === 'POST') {
-      const body = await readJsonObjectBody(requestWithBody(event), { inspect: (value) => rejectCredentials(value, 'body') });
+      // An MCP message is guarded by the MCP server (src/mcp/server.ts), the same for stdio and
+      // HTTP: a credential in a tool's arguments is that tool's error result, one elsewhere in
+      // the message a JSON-RPC error, each holding the refusal envelope.
+      const inspect = surface === 'mcp' ? undefined : (value: unknown) => rejectCredentials(value, 'body');
+      const body = await readJsonObjectBody(requestWithBody(event), { inspect });
       state.rawBody = body.text;
+    } else if (surface === 'mcp') {
+      // Stateless Streamable HTTP: no server-sent event stream to GET, no session to DELETE.
+      throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; this MCP endpoint is stateless and takes POST only`, {
+        issues: [{ code: 'METHOD_NOT_ALLOWED', message: 'allowed: POST' }],
+        headers: { allow: 'POST' },
+      });
     } else if (method !== 'GET' && method !== 'HEAD') {
       throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; the API takes GET and POST with JSON bodies`, {
         issues: [{ code: 'METHOD_NOT_ALLOWED', message: `allowed: ${API_METHODS}` }],
@@ -223,18 +240,6 @@ function queryForGuard(url: URL, surface: Surface): Record<string, unknown> {
     }
   }
   return query;
-}
-
-function rejectCredentials(value: unknown, where: 'body' | 'query'): void {
-  const findings = findCredentials(value);
-  if (findings.length === 0) return;
-  throw new SvcError('CREDENTIAL_FIELD_REJECTED', CREDENTIAL_REJECTION_MESSAGE, {
-    issues: findings.map((f) => ({
-      code: 'CREDENTIAL_FIELD_REJECTED',
-      message: `${where} field rejected (${f.kind.replace(/_/g, ' ')})`,
-      path: f.path || '(root)',
-    })),
-  });
 }
 
 function safeClientAddress(event: Parameters<Handle>[0]['event']): string {

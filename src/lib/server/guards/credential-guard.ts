@@ -7,6 +7,7 @@
  * caller must not echo or log what was sent.
  */
 import { english } from 'viem/accounts';
+import { SvcError } from '../errors';
 
 export interface CredentialFinding {
   /** Dotted path of the offending field ("" for the root value). */
@@ -135,3 +136,20 @@ export function findCredentials(value: unknown): CredentialFinding[] {
 
 export const CREDENTIAL_REJECTION_MESSAGE =
   'This service never accepts credentials (private keys, seed phrases, API keys, passwords, brokerage logins or tokens). Remove the field; its value was not stored, logged or echoed.';
+
+/**
+ * Refuses a request that carries a credential, before any processing: the one refusal both
+ * doors use (the HTTP hook for bodies and queries, the MCP server for tool arguments). The
+ * issues name the field and the kind of credential, never its value.
+ */
+export function rejectCredentials(value: unknown, where: 'body' | 'query' | 'arguments'): void {
+  const findings = findCredentials(value);
+  if (findings.length === 0) return;
+  throw new SvcError('CREDENTIAL_FIELD_REJECTED', CREDENTIAL_REJECTION_MESSAGE, {
+    issues: findings.map((f) => ({
+      code: 'CREDENTIAL_FIELD_REJECTED',
+      message: `${where} field rejected (${f.kind.replace(/_/g, ' ')})`,
+      path: f.path || '(root)',
+    })),
+  });
+}

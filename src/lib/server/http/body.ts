@@ -25,6 +25,11 @@ function tooLarge(limit: number, closeConnection = false): SvcError {
   });
 }
 
+/** The cap for a body that arrived already parsed (an MCP tool's arguments): its JSON byte size. */
+export function requireWithinBodyCap(value: unknown, limit = MAX_BODY_BYTES): void {
+  if (Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') > limit) throw tooLarge(limit);
+}
+
 /** Collects the body bytes, stopping (and cancelling the stream) as soon as the cap is passed. */
 export async function readBodyCapped(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');

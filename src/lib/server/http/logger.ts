@@ -8,7 +8,7 @@ import { scrubSecrets } from '../guards/secret-scrub';
 
 let secrets: string[] | undefined;
 
-export const logger = pino({
+const options: pino.LoggerOptions = {
   level: process.env.LOG_LEVEL ?? 'info',
   base: { service: 'strategy-basket-service' },
   timestamp: pino.stdTimeFunctions.isoTime,
@@ -18,4 +18,7 @@ export const logger = pino({
       return scrubSecrets(line, secrets);
     },
   },
-});
+};
+
+// The stdio MCP server's stdout is its protocol channel (src/mcp/logs-to-stderr.ts).
+export const logger = process.env.SVC_LOG_STDERR === '1' ? pino(options, pino.destination(2)) : pino(options);

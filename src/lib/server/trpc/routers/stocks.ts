@@ -26,7 +26,7 @@ import { PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS } from '../../stocks/plan';
 import { PROOF_CHECKS } from '../../stocks/proof-match';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
 import { registerErrorStatuses } from '../error-map';
-import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
+import { nowIsoField, publicProcedure, rest, router, stampedOutput, withInvariants } from '../init';
 
 registerErrorStatuses({
   STOCK_INTENT_SHAPE: 400,
@@ -268,7 +268,8 @@ export const stocksRouter = router({
       }),
     })
     .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
-    .output(prepareOutput)
+    // A tool payload (svc_prepare_partner_stock_token_trade) carries the invariants (spec 1).
+    .output(withInvariants(prepareOutput))
     .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, serverTime: ctx.serverTime })),
 
   generateCommand: publicProcedure
@@ -399,7 +400,8 @@ export const stocksRouter = router({
         nowIso: nowIsoField,
       }),
     )
-    .output(reconcileOutput)
+    // A tool payload (svc_reconcile_partner_stock_token_job) carries the invariants (spec 1).
+    .output(withInvariants(reconcileOutput))
     .mutation(({ input, ctx }) =>
       reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime }),
     ),

@@ -1,0 +1,225 @@
+/**
+ * The one MCP server factory (spec 4.9): the 34 tools, each the procedure whose meta names
+ * it, called through tRPC's server-side caller. The stdio entry (src/mcp/stdio.ts) and the
+ * Streamable HTTP route (src/routes/mcp/+server.ts) both build their server here, so the two
+ * transports cannot drift from each other or from REST.
+ *
+ * What a tool shares with its REST route: the input (the REST body, same field names,
+ * validated by the procedure's own zod schema), the answer (the REST JSON body as
+ * `structuredContent` and as text), the error envelope and codes, the credential guard and
+ * the body cap (here, because they live in the HTTP hook there), and everything the tRPC
+ * middlewares do (answer finishing, invariant stamping, the `nowIso` answer clock).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AnyProcedure } from '@trpc/server';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { SvcError } from '$lib/server/errors';
+import { rejectCredentials } from '$lib/server/guards/credential-guard';
+import { requireWithinBodyCap } from '$lib/server/http/body';
+import { logger } from '$lib/server/http/logger';
+import { createInnerContext, type RequestContext } from '$lib/server/trpc/context';
+import { statusForCode, toSvcError } from '$lib/server/trpc/error-map';
+import { restErrorBody } from '$lib/server/trpc/http';
+import { createCallerFactory, type SvcMeta } from '$lib/server/trpc/init';
+import { toolProcedures, type ToolProcedure } from '$lib/server/trpc/mcp-tools';
+import { appRouter } from '$lib/server/trpc/router';
+
+export const MCP_SERVER_INFO = { name: 'strategy-basket-service', version: '1.0.0' } as const;
+
+/** The request facts of one tool call, supplied by the transport's entry point. */
+export interface ToolCallFacts {
+  requestId: string;
+  clientAddress: string;
+  /** The server's clock when the call arrived (never the caller's `nowIso`). */
+  serverTime: Date;
+  url: URL;
+}
+
+export interface McpServerOptions {
+  /** Which door: named in the log lines. */
+  transport: 'stdio' | 'http';
+  /** Facts of each call; stdio has no HTTP request, so the default invents them per call. */
+  factsOf?: (tool: string) => ToolCallFacts;
+}
+
+interface ToolBinding extends ToolProcedure {
+  procedure: AnyProcedure;
+  meta: SvcMeta;
+  definition: Tool;
+}
+
+const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+const createCaller = createCallerFactory(appRouter);
+
+type JsonSchemaObject = Record<string, unknown> & { type: 'object'; properties?: Record<string, object>; required?: string[] };
+
+/**
+ * A tool schema from a procedure's zod schema. MCP wants an object at the root; every tool's
+ * input and output is one, and a root that is not (a union) is wrapped so the document stays
+ * valid rather than being rewritten by hand.
+ */
+function jsonSchemaOf(schema: unknown, io: 'input' | 'output'): JsonSchemaObject {
+  if (!schema) return { type: 'object', properties: {} };
+  // `unrepresentable: 'any'`: a refinement zod cannot express in JSON Schema is still
+  // checked by the procedure itself; the document just says less about it.
+  const json = z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json.type === 'object' ? (json as JsonSchemaObject) : ({ type: 'object', ...json } as JsonSchemaObject);
+}
+
+function bindTools(): Map<string, ToolBinding> {
+  const bindings = new Map<string, ToolBinding>();
+  for (const entry of toolProcedures()) {
+    const procedure = procedures[entry.procedurePath]!;
+    const meta = procedure._def.meta as SvcMeta;
+    const description = [entry.summary, meta.openapi?.description, `Same operation as ${entry.endpoint}; its input is that route's body and its structuredContent that route's JSON answer.`]
+      .filter(Boolean)
+      .join('\n\n');
+    bindings.set(entry.tool, {
+      ...entry,
+      procedure,
+      meta,
+      definition: {
+        name: entry.tool,
+        title: entry.summary ?? entry.tool,
+        description,
+        inputSchema: jsonSchemaOf((procedure._def as { inputs?: unknown[] }).inputs?.[0], 'input'),
+        outputSchema: jsonSchemaOf((procedure._def as { output?: unknown }).output, 'output'),
+      },
+    });
+  }
+  return bindings;
+}
+
+let bound: Map<string, ToolBinding> | undefined;
+/** Built once per process: the schemas depend only on the code. */
+function toolBindings(): Map<string, ToolBinding> {
+  bound ??= bindTools();
+  return bound;
+}
+
+/** The `tools/list` entries, in the order of the tool index (by name). */
+export function mcpToolDefinitions(): Tool[] {
+  return [...toolBindings().values()].map((b) => b.definition);
+}
+
+function stdioFacts(tool: string): ToolCallFacts {
+  return { requestId: randomUUID(), clientAddress: 'stdio', serverTime: new Date(), url: new URL(`mcp://svc/${tool}`) };
+}
+
+/** Calls the procedure at a dotted path through the server-side caller. */
+async function invoke(ctx: RequestContext, procedurePath: string, input: unknown): Promise<unknown> {
+  let target: unknown = createCaller(ctx);
+  for (const key of procedurePath.split('.')) target = (target as Record<string, unknown>)[key];
+  return (target as (input: unknown) => Promise<unknown>)(input);
+}
+
+function success(answer: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer as Record<string, unknown> };
+}
+
+/**
+ * An error as a tool result: the REST error body, as text. Not as `structuredContent`: that
+ * field must match the tool's output schema (the SDK's client checks it even on an error),
+ * and an error envelope is not the answer the schema describes.
+ */
+function failure(body: Record<string, unknown>): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+}
+
+/** Runs one tool call with the rules every door applies, and never throws. */
+export async function callTool(binding: ToolBinding, args: Record<string, unknown>, facts: ToolCallFacts, transport: string): Promise<CallToolResult> {
+  const startedAtMs = performance.now();
+  let status = 200;
+  let code: string | undefined;
+  try {
+    // The two rules of the HTTP hook that a tool call would otherwise skip: the 256 KB cap
+    // (over HTTP the hook already applied it to the whole message) and the credential guard,
+    // both before any processing. The other rules run in the tRPC middlewares.
+    requireWithinBodyCap(args);
+    rejectCredentials(args, 'body');
+    const ctx = createInnerContext({ url: facts.url, requestId: facts.requestId, clientAddress: facts.clientAddress, serverTime: facts.serverTime });
+    return success(await invoke(ctx, binding.procedurePath, args));
+  } catch (error) {
+    const svc = error instanceof SvcError ? error : toSvcError(error, binding.meta);
+    status = statusForCode(svc.code);
+    code = svc.code;
+    return failure(restErrorBody(svc, binding.meta.family));
+  } finally {
+    logger.info(
+      { requestId: facts.requestId, method: 'MCP', transport, route: binding.tool, status, code, durationMs: Math.round((performance.now() - startedAtMs) * 100) / 100 },
+      'tool call',
+    );
+  }
+}
+
+/** A new MCP server with the 34 tools; connect it to one transport. */
+export function createMcpServer(options: McpServerOptions): Server {
+  const factsOf = options.factsOf ?? stdioFacts;
+  // The low-level Server, not McpServer: McpServer validates arguments with its own zod pass
+  // before the handler runs, which would answer a wrong shape in the SDK's words instead of
+  // the service's envelope and codes, and would read the arguments before the credential
+  // guard. Here the procedure's own schema is the one validation.
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions:
+      'Strategy Basket Service tools: each is one REST route of this service (its input is that route\'s body). Planning and analysis only: no tool places an order, sends a transaction or holds a key. Every answer says notInvestmentAdvice: true and liveOrderSent: false.',
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolDefinitions() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const binding = toolBindings().get(request.params.name);
+    // The name is not echoed: whatever a caller sends stays out of the answer.
+    if (!binding) throw new McpError(ErrorCode.InvalidParams, 'Unknown tool; tools/list names the 34 tools of this server');
+    return callTool(binding, request.params.arguments ?? {}, factsOf(binding.tool), options.transport);
+  });
+  return server;
+}
+
+/**
+ * A credential anywhere in an MCP message other than a tool's arguments (those are refused by
+ * the tool call itself, as the tool's error result): the refusal, naming fields, never values.
+ */
+function messageCredentialRefusal(message: JSONRPCMessage): SvcError | undefined {
+  const toolCall = 'method' in message && message.method === 'tools/call' && message.params && typeof message.params === 'object';
+  const inspected = toolCall ? { ...message, params: { ...message.params, arguments: undefined } } : message;
+  try {
+    rejectCredentials(inspected, 'body');
+    return undefined;
+  } catch (error) {
+    if (error instanceof SvcError) return error;
+    throw error;
+  }
+}
+
+/**
+ * Connects a server to its transport behind the credential guard of whole messages, the rule
+ * the HTTP hook applies to every body: a request carrying a credential (in its params, its
+ * `_meta`, the client's info) is answered with a JSON-RPC error holding the API's envelope and
+ * never reaches the server; such a notification is dropped. The SDK offers no hook before
+ * its own dispatch, so the dispatcher it installs on `connect` is wrapped.
+ */
+export async function connectGuarded(server: Server, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  const deliver = transport.onmessage;
+  if (!deliver) throw new Error('the MCP transport has no message handler after connect');
+  transport.onmessage = (message, extra) => {
+    const refusal = messageCredentialRefusal(message);
+    if (!refusal) return deliver(message, extra);
+    logger.warn({ event: 'mcp_credential_rejected', paths: refusal.issues.map((i) => i.path) }, 'MCP message with a credential field refused');
+    if (!('id' in message) || !('method' in message)) return;
+    void transport
+      .send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(refusal, undefined) } })
+      .catch((error: unknown) => logger.error({ event: 'mcp_send_failed', name: (error as Error)?.name }, 'could not answer a refused MCP message'));
+  };
+}

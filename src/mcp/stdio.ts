@@ -1,0 +1,21 @@
+/**
+ * `npm run mcp`: the MCP server over stdio (spec 4.9). Stdout carries protocol messages
+ * only; logs go to stderr. Pending migrations are applied first, as `npm start` does.
+ */
+import './logs-to-stderr';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { config } from '$lib/server/config';
+import { applyMigrations } from '$lib/server/db/migrate';
+import { logger } from '$lib/server/http/logger';
+import { connectGuarded, createMcpServer } from './server';
+
+const report = await applyMigrations(config().databaseUrl);
+logger.info({ event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied }, 'database ready');
+
+const server = createMcpServer({ transport: 'stdio' });
+const transport = new StdioServerTransport();
+// The host ends the session by closing our stdin; the database pools would otherwise keep
+// the process alive.
+process.stdin.once('end', () => void server.close().finally(() => process.exit(0)));
+await connectGuarded(server, transport);
+logger.info({ event: 'mcp_ready', transport: 'stdio' }, 'MCP server ready on stdio');

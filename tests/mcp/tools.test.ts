@@ -1,0 +1,231 @@
+/**
+ * The 34 MCP tools over stdio, through the SDK's own `Client` talking to the built
+ * `npm run mcp` entry, on the same database as a running REST server: each tool answers
+ * exactly what its REST route answers for the same input and `nowIso`; the tool list is the
+ * 34 names with both schemas, pinned by a hash; credential fields, wrong shapes and echoed
+ * execution-claim text are refused or answered as REST does, and the server keeps serving.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_TOOL_NAMES, type McpToolName } from '../../src/lib/server/registry/agents';
+import { hashCanonical } from '../../src/lib/server/receipts/canonical';
+import { toolProcedures } from '../../src/lib/server/trpc/mcp-tools';
+import '../../src/lib/server/trpc/router';
+import { rawCoil } from '../support/coils';
+import { connectStdio, type McpTestClient, type ToolAnswer } from '../support/mcp';
+import { startServer, type ApiResponse, type TestServer } from '../support/server';
+import { freshNowIso, intent } from '../support/stock-intents';
+import { makeFixtures, NOW_ISO, restCall, TOOL_INPUTS, type ToolFixtures } from '../support/tool-vectors';
+
+/**
+ * sha256 of the canonical JSON of every tool's name, input schema and output schema. A tool,
+ * a name or a schema that changes changes it: check the change is meant (the tools are a
+ * public interface, spec 4.9), then put the new value here.
+ */
+const TOOL_LIST_HASH = '888801ec9e9fe3e907612541d95e719ac29b0cf74ea48b3c2b4d739fdf1b1118';
+
+let server: TestServer;
+let mcp: McpTestClient;
+let fixtures: ToolFixtures;
+const endpointOf = new Map(toolProcedures().map((t) => [t.tool, t.endpoint!]));
+
+/**
+ * Tools this test server refuses for the vector's input, with the REST status: no partner
+ * lane, no chain node, a bare receipt. The tool refuses the same way (compared below).
+ */
+const REFUSED: Partial<Record<McpToolName, number>> = {
+  // The vault's public deposit gate cannot be read open without a chain node.
+  svc_generate_vault_deposit_intent: 409,
+  // Gate 1: PARTNER_AGENT_API_ENABLED and PARTNER_API_KEY are not set (stdio.test.ts sets them).
+  svc_submit_partner_stock_token_intent: 503,
+};
+
+beforeAll(async () => {
+  server = await startServer({ allowPostgres: false });
+  mcp = await connectStdio(server);
+  fixtures = await makeFixtures(server);
+});
+afterAll(async () => {
+  await mcp?.close();
+  await server?.stop();
+  const logs = mcp?.stderr.join('\n') ?? '';
+  for (const secret of server?.secrets() ?? []) expect(logs).not.toContain(secret);
+});
+
+/** The tool's answer as the REST route would have written it. */
+function expectSameAnswer(tool: ToolAnswer, rest: ApiResponse, name: string): void {
+  if (rest.status === 200) {
+    expect(tool.isError, `${name}: ${tool.text.slice(0, 300)}`).toBe(false);
+    expect(tool.body, name).toEqual(rest.json);
+    expect(JSON.parse(tool.text), `${name} text content`).toEqual(rest.json);
+  } else {
+    expect(tool.isError, `${name} (REST ${rest.status})`).toBe(true);
+    expect(tool.body, name).toEqual(rest.json);
+    expect(tool.raw.structuredContent, name).toBeUndefined();
+  }
+}
+
+describe('each tool over stdio answers what its REST route answers', () => {
+  it.each([...MCP_TOOL_NAMES])('%s', async (name) => {
+    const input = TOOL_INPUTS[name](fixtures);
+    const rest = await restCall(server, endpointOf.get(name)!, input);
+    const tool = await mcp.call(name, input);
+    expect(rest.status, name).toBe(REFUSED[name] ?? 200);
+    expectSameAnswer(tool, rest, name);
+    if (!tool.isError) expect(tool.body, name).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
+  });
+});
+
+describe('tools/list', () => {
+  it('lists exactly the 34 tools, each with an input and an output schema that states the invariants', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
+    for (const t of tools) {
+      expect(t.inputSchema.type, t.name).toBe('object');
+      expect(t.outputSchema?.type, t.name).toBe('object');
+      expect(Object.keys(t.outputSchema?.properties ?? {}), t.name).toEqual(expect.arrayContaining(['notInvestmentAdvice', 'liveOrderSent']));
+    }
+    // The broker-wallet boundary has no tools.
+    expect(tools.filter((t) => /broker_wallet|rail_c/.test(t.name))).toEqual([]);
+  });
+
+  it('matches the pinned hash of names and schemas', async () => {
+    const { tools } = await mcp.client.listTools();
+    const pinned = tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema, outputSchema: t.outputSchema }));
+    expect(hashCanonical(pinned)).toBe(TOOL_LIST_HASH);
+  });
+});
+
+describe('one database behind both doors', () => {
+  it('a stock receipt prepared through a tool is read through REST, and one prepared through REST is reconciled through a tool', async () => {
+    const viaTool = await mcp.call('svc_prepare_partner_stock_token_trade', { intent: intent(), nowIso: freshNowIso() });
+    expect(viaTool.isError).toBe(false);
+    const read = await server.get(`/api/stocks/receipts/${viaTool.body.planHash}`);
+    expect(read.status).toBe(200);
+    expect(read.json.receipt).toMatchObject({ receiptId: viaTool.body.receipt.receiptId, status: 'prepared' });
+
+    const viaRest = await server.post('/api/stocks/prepare-partner-command', { intent: intent(), nowIso: freshNowIso() });
+    expect(viaRest.status).toBe(200);
+    const reconciled = await mcp.call('svc_reconcile_partner_stock_token_job', { planHash: viaRest.json.planHash });
+    expect(reconciled.isError).toBe(false);
+    expect(reconciled.body.receipt).toMatchObject({ receiptId: viaRest.json.receipt.receiptId, planHash: viaRest.json.planHash });
+
+    // Neither door invents a receipt nobody prepared.
+    const nobody = { planHash: 'e'.repeat(64) };
+    const [restMissing, toolMissing] = await Promise.all([server.post('/api/stocks/reconcile-receipt', nobody), mcp.call('svc_reconcile_partner_stock_token_job', nobody)]);
+    expect(restMissing.status).toBe(404);
+    expectSameAnswer(toolMissing, restMissing, 'unknown plan');
+  });
+});
+
+describe('one database behind both doors: Coil lineage', () => {
+  it('a Coil receipted through a tool is the parent REST resolves for a fork, and the other way round', async () => {
+    const parentSlug = `mcp-parent-${Date.now().toString(36)}`;
+    const parent = await mcp.call('svc_create_receipt', { coil: rawCoil({ slug: parentSlug }), nowIso: NOW_ISO });
+    expect(parent.isError).toBe(false);
+    const fork = await server.post('/api/tools/validate-coil', { coil: rawCoil({ slug: `${parentSlug}-fork`, forkOf: parentSlug }), nowIso: NOW_ISO });
+    expect(fork.status).toBe(200);
+    expect(fork.json.receipt.parentManifestHash).toBe(parent.body.receipt.manifestHash);
+
+    const restSlug = `rest-parent-${Date.now().toString(36)}`;
+    const restParent = await server.post('/api/tools/receipt', { coil: rawCoil({ slug: restSlug }), nowIso: NOW_ISO });
+    const toolFork = await mcp.call('svc_score_coil', { coil: rawCoil({ slug: `${restSlug}-fork`, forkOf: restSlug }), nowIso: NOW_ISO });
+    expect(toolFork.isError).toBe(false);
+    expect(toolFork.body.receipt.parentManifestHash).toBe(restParent.json.receipt.manifestHash);
+  });
+});
+
+const CREDENTIAL_VALUE = 'svc-mcp-credential-value-5be1d0';
+const CLAIM = 'Order executed: bought 100 NVDA, filled at market';
+/** Fields whose text the tools write back into their answers (names, labels, prompts, notes). */
+const ECHOED_KEYS = new Set(['name', 'label', 'prompt', 'partnerReference', 'note', 'epochId']);
+
+/** The valid input with the first echoed text replaced by an execution claim (or one added). */
+function withClaim(input: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(input);
+  const visit = (node: unknown): boolean => {
+    if (!node || typeof node !== 'object') return false;
+    for (const [k, v] of Object.entries(node)) {
+      if (typeof v === 'string' && ECHOED_KEYS.has(k)) {
+        (node as Record<string, unknown>)[k] = CLAIM;
+        return true;
+      }
+      if (visit(v)) return true;
+    }
+    return false;
+  };
+  if (!visit(copy)) copy.note = CLAIM;
+  return copy;
+}
+
+/**
+ * The valid input with its first required field (else `nowIso`) of the wrong type. A route
+ * with path parameters carries text in its path and query whatever the caller meant, so
+ * there the wrong value is a text that is no time.
+ */
+async function wrongShape(name: McpToolName, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (endpointOf.get(name)!.includes('{')) return { ...input, nowIso: 'the day after tomorrow' };
+  const { tools } = await mcp.client.listTools();
+  const required = (tools.find((t) => t.name === name)!.inputSchema.required ?? []) as string[];
+  return { ...input, [required[0] ?? 'nowIso']: 12345 };
+}
+
+describe('negative vectors, every tool over stdio', () => {
+  it.each([...MCP_TOOL_NAMES])('%s', async (name) => {
+    const valid = TOOL_INPUTS[name](fixtures);
+    const endpoint = endpointOf.get(name)!;
+
+    const credential = await mcp.call(name, { ...valid, options: { nested: [{ privateKey: CREDENTIAL_VALUE }] } });
+    expect(credential.isError, name).toBe(true);
+    expect(credential.body.error.code, name).toBe('CREDENTIAL_FIELD_REJECTED');
+    expect(credential.body.error.issues[0].path, name).toBe('options.nested.0.privateKey');
+    expect(JSON.stringify(credential.raw), name).not.toContain(CREDENTIAL_VALUE);
+    await mcp.client.ping();
+
+    const badInput = await wrongShape(name, valid);
+    const [badRest, badTool] = [await restCall(server, endpoint, badInput), await mcp.call(name, badInput)];
+    expect(badRest.status, `${name} wrong shape`).toBeGreaterThanOrEqual(400);
+    expect(badRest.status, `${name} wrong shape`).toBeLessThan(500);
+    expectSameAnswer(badTool, badRest, `${name} wrong shape`);
+    await mcp.client.ping();
+
+    const claimInput = withClaim(valid);
+    const [claimRest, claimTool] = [await restCall(server, endpoint, claimInput), await mcp.call(name, claimInput)];
+    // The caller's own words are not the service's claim: answered or refused as REST does, never blocked as one.
+    expect(claimRest.status, `${name} claim`).not.toBe(500);
+    expectSameAnswer(claimTool, claimRest, `${name} claim`);
+    await mcp.client.ping();
+  });
+
+  it('refuses arguments over 256 KB with BODY_TOO_LARGE, an unknown tool with a protocol error, and keeps serving', async () => {
+    const big = await mcp.call('svc_validate_coil', { ...TOOL_INPUTS.svc_validate_coil(fixtures), padding: 'x'.repeat(256 * 1024) });
+    expect(big.isError).toBe(true);
+    expect(big.body.error.code).toBe('BODY_TOO_LARGE');
+    await expect(mcp.call('svc_place_order', {})).rejects.toThrow(/Unknown tool/);
+    const after = await mcp.call('svc_explain_oracle_policy', TOOL_INPUTS.svc_explain_oracle_policy(fixtures));
+    expect(after.isError).toBe(false);
+  });
+
+
+  it('refuses a credential elsewhere in a message (here the _meta of tools/list) with a JSON-RPC error holding the refusal envelope', async () => {
+    const secret = 'svc-mcp-meta-credential-a1';
+    const refused = await mcp.listToolsCarrying(secret);
+    expect(refused.code).toBe(-32602);
+    expect(refused.data).toMatchObject({ error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] } });
+    expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
+    await mcp.client.ping();
+  });
+
+  it('refuses text that is not Unicode (a lone surrogate) with the REST code and field', async () => {
+    const raw = '{"coil":{"name":"\\ud800"},"nowIso":"2026-01-01T00:00:00.000Z"}';
+    const rest = await server.request('POST', '/api/tools/validate-coil', { rawBody: raw, headers: { 'content-type': 'application/json' } });
+    expect(rest.status).toBe(400);
+    expectSameAnswer(await mcp.call('svc_validate_coil', JSON.parse(raw)), rest, 'lone surrogate');
+  });
+
+  it('logged no credential value and no argument text on stderr, and nothing but log lines', () => {
+    const logs = mcp.stderr.join('\n');
+    expect(logs).not.toContain(CREDENTIAL_VALUE);
+    expect(logs).toContain('"route":"svc_validate_coil"');
+    for (const line of mcp.stderr) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * MCP clients for the tests: the SDK's own `Client` over stdio (the built `npm run mcp`
+ * entry, on the database of a running test server) and over Streamable HTTP (POST /mcp of
+ * that server). Every tool answer read here is checked for the server's secrets.
+ */
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListToolsResultSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ROOT, type TestServer } from './server';
+
+export interface ToolAnswer {
+  isError: boolean;
+  /** structuredContent on success; the parsed text (the REST error body) on an error. */
+  body: any;
+  text: string;
+  raw: CallToolResult;
+}
+
+export class McpTestClient {
+  readonly stderr: string[] = [];
+  constructor(
+    readonly client: Client,
+    private readonly secrets: string[],
+  ) {}
+
+  async call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+    const raw = (await this.client.callTool({ name, arguments: args })) as CallToolResult;
+    const text = raw.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const serialised = JSON.stringify(raw);
+    for (const secret of this.secrets) if (serialised.includes(secret)) throw new Error(`secret configuration value leaked in tool ${name}`);
+    const isError = raw.isError === true;
+    return { isError, body: isError ? JSON.parse(text) : raw.structuredContent, text, raw };
+  }
+
+  /**
+   * Sends `tools/list` with a credential in its `_meta` (outside any tool's arguments) and
+   * returns what the client threw.
+   */
+  async listToolsCarrying(credential: string): Promise<McpError> {
+    const error = await this.client.request({ method: 'tools/list', params: { _meta: { wallet: { privateKey: credential } } } }, ListToolsResultSchema).then(
+      () => new Error('tools/list with a credential was answered'),
+      (e: unknown) => e,
+    );
+    if (!(error instanceof McpError)) throw error;
+    return error;
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
+
+/** The stdio server of `npm run mcp` (built entry, no build step), with the test server's env. */
+export async function connectStdio(server: TestServer, env: Record<string, string> = {}): Promise<McpTestClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'scripts', 'mcp.mjs'), '--no-build'],
+    cwd: ROOT,
+    env: { ...server.env, ...env },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'svc-tests', version: '1.0.0' });
+  const wrapped = new McpTestClient(client, server.secrets());
+  transport.stderr?.on('data', (chunk: Buffer) => wrapped.stderr.push(...chunk.toString().split('\n').filter(Boolean)));
+  await client.connect(transport);
+  return wrapped;
+}
+
+/** A client of POST /mcp on the running server. */
+export async function connectHttp(server: TestServer): Promise<McpTestClient> {
+  const client = new Client({ name: 'svc-tests', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  return new McpTestClient(client, server.secrets());
+}
