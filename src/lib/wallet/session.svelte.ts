@@ -60,7 +60,8 @@ export async function signInWith(wallet: DiscoveredWallet): Promise<void> {
     const address = getAddress(accounts[0]!);
     const chainId = await ensureBrokerChain(wallet.provider);
     const { nonce } = await client.auth.nonce.query();
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp for the sign-in message, never mutated nor rendered (the rule flags any Date inside an exported function)
+    // The rule flags any Date built inside an exported function; these two are local timestamps of the sign-in message.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- never mutated nor rendered
     const issuedAt = new Date();
     const message = createSiweMessage({
       domain: window.location.host,
