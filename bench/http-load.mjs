@@ -28,7 +28,9 @@ const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
   try {
     if ((await fetch(`${base}/api/health`)).ok) break;
-  } catch {}
+  } catch {
+    // not listening yet: try again below
+  }
   if (i > 300) throw new Error('server did not start');
   await new Promise((r) => setTimeout(r, 100));
 }

@@ -1,4 +1,4 @@
-import { encodeAbiParameters, encodeEventTopics, getAddress, pad, type Hex, type TransactionReceipt } from 'viem';
+import { encodeAbiParameters, encodeEventTopics, getAddress, type Hex, type TransactionReceipt } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { scanForExecutionClaims } from '../../src/lib/server/guards/output-guard';
 import { findAssetByTicker } from '../../src/lib/server/registry';

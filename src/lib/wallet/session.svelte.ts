@@ -60,6 +60,8 @@ export async function signInWith(wallet: DiscoveredWallet): Promise<void> {
     const address = getAddress(accounts[0]!);
     const chainId = await ensureBrokerChain(wallet.provider);
     const { nonce } = await client.auth.nonce.query();
+    // The rule flags any Date built inside an exported function; these two are local timestamps of the sign-in message.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- never mutated nor rendered
     const issuedAt = new Date();
     const message = createSiweMessage({
       domain: window.location.host,
@@ -70,6 +72,7 @@ export async function signInWith(wallet: DiscoveredWallet): Promise<void> {
       chainId,
       nonce,
       issuedAt,
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- as issuedAt above
       expirationTime: new Date(issuedAt.getTime() + 10 * 60 * 1000),
     });
     const signature = (await wallet.provider.request({ method: 'personal_sign', params: [stringToHex(message), address] })) as Hex;

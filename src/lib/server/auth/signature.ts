@@ -58,7 +58,7 @@ function invalid(): never {
 }
 
 export async function verifySignInSignature(check: SignatureCheck, options: SignatureOptions = {}): Promise<void> {
-  let eoaValid = false;
+  let eoaValid: boolean;
   try {
     eoaValid = await verifyMessage({ address: check.address, message: check.message, signature: check.signature });
   } catch {

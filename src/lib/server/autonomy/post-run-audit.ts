@@ -17,7 +17,6 @@ import { FUSE_KINDS, type FuseKind } from '../coil/fuse-catalogue';
 import { buildArtifactReceipt, verifyArtifactReceipt } from '../receipts/artifact';
 import { isWithinMarketSession, MARKET_SESSION } from '../registry/market-session';
 import { AUTONOMY_MODES } from './modes';
-import type { PathBinding } from './broker-path';
 
 export const POST_RUN_AUDIT_VERSION = 'svc-post-run-audit-1.0.0';
 

@@ -106,6 +106,7 @@ export function buildShareCard(input: ShareCardInput): ShareCard {
 /** XML-escapes text and drops the characters XML 1.0 cannot carry. */
 export function escapeXml(text: string): string {
   return text
+    // eslint-disable-next-line no-control-regex -- matching the C0 controls XML 1.0 forbids is the point
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
     .replace(/&/g, '&amp;')

@@ -62,7 +62,7 @@ const EXTENDED_PRIVATE_KEY = /\b[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,}\b/;
 const SEED_MIN_WORDS = 12;
 
 export function normaliseFieldName(name: string): string {
-  return name.toLowerCase().replace(/[\s_.\-]/g, '');
+  return name.toLowerCase().replace(/[\s_.-]/g, '');
 }
 
 export function isCredentialFieldName(name: string): boolean {
