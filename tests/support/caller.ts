@@ -100,3 +100,49 @@ export async function refusal(call: Promise<unknown>): Promise<{ code: string; s
   }
   throw new Error('expected the call to be refused, but it answered');
 }
+
+/**
+ * The caller with its input and output types loosened, for tests that send what a caller may
+ * send (shapes the types forbid) and read answers as JSON, like the HTTP tests do.
+ */
+export type LooseCaller = Record<string, Record<string, (input?: unknown) => Promise<any>>>;
+
+export function looseCaller(options: TestContextOptions = {}): LooseCaller {
+  return callerFor(options) as unknown as LooseCaller;
+}
+
+export interface InProcessAnswer<T = any> {
+  /** 200, or the status the refusal's code maps to (the same table the HTTP endpoints use). */
+  status: number;
+  /** The answer, or `{ error: { code, message, issues } }` (a replacement body when the error has one). */
+  json: T;
+  /** `json` serialised: what a "the caller's words are not repeated" check reads. */
+  text: string;
+}
+
+/**
+ * Calls a procedure by its router path (`autonomy.validateAutonomy`) and answers like the
+ * HTTP tests' client, so a router-logic test reads the same in process. Only the error's
+ * code, message and issues are rendered: the envelope's other fields are the HTTP layer's
+ * and are tested through the real server.
+ */
+export function inProcess(options: TestContextOptions = {}) {
+  const caller = looseCaller(options);
+  return {
+    caller,
+    async call(path: string, input?: unknown): Promise<InProcessAnswer> {
+      const [family, name] = path.split('.') as [string, string];
+      const procedure = caller[family]?.[name];
+      if (!procedure) throw new Error(`no procedure ${path}`);
+      try {
+        const json = await procedure(input);
+        return { status: 200, json, text: JSON.stringify(json) };
+      } catch (thrown) {
+        const error = findSvcError(thrown);
+        if (!error) throw thrown;
+        const json = error.body ?? { error: { code: error.code, message: error.message, issues: error.issues } };
+        return { status: statusForCode(error.code), json, text: JSON.stringify(json) };
+      }
+    },
+  };
+}
