@@ -8,6 +8,7 @@ import type { ServiceConfig } from '../config';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
 import type { DepositPackDeps, ModeBConfig } from '../vaults/deposit-pack';
 import type { ModeBSettings } from '../vaults/mode-b';
+import { depositGateSchema } from '../vaults/deposit-gate';
 import { addressShape, bytes32Shape } from '../vaults/pack-shapes';
 import { VAULT_REGISTRY_SOURCES } from '../vaults/registry';
 import { EXECUTION_MODES, LIMITING_FUSES, LIVENESS_STATES } from '../vaults/v2-status';
@@ -137,25 +138,8 @@ export const verificationShape = z
   })
   .meta({ id: 'DepositVerification', description: "Re-read on chain at every call (chain id first). confirmedVaultDeposit: a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount" });
 
-export const gateShape = z.object({
-  vaultSlug: z.string(),
-  vaultAddress: addressShape,
-  state: z.enum(['OPEN', 'PAUSED', 'BLOCKED', 'ORACLE_UNAVAILABLE', 'UNKNOWN']),
-  open: z.boolean(),
-  source: z.enum(['onchain_eth_call', 'none']),
-  checkedAt: z.string(),
-  checks: z.array(
-    z.object({
-      name: z.enum(['accepting_public_deposits', 'deposit_readiness', 'live_pricing', 'not_paused']),
-      contract: z.string(),
-      call: z.string(),
-      result: z.enum(['pass', 'fail', 'unknown']),
-      reason: z.string(),
-    }),
-  ),
-  readiness: z.object({ candidate: z.boolean(), depositTermsReady: z.boolean(), auditReady: z.boolean(), blocked: z.boolean() }).nullable(),
-  reason: z.string(),
-}).meta({ id: 'DepositGate' });
+/** Declared with the gate in the vaults domain. */
+export const gateShape = depositGateSchema;
 
 export const jobShape = z.object({
   id: z.string().describe('bvd_ followed by 24 hex digits'),
