@@ -234,7 +234,7 @@ export function refusalOf(outcome: RefusedOutcome, lane: LaneSelection): SvcErro
     case 'report_mismatch':
       return envelope(
         'X402_SETTLEMENT_REPORT_MISMATCH',
-        `The facilitator reported a ${outcome.field} that differs from what this server pinned, so the request fails closed: the service was not run, and the authorization and the reported transaction are kept for reconciliation (unconfirmed).`,
+        `The facilitator reported a ${outcome.field} that differs from what this server pinned, so the request fails closed: no answer is released, and the authorization and the reported transaction are kept for reconciliation (unconfirmed).`,
         lane,
         { field: outcome.field, authorization: { id: outcome.authorizationId, status: 'report_mismatch' }, reportedTransaction: outcome.transaction },
       );
