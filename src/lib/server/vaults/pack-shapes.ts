@@ -10,12 +10,12 @@ export const hexShape = z.string().regex(/^0x[0-9a-fA-F]*$/);
 export const bytes32Shape = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 
 /**
- * Hex typed as viem's `0x${string}` (Address, Hex), so the pack's domain type can be this
- * schema's inferred type; the JSON schema is the same pattern as the plain string shapes.
+ * Hex typed as viem's `0x${string}` (Address, Hex), so a domain type with viem's types can be
+ * its schema's inferred type (the pack, the deposit verification); the JSON schema is the same pattern as the plain string shapes.
  */
-const address0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]{40}$/)]);
-const hex0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]*$/)]);
-const bytes32_0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]{64}$/)]);
+export const address0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]{40}$/)]);
+export const hex0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]*$/)]);
+export const bytes32_0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]{64}$/)]);
 
 /** The deposit pack, declared once: `DepositPack` (deposit-pack.ts) is its inferred type. */
 export const packShape = z.object({
