@@ -2,8 +2,10 @@
  * The fields of a value that a zod schema does not declare, as dotted paths (`items[].x`).
  * zod's objects strip unknown keys silently, which is right for an answer (nothing
  * undeclared leaves) but hides a field the domain added and the output schema forgot. This
- * walks the schema beside the value through zod 4's public `def` (type, shape, catchall,
- * element, options, innerType, in) and names every such field.
+ * walks the schema beside the value through zod 4's `def` (type, shape, catchall, element,
+ * options, innerType, in; checked against zod 4.6) and names every such field. A schema kind
+ * it does not know declares nothing it can see, so an unknown kind can hide a drop but never
+ * invent one; the self-test in tests/inproc/output-declared.test.ts pins the kinds used.
  *
  * A union is checked against the options that accept the value, and a key counts as
  * undeclared only when no accepting option declares it; a record, `catchall` or `unknown`
