@@ -1,9 +1,11 @@
 /**
- * The vault family under /api/vaults through the real server: schema (with the architecture
- * object of 2.11 value by value), asset registry, route precedence, the deposit gate and the
- * intents it guards, manifests, rebalance policies and receipts.
+ * The vault family under /api/vaults through the real server and the local chain: schema
+ * (with the architecture object of 2.11 value by value), asset registry, route precedence,
+ * the deposit gate read live and the intents it guards, receipts of packs. Manifests,
+ * rebalance policies and what the routes answer without an RPC are tested in process, in
+ * tests/inproc/vaults.test.ts.
  */
-import { decodeFunctionData, parseAbi, type Address } from 'viem';
+import { decodeFunctionData, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAssetByTicker, USDG } from '../../src/lib/server/registry';
 import { V1_VAULT, v2Contract } from '../../src/lib/server/vaults/registry';
@@ -14,7 +16,6 @@ import { startServer, type TestServer } from '../support/server';
 let chain: LocalChain;
 let v1: PlacedV1;
 let server: TestServer;
-let offline: TestServer;
 let facilitator: TestServer;
 
 const NOW = '2026-11-22T10:00:00.000Z';
@@ -23,14 +24,13 @@ const FACILITATOR_ADDRESS = '0x1111111111111111111111111111111111111111';
 beforeAll(async () => {
   chain = await startLocalChain();
   v1 = await placeV1Vault(chain, { depositReady: false });
-  [server, offline, facilitator] = await Promise.all([
+  [server, facilitator] = await Promise.all([
     startServer({ env: { BROKER_CHAIN_RPC_URL: chain.rpcUrl } }),
-    startServer(),
     startServer({ env: { FACILITATOR_ENABLED: 'true', FACILITATOR_API_KEY: 'svc-test-facilitator-key-0123456789', FACILITATOR_ADDRESS } }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([server?.stop(), offline?.stop(), facilitator?.stop()]);
+  await Promise.all([server?.stop(), facilitator?.stop()]);
   await chain?.stop();
 });
 
@@ -182,13 +182,6 @@ describe('deposit gate and the intents it guards', () => {
     expect(wd.json.error.code).toBe('DEPOSIT_GATE_CLOSED');
   });
 
-  it('an unknown gate (no RPC) is closed, never open', async () => {
-    const gate = (await offline.get('/api/vaults/readiness')).json.gate;
-    expect(gate).toMatchObject({ state: 'UNKNOWN', open: false, source: 'none' });
-    const dep = await offline.post(`/api/vaults/${V1_VAULT.slug}/deposit-intent`, body());
-    expect(dep.json.error.code).toBe('DEPOSIT_GATE_CLOSED');
-  });
-
   it('validates before reading the gate: a bad amount is its own code', async () => {
     const res = await server.post(`/api/vaults/${V1_VAULT.slug}/deposit-intent`, { ...body(), amountUsdg: '0' });
     expect(res.json.error.code).toBe('AMOUNT_NOT_POSITIVE');
@@ -223,49 +216,6 @@ describe('deposit gate and the intents it guards', () => {
 });
 
 describe('manifests, rebalance policies and receipts', () => {
-  it('creates a manifest with the documented default fuses and validates it', async () => {
-    const res = await server.post('/api/vaults/manifests/create', { slug: 'mega-tech', name: 'Mega tech', allocations: allocations(), nowIso: NOW });
-    expect(res.status).toBe(200);
-    expect(res.json.validation).toEqual({ valid: true, status: 'valid', issues: [] });
-    expect(res.json.manifest).toMatchObject({ manifestVersion: 'vault-manifest-1.0.0', chainId: 4663, baseAsset: 'USDG', liveExecutionAllowed: false, feeConfig: { performanceFeeBps: 1000, managementFeeBps: 0 } });
-    expect(res.json.manifest.fuses).toMatchObject({ maxAllocationPerAssetBps: 3000, minUsdgCashReserveBps: 1000, maxSlippageBps: 50 });
-    expect(res.json.manifestHash).toMatch(/^[0-9a-f]{64}$/);
-    const again = await server.post('/api/vaults/manifests/validate', { manifest: res.json.manifest });
-    expect(again.json.manifestHash).toBe(res.json.manifestHash);
-    expect(again.json.validation.valid).toBe(true);
-  });
-
-  it('an invalid manifest answers 200 with issues: caps, weights, non-canonical assets, fees', async () => {
-    const { json } = await server.post('/api/vaults/manifests/create', { slug: 'mega-tech', name: 'Mega tech', allocations: allocations() });
-    const bad = structuredClone(json.manifest);
-    bad.allocations[0].targetWeightBps = 4000; // above the 3000 bps asset cap, sum now 11000
-    bad.allocations[1].tokenAddress = '0x' + '22'.repeat(20); // SPY at a look-alike address
-    bad.feeConfig.managementFeeBps = 100;
-    bad.liveExecutionAllowed = true;
-    const res = await server.post('/api/vaults/manifests/validate', { manifest: bad });
-    expect(res.status).toBe(200);
-    expect(res.json.validation.valid).toBe(false);
-    const codes = res.json.validation.issues.map((i: { code: string }) => i.code);
-    for (const code of ['ALLOCATION_ABOVE_ASSET_CAP', 'TICKER_ADDRESS_MISMATCH', 'WEIGHTS_SUM', 'MANAGEMENT_FEE_NOT_SUPPORTED', 'LIVE_EXECUTION_NOT_ALLOWED']) {
-      expect(codes).toContain(code);
-    }
-    const shape = await server.post('/api/vaults/manifests/validate', { manifest: { slug: 1 } });
-    expect(shape.status).toBe(400);
-  });
-
-  it('compiles a rebalance policy that is never executable and always needs the user\'s approval', async () => {
-    const { json } = await server.post('/api/vaults/manifests/create', { slug: 'mega-tech', name: 'Mega tech', allocations: allocations() });
-    const res = await server.post('/api/vaults/rebalance-policy/compile', { manifest: json.manifest, options: { driftThresholdBps: 300 }, nowIso: NOW });
-    expect(res.status).toBe(200);
-    expect(res.json.policy).toMatchObject({ executable: false, requiresUserApproval: true, status: 'preview', driftThresholdBps: 300, manifestHash: json.manifestHash, lane: { state: 'inactive_by_owner_policy' } });
-    expect(res.json.policy.abortConditions).toHaveLength(3);
-    const bad = structuredClone(json.manifest);
-    bad.allocations[3].targetWeightBps = 500;
-    const refused = await server.post('/api/vaults/rebalance-policy/compile', { manifest: bad });
-    expect(refused.status).toBe(422);
-    expect(refused.json.error.code).toBe('VAULT_MANIFEST_INVALID');
-  });
-
   it('issues deterministic receipts for a manifest and a pack, and refuses an edited pack', async () => {
     const { json } = await server.post('/api/vaults/manifests/create', { slug: 'mega-tech', name: 'Mega tech', allocations: allocations() });
     const r1 = await server.post('/api/vaults/receipt', { manifest: json.manifest, nowIso: NOW });
@@ -282,39 +232,5 @@ describe('manifests, rebalance policies and receipts', () => {
     expect(refused.json.error.code).toBe('PACK_HASH_MISMATCH');
     const none = await server.post('/api/vaults/receipt', {});
     expect(none.status).toBe(400);
-  });
-
-  it('a transaction receipt without an RPC stays unverified at PREPARATION', async () => {
-    const res = await offline.post('/api/vaults/receipt', { txHash: `0x${'cd'.repeat(32)}`, nowIso: NOW });
-    expect(res.json.receipt).toMatchObject({ stage: 'PREPARATION', status: 'unverified' });
-    expect(res.json.verification).toMatchObject({ found: false, txStatus: 'unknown', chainIdVerified: false, confirmedVaultDeposit: false });
-    expect(res.json.verification.reason).toMatch(/not configured/);
-  });
-});
-
-describe('without an RPC', () => {
-  it('builds packs against the registry copy of the pins and says so; status says nothing was verified', async () => {
-    const res = await offline.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg: '5', receiver: chain.accounts[1]!.address });
-    expect(res.status).toBe(200);
-    expect(res.json.ackVerification).toMatchObject({ source: 'registry_pinned_copy', chainRead: false, readAddress: null });
-    expect(res.json.ackVerification.note).toMatch(/not read/);
-    expect(res.json.sourceVerification.find((s: { subject: string }) => s.subject === 'vault ack-hash pins').method).toBe('registry_copy');
-    const status = await offline.get(`/api/partnerbot/vault-deposit/status/0x${'ab'.repeat(32)}`);
-    expect(status.json).toMatchObject({ complete: false, verification: { found: false, txStatus: 'unknown', chainIdVerified: false } });
-  });
-
-  it('an unreachable RPC refuses the pack (503 ACK_PIN_UNVERIFIABLE) rather than pretending', async () => {
-    const dead = await startServer({ env: { BROKER_CHAIN_RPC_URL: 'http://127.0.0.1:9/closed-rpc-path' } });
-    try {
-      const res = await dead.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg: '5', receiver: chain.accounts[1]!.address as Address });
-      expect(res.status).toBe(503);
-      expect(res.json.error.code).toBe('ACK_PIN_UNVERIFIABLE');
-      // Mode C still works: the deposit link needs no chain.
-      const link = await dead.get(`/api/vaults/${V1_VAULT.slug}/deposit-link?amount=5`);
-      expect(link.status).toBe(200);
-      expect(res.text).not.toContain('closed-rpc-path');
-    } finally {
-      await dead.stop();
-    }
   });
 });

@@ -7,7 +7,7 @@ import { USDG } from '../../src/lib/server/registry';
 import { x402Architecture, x402ArchitectureFromConfig } from '../../src/lib/server/x402/architecture';
 import { findPaidService, PAID_VAULT_SERVICES } from '../../src/lib/server/x402/catalogue';
 import { PARTNER_CLOUD_ENDPOINTS, PARTNER_CLOUD_LANE } from '../../src/lib/server/x402/constants';
-import { settlePayment, type FacilitatorEndpoint } from '../../src/lib/server/x402/facilitator-client';
+import { facilitatorClient, settlePayment, type FacilitatorEndpoint } from '../../src/lib/server/x402/facilitator-client';
 import { chainBlocks, facilitatorLaneState, selectVaultServiceLane, type FacilitatorSettings } from '../../src/lib/server/x402/lanes';
 import { checkPayment, decodePayment, PaymentMalformed, PaymentRejected } from '../../src/lib/server/x402/payment';
 import { buildPaymentReceipt, verifyPaymentReceipt } from '../../src/lib/server/x402/receipts';
@@ -214,7 +214,7 @@ describe('seller flow', () => {
     return settleServicePayment({
       service: risk,
       pinned: { payTo: PAY_TO, origin: 'https://svc.example' },
-      facilitator: { url: 'http://f.test', apiKey: 'k', timeoutMs: 200, fetch: (async () => (calls.n++, answer())) as typeof fetch },
+      facilitator: facilitatorClient({ url: 'http://f.test', apiKey: 'k', timeoutMs: 200, fetch: (async () => (calls.n++, answer())) as typeof fetch }),
       store,
       paymentHeader: header ? { header: 'PAYMENT-SIGNATURE', value: header } : undefined,
       answerTime: new Date('2030-01-01T00:00:00Z'),

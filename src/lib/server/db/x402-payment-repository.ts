@@ -3,7 +3,7 @@
  * or PostgreSQL. The unique (network, asset, payer, nonce) key is enforced by the database,
  * so two server instances can never both reserve one authorization.
  */
-import type { AuthorizationKey, AuthorizationStatus, AuthorizationStore, StoredAuthorization } from '../x402/settlement';
+import { authorizationStatusSchema, type AuthorizationKey, type AuthorizationStore, type StoredAuthorization } from '../x402/settlement';
 import { canonicalJson, type PaymentReceipt } from '../x402/receipts';
 import { getDb } from './client';
 
@@ -29,7 +29,8 @@ function toStored(row: {
   transaction: string | null;
   receiptId: string | null;
 }): StoredAuthorization {
-  return { ...row, status: row.status as AuthorizationStatus };
+  // Parsed, not cast: a status column holding anything else is a bug to surface, not to pass on.
+  return { ...row, status: authorizationStatusSchema.parse(row.status) };
 }
 
 export const x402AuthorizationStore: AuthorizationStore = {

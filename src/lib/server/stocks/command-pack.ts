@@ -6,6 +6,7 @@
 import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID, type RegistryAsset } from '../registry';
 import type { StockIntent } from './intent';
+import { z } from 'zod';
 
 export const VENUE_PHRASE = 'on broker' as const;
 
@@ -30,23 +31,23 @@ export function publicPartnerApiBase(configured: string | undefined): string | u
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-export interface CommandPack {
-  social: string;
-  cli: string;
-  agentApi: {
-    method: 'POST';
-    url: string;
-    authHeaderName: 'X-API-Key';
-    apiKeyEnvVar: 'PARTNER_API_KEY';
-    body: { prompt: string };
-    pollUrlTemplate: string;
-    /** True when `url` and `pollUrlTemplate` name this server's PARTNER_API_URL; false when they keep the `{partner_api_url}` placeholder. */
-    partnerApiUrlConfigured: boolean;
-    urlNote: string;
-  };
-  chainId: typeof BROKER_CHAIN_ID;
-  canonical: { targetSymbol: string; targetTokenAddress: string; usdgAddress: string };
-}
+export const commandPackSchema = z.object({
+  social: z.string(),
+  cli: z.string(),
+  agentApi: z.object({
+    method: z.literal('POST'),
+    url: z.string(),
+    authHeaderName: z.literal('X-API-Key'),
+    apiKeyEnvVar: z.literal('PARTNER_API_KEY'),
+    body: z.object({ prompt: z.string() }),
+    pollUrlTemplate: z.string(),
+    partnerApiUrlConfigured: z.boolean().describe("true: url and pollUrlTemplate name this server's PARTNER_API_URL; false: they keep the {partner_api_url} placeholder"),
+    urlNote: z.string(),
+  }),
+  chainId: z.literal(BROKER_CHAIN_ID),
+  canonical: z.object({ targetSymbol: z.string(), targetTokenAddress: z.string(), usdgAddress: z.string() }),
+});
+export type CommandPack = z.infer<typeof commandPackSchema>;
 
 /** `buy $25 of NVDA`, `swap $25 of USDG to NVDA`, `sell $25 of NVDA` (amounts in USDG, 1:1 USD). */
 export function tradePhrase(intent: Pick<StockIntent, 'side' | 'inputAmount' | 'targetSymbol'>): string {

@@ -4,6 +4,7 @@
  * The only normalisation is presentational and lossless (the token address checksummed, the
  * ticker upper-cased), so the same intent typed two ways names the same plan.
  */
+import { z } from 'zod';
 import { SvcError, type ErrorIssue } from '../errors';
 import { BROKER_CHAIN_ID, checkCanonical, checksumAddress, type RegistryAsset } from '../registry';
 
@@ -23,39 +24,46 @@ export const MAX_SLIPPAGE_BPS = 500;
 /** USDG has 6 decimals, so an amount carries at most 6 decimal places. */
 const DECIMAL_AMOUNT = /^(0|[1-9]\d{0,17})(\.\d{1,6})?$/;
 
-/** The intent as the caller sends it (types already checked by the input schema). */
-export interface StockIntentInput {
-  mode: string;
-  side: string;
-  targetSymbol: string;
-  targetTokenAddress?: string;
-  inputAsset: string;
-  inputAmount: string;
-  maxSlippageBps: number;
-  maxNotionalUsd: number;
-  userAcknowledgedTokenizedExposureNotDirectStockOwnership?: boolean;
-  userAcknowledgedPartnerExecutesTrade?: boolean;
-  /** The explicit venue; required on `vault_operator_rebalance` intents. */
-  venue?: string;
-  /** When given, must be the broker chain (4663). */
-  chainId?: number;
-}
+/**
+ * The intent as the caller sends it: types only, so every rule of `validateStockIntent` is
+ * answered with its own issue code instead of a shape error. Unknown fields are rejected.
+ * Declared once: the routes parse and document with it, `StockIntentInput` is its type.
+ */
+export const stockIntentInputSchema = z
+  .object({
+    mode: z.string().max(64).describe('personal_partner_trade or vault_operator_rebalance'),
+    side: z.string().max(32).describe('buy, swap or sell'),
+    targetSymbol: z.string().max(32).describe('ticker (display metadata; the address is the identity)'),
+    targetTokenAddress: z.string().max(128).optional().describe('the canonical token address on chain 4663 (required: a ticker alone is rejected)'),
+    inputAsset: z.string().max(32).describe('USDG'),
+    inputAmount: z.string().max(64).describe('USDG amount, a decimal string with at most 6 decimals, e.g. "25"'),
+    maxSlippageBps: z.number().describe('integer, at most 500'),
+    maxNotionalUsd: z.number().describe('at most PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD (default 500)'),
+    userAcknowledgedTokenizedExposureNotDirectStockOwnership: z.boolean().optional().describe('must be true'),
+    userAcknowledgedPartnerExecutesTrade: z.boolean().optional().describe('must be true'),
+    venue: z.string().max(32).optional().describe('broker; required on vault_operator_rebalance intents'),
+    chainId: z.number().optional().describe('when given, must be 4663'),
+  })
+  .strict()
+  .describe('Stock-trade intent (spec 2.8). Unknown fields are rejected.');
+export type StockIntentInput = z.infer<typeof stockIntentInputSchema>;
 
 /** A validated intent, normalised; this exact object is what the plan hash covers. */
-export interface StockIntent {
-  mode: StockIntentMode;
-  side: StockIntentSide;
-  targetSymbol: string;
-  targetTokenAddress: string;
-  inputAsset: 'USDG';
-  inputAmount: string;
-  maxSlippageBps: number;
-  maxNotionalUsd: number;
-  userAcknowledgedTokenizedExposureNotDirectStockOwnership: true;
-  userAcknowledgedPartnerExecutesTrade: true;
-  venue?: 'broker';
-  chainId?: 4663;
-}
+export const stockIntentSchema = z.object({
+  mode: z.enum(STOCK_INTENT_MODES),
+  side: z.enum(STOCK_INTENT_SIDES),
+  targetSymbol: z.string(),
+  targetTokenAddress: z.string(),
+  inputAsset: z.literal('USDG'),
+  inputAmount: z.string(),
+  maxSlippageBps: z.number().int(),
+  maxNotionalUsd: z.number(),
+  userAcknowledgedTokenizedExposureNotDirectStockOwnership: z.literal(true),
+  userAcknowledgedPartnerExecutesTrade: z.literal(true),
+  venue: z.literal('broker').optional(),
+  chainId: z.literal(BROKER_CHAIN_ID).optional(),
+});
+export type StockIntent = z.infer<typeof stockIntentSchema>;
 
 export interface IntentRules {
   /** PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD */

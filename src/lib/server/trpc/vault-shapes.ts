@@ -8,6 +8,8 @@ import type { ServiceConfig } from '../config';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
 import type { DepositPackDeps, ModeBConfig } from '../vaults/deposit-pack';
 import type { ModeBSettings } from '../vaults/mode-b';
+import { depositVerificationSchema, observedDepositEventSchema } from '../vaults/completion';
+import { depositGateSchema } from '../vaults/deposit-gate';
 import { addressShape, bytes32Shape } from '../vaults/pack-shapes';
 import { VAULT_REGISTRY_SOURCES } from '../vaults/registry';
 import { EXECUTION_MODES, LIMITING_FUSES, LIVENESS_STATES } from '../vaults/v2-status';
@@ -111,51 +113,12 @@ export {
   vaultInputErrorCode,
 } from '../vaults/pack-shapes';
 
-export const depositEventShape = z.object({ sender: addressShape, receiver: addressShape, assets: z.string(), shares: z.string(), logIndex: z.number().int() });
+/** Declared with the verification in the vaults domain. */
+export const depositEventShape = observedDepositEventSchema;
+export const verificationShape = depositVerificationSchema;
 
-export const verificationShape = z
-  .object({
-    txHash: bytes32Shape.nullable(),
-    checkedAt: z.string(),
-    source: z.enum(['eth_getTransactionReceipt', 'none']),
-    chainIdVerified: z.boolean(),
-    found: z.boolean(),
-    txStatus: z.enum(['success', 'reverted', 'pending', 'not_found', 'unknown']),
-    blockNumber: z.string().nullable(),
-    confirmations: z.string().nullable(),
-    from: addressShape.nullable(),
-    to: addressShape.nullable(),
-    vaultAddress: addressShape,
-    toIsVault: z.boolean(),
-    depositEvent: depositEventShape.nullable(),
-    expectedReceiver: addressShape.nullable(),
-    expectedAmountUnits: z.string().nullable(),
-    receiverMatches: z.boolean().nullable(),
-    amountMatches: z.boolean().nullable(),
-    confirmedVaultDeposit: z.boolean(),
-    reason: z.string(),
-  })
-  .meta({ id: 'DepositVerification', description: "Re-read on chain at every call (chain id first). confirmedVaultDeposit: a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount" });
-
-export const gateShape = z.object({
-  vaultSlug: z.string(),
-  vaultAddress: addressShape,
-  state: z.enum(['OPEN', 'PAUSED', 'BLOCKED', 'ORACLE_UNAVAILABLE', 'UNKNOWN']),
-  open: z.boolean(),
-  source: z.enum(['onchain_eth_call', 'none']),
-  checkedAt: z.string(),
-  checks: z.array(
-    z.object({
-      name: z.enum(['accepting_public_deposits', 'deposit_readiness', 'live_pricing', 'not_paused']),
-      contract: z.string(),
-      call: z.string(),
-      result: z.enum(['pass', 'fail', 'unknown']),
-      reason: z.string(),
-    }),
-  ),
-  readiness: z.object({ candidate: z.boolean(), depositTermsReady: z.boolean(), auditReady: z.boolean(), blocked: z.boolean() }).nullable(),
-  reason: z.string(),
-}).meta({ id: 'DepositGate' });
+/** Declared with the gate in the vaults domain. */
+export const gateShape = depositGateSchema;
 
 export const jobShape = z.object({
   id: z.string().describe('bvd_ followed by 24 hex digits'),

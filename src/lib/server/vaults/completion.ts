@@ -5,8 +5,10 @@
  * amount. A partner job status, an interface message or an earlier answer never counts.
  */
 import { decodeEventLog, getAddress, toEventSelector, type Address, type Hex } from 'viem';
+import { z } from 'zod';
 import { DEPOSIT_EVENT } from './abi';
 import { checkChain, classifyChainError, READ_FAILURE_TEXT, type ChainReader, type ReadFailureReason } from './chain';
+import { address0x, bytes32_0x } from './pack-shapes';
 import type { RailAVault } from './registry';
 
 export const DEPOSIT_TOPIC = toEventSelector(DEPOSIT_EVENT);
@@ -19,38 +21,42 @@ export interface DepositExpectation {
   amountUnits?: bigint;
 }
 
-export type TxStatus = 'success' | 'reverted' | 'pending' | 'not_found' | 'unknown';
+export const txStatusSchema = z.enum(['success', 'reverted', 'pending', 'not_found', 'unknown']);
+export type TxStatus = z.infer<typeof txStatusSchema>;
 
-export interface ObservedDepositEvent {
-  sender: Address;
-  receiver: Address;
-  assets: string;
-  shares: string;
-  logIndex: number;
-}
+export const observedDepositEventSchema = z.object({ sender: address0x, receiver: address0x, assets: z.string(), shares: z.string(), logIndex: z.number().int() });
+export type ObservedDepositEvent = z.infer<typeof observedDepositEventSchema>;
 
-export interface DepositVerification {
-  /** null when no transaction hash is known yet (e.g. a fresh Mode B job). */
-  txHash: Hex | null;
-  checkedAt: string;
-  source: 'eth_getTransactionReceipt' | 'none';
-  chainIdVerified: boolean;
-  found: boolean;
-  txStatus: TxStatus;
-  blockNumber: string | null;
-  confirmations: string | null;
-  from: Address | null;
-  to: Address | null;
-  vaultAddress: Address;
-  toIsVault: boolean;
-  depositEvent: ObservedDepositEvent | null;
-  expectedReceiver: Address | null;
-  expectedAmountUnits: string | null;
-  receiverMatches: boolean | null;
-  amountMatches: boolean | null;
-  confirmedVaultDeposit: boolean;
-  reason: string;
-}
+/** Declared once: the routes' output schema, with the domain type inferred from it. */
+export const depositVerificationSchema = z
+  .object({
+    /** null when no transaction hash is known yet (e.g. a fresh Mode B job). */
+    txHash: bytes32_0x.nullable(),
+    checkedAt: z.string(),
+    source: z.enum(['eth_getTransactionReceipt', 'none']),
+    chainIdVerified: z.boolean(),
+    found: z.boolean(),
+    txStatus: txStatusSchema,
+    blockNumber: z.string().nullable(),
+    confirmations: z.string().nullable(),
+    from: address0x.nullable(),
+    to: address0x.nullable(),
+    vaultAddress: address0x,
+    toIsVault: z.boolean(),
+    depositEvent: observedDepositEventSchema.nullable(),
+    expectedReceiver: address0x.nullable(),
+    expectedAmountUnits: z.string().nullable(),
+    receiverMatches: z.boolean().nullable(),
+    amountMatches: z.boolean().nullable(),
+    confirmedVaultDeposit: z.boolean(),
+    reason: z.string(),
+  })
+  .meta({
+    id: 'DepositVerification',
+    description:
+      "Re-read on chain at every call (chain id first). confirmedVaultDeposit: a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount",
+  });
+export type DepositVerification = z.infer<typeof depositVerificationSchema>;
 
 function base(txHash: Hex | null, expectation: DepositExpectation, now: Date): DepositVerification {
   return {

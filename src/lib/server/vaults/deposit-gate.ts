@@ -7,38 +7,42 @@
  *   3. live pricing is usable                 (vault.totalAssets() does not revert)
  *   4. the vault is not paused                (vault.paused())
  */
+import { z } from 'zod';
 import { DEPOSIT_READINESS_ABI, V1_VAULT_ABI } from './abi';
 import { checkChain, classifyChainError, READ_FAILURE_TEXT, type ChainReader } from './chain';
+import { addressShape } from './pack-shapes';
 import type { RailAVault } from './registry';
 
-export type GateState = 'OPEN' | 'PAUSED' | 'BLOCKED' | 'ORACLE_UNAVAILABLE' | 'UNKNOWN';
+/** Declared once: the routes' output schema, with the domain types inferred from it. */
+export const gateStateSchema = z.enum(['OPEN', 'PAUSED', 'BLOCKED', 'ORACLE_UNAVAILABLE', 'UNKNOWN']);
+export type GateState = z.infer<typeof gateStateSchema>;
 
-export interface GateCheck {
-  name: 'accepting_public_deposits' | 'deposit_readiness' | 'live_pricing' | 'not_paused';
-  contract: string;
-  call: string;
-  result: 'pass' | 'fail' | 'unknown';
-  reason: string;
-}
+export const gateCheckSchema = z.object({
+  name: z.enum(['accepting_public_deposits', 'deposit_readiness', 'live_pricing', 'not_paused']),
+  contract: z.string(),
+  call: z.string(),
+  result: z.enum(['pass', 'fail', 'unknown']),
+  reason: z.string(),
+});
+export type GateCheck = z.infer<typeof gateCheckSchema>;
 
-export interface DepositReadinessFlags {
-  candidate: boolean;
-  depositTermsReady: boolean;
-  auditReady: boolean;
-  blocked: boolean;
-}
+export const depositReadinessFlagsSchema = z.object({ candidate: z.boolean(), depositTermsReady: z.boolean(), auditReady: z.boolean(), blocked: z.boolean() });
+export type DepositReadinessFlags = z.infer<typeof depositReadinessFlagsSchema>;
 
-export interface DepositGate {
-  vaultSlug: string;
-  vaultAddress: string;
-  state: GateState;
-  open: boolean;
-  source: 'onchain_eth_call' | 'none';
-  checkedAt: string;
-  checks: GateCheck[];
-  readiness: DepositReadinessFlags | null;
-  reason: string;
-}
+export const depositGateSchema = z
+  .object({
+    vaultSlug: z.string(),
+    vaultAddress: addressShape,
+    state: gateStateSchema,
+    open: z.boolean(),
+    source: z.enum(['onchain_eth_call', 'none']),
+    checkedAt: z.string(),
+    checks: z.array(gateCheckSchema),
+    readiness: depositReadinessFlagsSchema.nullable(),
+    reason: z.string(),
+  })
+  .meta({ id: 'DepositGate' });
+export type DepositGate = z.infer<typeof depositGateSchema>;
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
 

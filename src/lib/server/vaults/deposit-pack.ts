@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { encodeFunctionData, getAddress, isAddress, type Address, type Hex } from 'viem';
+import { encodeFunctionData, getAddress, isAddress, type Address } from 'viem';
 import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID } from '../registry';
 import { ERC20_APPROVE_ABI, V1_VAULT_ABI } from './abi';
@@ -16,6 +16,8 @@ import { verifyAckPins, type AckVerification } from './acks';
 import { MAX_PACK_AMOUNT_USDG, parseUsdgAmount, USDG_DECIMALS } from './amount';
 import type { ChainReader } from './chain';
 import { ACK_HASHES, resolveRailAVault, VAULT_REGISTRY_VERSION, type RailAVault } from './registry';
+import type { z } from 'zod';
+import type { packShape } from './pack-shapes';
 
 export const PACK_VERSION = 'partnerbot-vault-deposit-1.0.0';
 export const DEFAULT_PACK_LIFETIME_SECONDS = 900;
@@ -58,35 +60,7 @@ export function validateLifetime(value: unknown, path = 'expiresInSeconds'): num
   return value;
 }
 
-export interface DepositPack {
-  packVersion: typeof PACK_VERSION;
-  mode: 'A';
-  vaultSlug: string;
-  vaultAddress: Address;
-  vaultRegistryVersion: string;
-  chain: string;
-  chainId: typeof BROKER_CHAIN_ID;
-  asset: 'USDG';
-  assetAddress: Address;
-  assetDecimals: 6;
-  amount: string;
-  amountUnits: string;
-  maxAmount: string;
-  spender: Address;
-  approvalRequired: boolean;
-  approveCalldata: Hex;
-  depositFunction: RailAVault['depositFunction'];
-  depositCalldata: Hex;
-  receiver: Address;
-  receiverMustBeDepositor: true;
-  ackHashes: { risk: Hex; jurisdiction: Hex };
-  generatedAt: string;
-  expiresAt: string;
-  planHash: string;
-  svcExecutesDeposit: false;
-  partnerbotSocialCommand: string;
-  depositLinkUrl: string;
-}
+export type DepositPack = z.infer<typeof packShape>;
 
 /**
  * `0x` + sha256 hex of the canonical JSON of the pack without its own hash (`0x`-prefixed like

@@ -8,47 +8,56 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { BROKER_CHAIN_ID, checkCanonical, findAssetByAddress, USDG } from '../registry';
+import { z } from 'zod';
 
 export const VAULT_MANIFEST_VERSION = 'vault-manifest-1.0.0';
 
-export type RebalanceFrequency = 'daily' | 'weekly' | 'monthly';
+/**
+ * The manifest's shape, declared once: the routes validate and document it with these
+ * schemas, and the domain types are their inferred types (no second declaration to drift,
+ * no cast back from the routes' parse). The limits only bound the size of a caller's copy;
+ * the rules a manifest must meet are `validateVaultManifest`'s, answered as issues.
+ */
+export const rebalanceFrequencySchema = z.enum(['daily', 'weekly', 'monthly']);
+export type RebalanceFrequency = z.infer<typeof rebalanceFrequencySchema>;
 
-export interface VaultFuses {
-  maxAllocationPerAssetBps: number;
-  maxTokenizedEquityExposureBps: number;
-  maxEtfExposureBps: number;
-  minUsdgCashReserveBps: number;
-  maxRebalanceFrequency: RebalanceFrequency;
-  maxSlippageBps: number;
-  maxPriceStalenessSeconds: number;
-  maxDrawdownStopPct: number;
-  marketSessionPolicy: 'feed-aware-24-5';
-  requireFreshFeeds: boolean;
-  emergencyPauseEnabled: boolean;
-  receiptLogging: boolean;
-  postRebalanceAuditRequired: boolean;
-}
+export const vaultFusesSchema = z.object({
+  maxAllocationPerAssetBps: z.number(),
+  maxTokenizedEquityExposureBps: z.number(),
+  maxEtfExposureBps: z.number(),
+  minUsdgCashReserveBps: z.number(),
+  maxRebalanceFrequency: rebalanceFrequencySchema,
+  maxSlippageBps: z.number(),
+  maxPriceStalenessSeconds: z.number(),
+  maxDrawdownStopPct: z.number(),
+  marketSessionPolicy: z.literal('feed-aware-24-5'),
+  requireFreshFeeds: z.boolean(),
+  emergencyPauseEnabled: z.boolean(),
+  receiptLogging: z.boolean(),
+  postRebalanceAuditRequired: z.boolean(),
+});
+export type VaultFuses = z.infer<typeof vaultFusesSchema>;
 
-export interface VaultAllocation {
-  ticker: string;
-  tokenAddress: string;
-  targetWeightBps: number;
-}
+export const vaultAllocationSchema = z.object({ ticker: z.string().max(16), tokenAddress: z.string().max(64), targetWeightBps: z.number() });
+export type VaultAllocation = z.infer<typeof vaultAllocationSchema>;
 
-export interface VaultManifest {
-  manifestVersion: string;
-  slug: string;
-  name: string;
-  description: string;
-  chainId: number;
-  baseAsset: string;
-  baseAssetAddress: string;
-  allocations: VaultAllocation[];
-  fuses: VaultFuses;
-  feeConfig: { performanceFeeBps: number; managementFeeBps: number };
-  notInvestmentAdvice: boolean;
-  liveExecutionAllowed: boolean;
-}
+export const vaultManifestSchema = z
+  .object({
+    manifestVersion: z.string().max(64),
+    slug: z.string().max(100),
+    name: z.string().max(200),
+    description: z.string().max(4000),
+    chainId: z.number(),
+    baseAsset: z.string().max(16),
+    baseAssetAddress: z.string().max(64),
+    allocations: z.array(vaultAllocationSchema).max(64),
+    fuses: vaultFusesSchema,
+    feeConfig: z.object({ performanceFeeBps: z.number(), managementFeeBps: z.number() }),
+    notInvestmentAdvice: z.boolean(),
+    liveExecutionAllowed: z.boolean(),
+  })
+  .meta({ id: 'VaultManifest' });
+export type VaultManifest = z.infer<typeof vaultManifestSchema>;
 
 /** The operator's documented flagship fuse values. */
 export const DEFAULT_VAULT_FUSES: VaultFuses = {
@@ -71,18 +80,22 @@ export const DEFAULT_PERFORMANCE_FEE_BPS = 1000;
 export const PERFORMANCE_FEE_CAP_BPS = 2000;
 export const MAX_VAULT_SLIPPAGE_BPS = 500;
 
-export interface ManifestIssue {
-  severity: 'error' | 'warning';
-  code: string;
-  message: string;
-  path?: string;
-}
+export const manifestIssueSchema = z.object({
+  severity: z.enum(['error', 'warning']),
+  code: z.string(),
+  message: z.string(),
+  path: z.string().optional(),
+});
+export type ManifestIssue = z.infer<typeof manifestIssueSchema>;
 
-export interface ManifestValidation {
-  valid: boolean;
-  status: 'valid' | 'valid-with-warnings' | 'invalid';
-  issues: ManifestIssue[];
-}
+export const manifestValidationSchema = z
+  .object({
+    valid: z.boolean(),
+    status: z.enum(['valid', 'valid-with-warnings', 'invalid']),
+    issues: z.array(manifestIssueSchema),
+  })
+  .meta({ id: 'VaultManifestValidation' });
+export type ManifestValidation = z.infer<typeof manifestValidationSchema>;
 
 export function vaultManifestHash(manifest: VaultManifest): string {
   return createHash('sha256').update(canonicalize(manifest)!).digest('hex');
@@ -169,14 +182,15 @@ export function validateVaultManifest(m: VaultManifest): ManifestValidation {
   };
 }
 
-export interface CreateManifestInput {
-  slug: string;
-  name: string;
-  description?: string;
-  allocations: VaultAllocation[];
-  fuses?: Partial<VaultFuses>;
-  performanceFeeBps?: number;
-}
+export const createManifestInputSchema = z.object({
+  slug: z.string().max(100),
+  name: z.string().max(200),
+  description: z.string().max(4000).optional(),
+  allocations: z.array(vaultAllocationSchema).max(64),
+  fuses: vaultFusesSchema.partial().optional(),
+  performanceFeeBps: z.number().optional(),
+});
+export type CreateManifestInput = z.infer<typeof createManifestInputSchema>;
 
 /** Fills the documented defaults, checksums canonical addresses, and validates. */
 export function createVaultManifest(input: CreateManifestInput) {

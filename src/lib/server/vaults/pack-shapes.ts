@@ -9,28 +9,37 @@ export const addressShape = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 export const hexShape = z.string().regex(/^0x[0-9a-fA-F]*$/);
 export const bytes32Shape = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 
+/**
+ * Hex typed as viem's `0x${string}` (Address, Hex), so a domain type with viem's types can be
+ * its schema's inferred type (the pack, the deposit verification); the JSON schema is the same pattern as the plain string shapes.
+ */
+export const address0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]{40}$/)]);
+export const hex0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]*$/)]);
+export const bytes32_0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]{64}$/)]);
+
+/** The deposit pack, declared once: `DepositPack` (deposit-pack.ts) is its inferred type. */
 export const packShape = z.object({
   packVersion: z.literal('partnerbot-vault-deposit-1.0.0'),
   mode: z.literal('A'),
   vaultSlug: z.string(),
-  vaultAddress: addressShape,
+  vaultAddress: address0x,
   vaultRegistryVersion: z.string(),
   chain: z.string(),
   chainId: z.literal(4663),
   asset: z.literal('USDG'),
-  assetAddress: addressShape,
+  assetAddress: address0x,
   assetDecimals: z.literal(6),
   amount: z.string().describe('The amount exactly as given (decimal string, at most 6 decimal places)'),
   amountUnits: z.string().describe('The amount in 6-decimal integer units'),
   maxAmount: z.string().describe('The most one pack may carry (10000 USDG)'),
-  spender: addressShape,
+  spender: address0x,
   approvalRequired: z.boolean(),
-  approveCalldata: hexShape.describe('approve(vault, amountUnits) on USDG'),
+  approveCalldata: hex0x.describe('approve(vault, amountUnits) on USDG'),
   depositFunction: z.string(),
-  depositCalldata: hexShape.describe('depositWithAcks(amountUnits, receiver, riskAck, jurisdictionAck) on the vault'),
-  receiver: addressShape,
+  depositCalldata: hex0x.describe('depositWithAcks(amountUnits, receiver, riskAck, jurisdictionAck) on the vault'),
+  receiver: address0x,
   receiverMustBeDepositor: z.literal(true),
-  ackHashes: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
+  ackHashes: z.object({ risk: bytes32_0x, jurisdiction: bytes32_0x }),
   generatedAt: z.string(),
   expiresAt: z.string(),
   planHash: z.string().describe('0x + sha256 hex of the canonical JSON of every other pack field: the Mode B confirmation token (bare hex is still accepted on input)'),

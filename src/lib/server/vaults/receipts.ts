@@ -15,32 +15,39 @@ import { verifyVaultDeposit, type DepositVerification } from './completion';
 import { computePlanHash, normalizePlanHash, type DepositPack } from './deposit-pack';
 import { validateVaultManifest, vaultManifestHash, type VaultManifest } from './manifest';
 import { resolveRailAVault, V1_VAULT, VAULT_REGISTRY_VERSION } from './registry';
+import { z } from 'zod';
 
 export const VAULT_RECEIPT_VERSION = 'svc-vault-receipt-1.0.0';
 
-export type VaultReceiptKind = 'vault_manifest' | 'deposit_pack' | 'deposit_settlement';
-export type VaultReceiptStatus = 'paper' | 'onchain_confirmed' | 'onchain_reverted' | 'unverified';
+/** Declared once: the receipt route's output schema, and the domain type inferred from it. */
+export const vaultReceiptKindSchema = z.enum(['vault_manifest', 'deposit_pack', 'deposit_settlement']);
+export type VaultReceiptKind = z.infer<typeof vaultReceiptKindSchema>;
+export const vaultReceiptStatusSchema = z.enum(['paper', 'onchain_confirmed', 'onchain_reverted', 'unverified']);
+export type VaultReceiptStatus = z.infer<typeof vaultReceiptStatusSchema>;
 
-export interface VaultReceipt {
-  receiptVersion: string;
-  receiptId: string;
-  kind: VaultReceiptKind;
-  vaultSlug: string;
-  vaultAddress: string;
-  chainId: number;
-  subjectHash: string;
-  stage: 'PREPARATION' | 'SETTLEMENT';
-  status: VaultReceiptStatus;
-  validationStatus: 'valid' | 'valid-with-warnings' | 'invalid' | null;
-  txHash: string | null;
-  blockNumber: string | null;
-  registryVersion: string;
-  oraclePolicyVersion: string;
-  vaultRegistryVersion: string;
-  anchoring: 'paper';
-  observedAt: string;
-  receiptHash: string;
-}
+export const vaultReceiptSchema = z
+  .object({
+    receiptVersion: z.string(),
+    receiptId: z.string(),
+    kind: vaultReceiptKindSchema,
+    vaultSlug: z.string(),
+    vaultAddress: z.string(),
+    chainId: z.number().int(),
+    subjectHash: z.string(),
+    stage: z.enum(['PREPARATION', 'SETTLEMENT']),
+    status: vaultReceiptStatusSchema,
+    validationStatus: z.enum(['valid', 'valid-with-warnings', 'invalid']).nullable(),
+    txHash: z.string().nullable(),
+    blockNumber: z.string().nullable(),
+    registryVersion: z.string(),
+    oraclePolicyVersion: z.string(),
+    vaultRegistryVersion: z.string(),
+    anchoring: z.literal('paper'),
+    observedAt: z.string(),
+    receiptHash: z.string(),
+  })
+  .meta({ id: 'VaultReceipt' });
+export type VaultReceipt = z.infer<typeof vaultReceiptSchema>;
 
 const sha256 = (value: unknown) => createHash('sha256').update(canonicalize(value)!).digest('hex');
 

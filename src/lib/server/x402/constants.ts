@@ -3,6 +3,7 @@
  * settles in, the protocol's header names, and where each fact was last verified. Nothing
  * here depends on configuration; the configured parts live in lanes.ts.
  */
+import { z } from 'zod';
 import { BROKER_CHAIN_ID, BROKER_CHAIN_NAME } from '../registry/data';
 import { USDG } from '../registry';
 
@@ -22,13 +23,15 @@ export const LAST_VERIFIED = '2026-11-22';
  * one entry type of every vault and x402 response; the vault family appends its own entries
  * (its registry snapshot, live chain reads) with the same type.
  */
-export interface SourceVerification {
-  subject: string;
-  source: string;
-  /** YYYY-MM-DD for a published source; the response's own timestamp for a live read. */
-  lastVerified: string;
-  method: 'published_source_snapshot' | 'live_chain_read' | 'registry_copy';
-}
+export const sourceVerificationEntrySchema = z
+  .object({
+    subject: z.string(),
+    source: z.string(),
+    lastVerified: z.string().describe('YYYY-MM-DD of the published source snapshot, or the timestamp of a live read in this response'),
+    method: z.enum(['published_source_snapshot', 'live_chain_read', 'registry_copy']),
+  })
+  .meta({ id: 'SourceVerification' });
+export type SourceVerification = z.infer<typeof sourceVerificationEntrySchema>;
 
 export const SOURCES = {
   usdgToken: {

@@ -117,6 +117,20 @@ export type SupportedCheck =
   | { state: 'unauthorized' | 'http_error'; httpStatus: number }
   | { state: 'timeout' | 'unreachable' | 'invalid_answer' };
 
+/**
+ * The facilitator as the x402 flow sees it: passed in, so the flow is tested with a fake and
+ * every answer arrives already classified (where the fetch failed or the status came back),
+ * never re-read from an error's words.
+ */
+export interface FacilitatorClient {
+  settle(body: SettleRequestBody): Promise<SettleOutcome>;
+  supported(): Promise<SupportedCheck>;
+}
+
+export function facilitatorClient(ep: FacilitatorEndpoint): FacilitatorClient {
+  return { settle: (body) => settlePayment(ep, body), supported: () => checkSupported(ep) };
+}
+
 /** The live reachability check of the facilitator's supported-networks route. */
 export async function checkSupported(ep: FacilitatorEndpoint): Promise<SupportedCheck> {
   let res: Response;

@@ -8,9 +8,12 @@
  * key itself never enters this module: only whether it is present.
  */
 import { getAddress, isAddress } from 'viem';
+import { z } from 'zod';
 import { BROKER_CHAIN_ID, USDG } from '../registry';
 import { BROKER_CHAIN_NAME } from '../registry/data';
-import { FACILITATOR_LANE, PARTNER_CLOUD_LANE, SOURCES, type SourceVerification } from './constants';
+import { FACILITATOR_LANE, PARTNER_CLOUD_LANE, SOURCES, sourceVerificationEntrySchema, type SourceVerification } from './constants';
+
+export { sourceVerificationEntrySchema };
 
 export interface FacilitatorSettings {
   enabled: boolean;
@@ -49,7 +52,9 @@ export function facilitatorSettingsFrom(cfg: {
   };
 }
 
-export type FacilitatorState = 'disabled' | 'key_missing' | 'blocked' | 'configured';
+/** Declared once: the domain type is the schema's inferred type, the output schemas reuse the schema. */
+export const facilitatorStateSchema = z.enum(['disabled', 'key_missing', 'blocked', 'configured']);
+export type FacilitatorState = z.infer<typeof facilitatorStateSchema>;
 
 export interface FacilitatorLaneState {
   state: FacilitatorState;
@@ -59,6 +64,8 @@ export interface FacilitatorLaneState {
   payTo: string | null;
   /** The facilitator's own address, checksummed, when configured. */
   facilitatorAddress: string | null;
+  /** Whether FACILITATOR_URL is set and an http(s) URL: decided here, so no caller reads it from a blocker's words. */
+  urlUsable: boolean;
 }
 
 function checksummed(value: string | undefined): string | null {
@@ -77,8 +84,9 @@ function isUrl(value: string): boolean {
 export function facilitatorLaneState(s: FacilitatorSettings): FacilitatorLaneState {
   const payTo = checksummed(s.payToAddress);
   const facilitatorAddress = checksummed(s.facilitatorAddress);
-  if (!s.enabled) return { state: 'disabled', blockers: ['FACILITATOR_ENABLED is not true'], payTo, facilitatorAddress };
-  if (!s.apiKeyPresent) return { state: 'key_missing', blockers: ['FACILITATOR_API_KEY is not set'], payTo, facilitatorAddress };
+  const urlUsable = s.url !== undefined && isUrl(s.url);
+  if (!s.enabled) return { state: 'disabled', blockers: ['FACILITATOR_ENABLED is not true'], payTo, facilitatorAddress, urlUsable };
+  if (!s.apiKeyPresent) return { state: 'key_missing', blockers: ['FACILITATOR_API_KEY is not set'], payTo, facilitatorAddress, urlUsable };
   const blockers: string[] = [];
   if (!s.url) blockers.push('FACILITATOR_URL is not set');
   else if (!isUrl(s.url)) blockers.push('FACILITATOR_URL is not an http(s) URL');
@@ -96,26 +104,27 @@ export function facilitatorLaneState(s: FacilitatorSettings): FacilitatorLaneSta
   if (s.facilitatorAddress !== undefined && !facilitatorAddress) {
     blockers.push('FACILITATOR_ADDRESS is not a 20-byte hex address');
   }
-  return { state: blockers.length ? 'blocked' : 'configured', blockers, payTo, facilitatorAddress };
+  return { state: blockers.length ? 'blocked' : 'configured', blockers, payTo, facilitatorAddress, urlUsable };
 }
 
-export type LaneId = 'facilitator' | 'partnerCloud';
+export const laneIdSchema = z.enum(['facilitator', 'partnerCloud']);
+export type LaneId = z.infer<typeof laneIdSchema>;
 
-export interface LaneSelection {
-  lane: LaneId;
-  provider: LaneId;
-  paymentChain: string;
-  chainId: number;
-  network: string;
-  asset: string;
-  assetAddress: string;
-  assetDecimals: number;
-  /** Whether this server can take and settle a payment on the lane right now. */
-  settlesHere: boolean;
-  facilitatorState: FacilitatorState;
-  reason: string;
-  blockers: string[];
-}
+export const laneSelectionSchema = z.object({
+  lane: laneIdSchema,
+  provider: laneIdSchema,
+  paymentChain: z.string(),
+  chainId: z.number().int(),
+  network: z.string(),
+  asset: z.string(),
+  assetAddress: z.string(),
+  assetDecimals: z.number().int(),
+  settlesHere: z.boolean().describe('Whether this server can take and settle a payment on the lane right now'),
+  facilitatorState: facilitatorStateSchema,
+  reason: z.string(),
+  blockers: z.array(z.string()),
+});
+export type LaneSelection = z.infer<typeof laneSelectionSchema>;
 
 /** The lane a vault service is sold on, with the reason in words. */
 export function selectVaultServiceLane(s: FacilitatorSettings): LaneSelection {
@@ -163,8 +172,48 @@ export function vaultServiceLaneOf(facilitatorConfig: Parameters<typeof facilita
   return selectVaultServiceLane(facilitatorSettingsFrom(facilitatorConfig));
 }
 
+export const vaultChainSchema = z
+  .object({
+    name: z.literal('broker_chain'),
+    chainId: z.literal(4663),
+    baseAsset: z.literal('USDG'),
+    baseAssetAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+    baseAssetDecimals: z.literal(6),
+    role: z.string(),
+  })
+  .meta({ id: 'VaultChain', description: 'The chain the vaults live on: always the broker chain, id 4663, USDG with 6 decimals' });
+export type VaultChainBlock = z.infer<typeof vaultChainSchema>;
+
+export const x402PaymentChainSchema = z
+  .object({
+    lane: laneIdSchema.describe('The lane selected for paid vault services (spec 4.8), the same key as x402Providers in the architecture object'),
+    paymentChain: z.string().describe('broker_chain on the facilitator lane, base on the partner-cloud lane'),
+    chainId: z.number().int(),
+    network: z.string().describe('CAIP-2 network id (eip155:<chainId>)'),
+    asset: z.string(),
+    assetAddress: z.string(),
+    assetDecimals: z.number().int(),
+    settlesHere: z.boolean().describe('Whether this server takes and settles a payment on the lane now'),
+    facilitatorState: facilitatorStateSchema.describe(
+      'The facilitator lane: blocked when selected (enabled, key set) but misconfigured; payments are then refused, never moved to another lane',
+    ),
+    reason: z.string(),
+    appliesTo: z.string(),
+  })
+  .meta({ id: 'X402PaymentChain', description: 'The x402 lane a paid vault service uses; kept apart from the vault chain' });
+export type X402PaymentChainBlock = z.infer<typeof x402PaymentChainSchema>;
+
+export const sourceVerificationSchema = z.array(sourceVerificationEntrySchema);
+
+/** The fields every vault and x402 response carries, as output schemas declare them. */
+export const chainBlockFields = {
+  vaultChain: vaultChainSchema,
+  x402PaymentChain: x402PaymentChainSchema,
+  sourceVerification: sourceVerificationSchema,
+};
+
 /** The vault chain of every vault and x402 response: always the broker chain with USDG. */
-export function vaultChainBlock() {
+export function vaultChainBlock(): VaultChainBlock {
   return {
     name: BROKER_CHAIN_NAME as 'broker_chain',
     chainId: BROKER_CHAIN_ID,
@@ -175,14 +224,12 @@ export function vaultChainBlock() {
   };
 }
 
-export type VaultChainBlock = ReturnType<typeof vaultChainBlock>;
-
 /**
  * The payment chain of the selected lane, kept apart from the vault chain. A selected but
  * misconfigured facilitator lane reads `lane: facilitator`, `facilitatorState: blocked`,
  * `settlesHere: false`: blocked, never shown as the partner-cloud lane.
  */
-export function x402PaymentChainBlock(selection: LaneSelection) {
+export function x402PaymentChainBlock(selection: LaneSelection): X402PaymentChainBlock {
   return {
     lane: selection.lane,
     paymentChain: selection.paymentChain,
@@ -197,8 +244,6 @@ export function x402PaymentChainBlock(selection: LaneSelection) {
     appliesTo: 'paid vault services only (the deposit pack service included); a deposit transaction itself is never paid through x402',
   };
 }
-
-export type X402PaymentChainBlock = ReturnType<typeof x402PaymentChainBlock>;
 
 /** Where the facts of both chain blocks come from, with their last-verified dates. */
 export function sourceVerificationBlocks(selection: LaneSelection): SourceVerification[] {

@@ -9,6 +9,7 @@
  */
 import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements, PaymentRequirementsV1 } from '@x402/core/types';
+import { z } from 'zod';
 import { formatUsdgUnits } from '../vaults/amount';
 import type { PaidVaultService } from './catalogue';
 import { paidServiceRoute } from './catalogue';
@@ -84,3 +85,28 @@ export function paymentRequiredV2(req: BuiltRequirements, error: string): Paymen
 export function paymentRequiredHeader(req: BuiltRequirements, error: string): string {
   return encodePaymentRequiredHeader(paymentRequiredV2(req, error));
 }
+
+/** The v1 requirement as the service sends it (the protocol's type plus the token terms). */
+export const requirementV1Schema = z.object({
+  scheme: z.literal(X402_SCHEME),
+  network: z.string(),
+  maxAmountRequired: z.string(),
+  resource: z.string(),
+  description: z.string(),
+  mimeType: z.string(),
+  outputSchema: z.record(z.string(), z.unknown()),
+  payTo: z.string(),
+  maxTimeoutSeconds: z.number().int(),
+  asset: z.string(),
+  extra: z.object({ name: z.string(), version: z.string() }),
+});
+
+export const requirementV2Schema = z.object({
+  scheme: z.literal(X402_SCHEME),
+  network: z.string(),
+  amount: z.string(),
+  asset: z.string(),
+  payTo: z.string(),
+  maxTimeoutSeconds: z.number().int(),
+  extra: z.object({ name: z.string(), version: z.string() }),
+});

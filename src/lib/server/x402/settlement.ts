@@ -13,14 +13,22 @@
  */
 import { createHash } from 'node:crypto';
 import type { SettleResponse } from '@x402/core/types';
+import { z } from 'zod';
 import type { PaidServiceContext, PaidVaultService } from './catalogue';
 import { FACILITATOR_LANE } from './constants';
-import { settlePayment, type FacilitatorEndpoint, type SettleOutcome } from './facilitator-client';
+import type { FacilitatorClient, SettleOutcome } from './facilitator-client';
 import { checkPayment, decodePayment, PaymentMalformed, PaymentRejected, readPaymentHeader, type DecodedPayment } from './payment';
 import { buildPaymentReceipt, type PaymentReceipt } from './receipts';
 import { buildRequirements, type BuiltRequirements, type PinnedFacilitatorLane } from './requirements';
 
-export type AuthorizationStatus = 'settling' | 'settled' | 'refused' | 'settlement_unknown' | 'report_mismatch';
+/** Declared once: the stored status, the repository's reading of a row and the reconciliation route's output. */
+export const authorizationStatusSchema = z.enum(['settling', 'settled', 'refused', 'settlement_unknown', 'report_mismatch']);
+export type AuthorizationStatus = z.infer<typeof authorizationStatusSchema>;
+
+/** Statuses with no trustworthy settlement answer: the row waits for reconciliation. */
+export function needsReconciliation(status: AuthorizationStatus): boolean {
+  return status === 'settling' || status === 'settlement_unknown' || status === 'report_mismatch';
+}
 
 export interface AuthorizationKey {
   network: string;
@@ -73,12 +81,12 @@ export type PaymentOutcome =
       authorizationId: string;
       transaction: string;
     }
-  | { kind: 'settled'; requirements: BuiltRequirements; payment: DecodedPayment; receipt: PaymentReceipt; settleResponse: SettleResponse };
+  | { kind: 'settled'; requirements: BuiltRequirements; payment: DecodedPayment; receipt: PaymentReceipt; receiptStored: boolean; settleResponse: SettleResponse };
 
 export interface SettleFlowInput {
   service: PaidVaultService;
   pinned: PinnedFacilitatorLane;
-  facilitator: FacilitatorEndpoint;
+  facilitator: Pick<FacilitatorClient, 'settle'>;
   store: AuthorizationStore;
   /** A payment header value, as the request carried it. */
   paymentHeader: { header: string; value: string } | undefined;
@@ -86,6 +94,8 @@ export interface SettleFlowInput {
   answerTime: Date;
   /** The server's clock: validity windows are checked against it and rows stamped with it, never `nowIso`. */
   serverTime: Date;
+  /** Told when the receipt of a settled payment could not be stored (the answer is still given). */
+  onStoreError?: (error: unknown) => void;
 }
 
 /** Reads the payment header of a request (throws PaymentMalformed when both are sent). */
@@ -165,7 +175,7 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
   // the same path.
   if (!(await input.store.reserve(row, input.serverTime))) return seen();
 
-  const outcome = await settlePayment(input.facilitator, settleRequestBody(payment, requirements));
+  const outcome = await input.facilitator.settle(settleRequestBody(payment, requirements));
   const network = networkOf(payment, requirements);
   switch (outcome.kind) {
     case 'refused': {
@@ -204,12 +214,21 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
         transaction: outcome.transaction,
         issuedAt: input.answerTime,
       });
-      await input.store.recordSettled(id, receipt, input.serverTime);
+      // The buyer has paid: a failing store must not withhold the answer. The row stays
+      // `settling`, so the reconciliation route shows it as needing reconciliation.
+      let receiptStored = true;
+      try {
+        await input.store.recordSettled(id, receipt, input.serverTime);
+      } catch (error) {
+        receiptStored = false;
+        input.onStoreError?.(error);
+      }
       return {
         kind: 'settled',
         requirements,
         payment,
         receipt,
+        receiptStored,
         settleResponse: { success: true, transaction: outcome.transaction, network: network as SettleResponse['network'], payer: payment.authorization.from },
       };
     }

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { stockReceiptStore } from '../../db/stock-receipt-repository';
 import { logger } from '../../http/logger';
-import { STOCK_INTENT_INVALID } from '../../stocks/intent';
+import { STOCK_INTENT_INVALID, stockIntentInputSchema, stockIntentSchema } from '../../stocks/intent';
+import { commandPackSchema } from '../../stocks/command-pack';
 import {
   getStockReceipt,
   partnerLaneStatus,
@@ -49,38 +50,9 @@ export const intentErrorCode = (path: string) => (path === 'intent' || path.star
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
-export const intentInput = z
-  .object({
-    mode: z.string().max(64).describe('personal_partner_trade or vault_operator_rebalance'),
-    side: z.string().max(32).describe('buy, swap or sell'),
-    targetSymbol: z.string().max(32).describe('ticker (display metadata; the address is the identity)'),
-    targetTokenAddress: z.string().max(128).optional().describe('the canonical token address on chain 4663 (required: a ticker alone is rejected)'),
-    inputAsset: z.string().max(32).describe('USDG'),
-    inputAmount: z.string().max(64).describe('USDG amount, a decimal string with at most 6 decimals, e.g. "25"'),
-    maxSlippageBps: z.number().describe('integer, at most 500'),
-    maxNotionalUsd: z.number().describe('at most PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD (default 500)'),
-    userAcknowledgedTokenizedExposureNotDirectStockOwnership: z.boolean().optional().describe('must be true'),
-    userAcknowledgedPartnerExecutesTrade: z.boolean().optional().describe('must be true'),
-    venue: z.string().max(32).optional().describe('broker; required on vault_operator_rebalance intents'),
-    chainId: z.number().optional().describe('when given, must be 4663'),
-  })
-  .strict()
-  .describe('Stock-trade intent (spec 2.8). Unknown fields are rejected.');
-
-export const intentOutput = z.object({
-  mode: z.enum(['personal_partner_trade', 'vault_operator_rebalance']),
-  side: z.enum(['buy', 'swap', 'sell']),
-  targetSymbol: z.string(),
-  targetTokenAddress: z.string(),
-  inputAsset: z.literal('USDG'),
-  inputAmount: z.string(),
-  maxSlippageBps: z.number().int(),
-  maxNotionalUsd: z.number(),
-  userAcknowledgedTokenizedExposureNotDirectStockOwnership: z.literal(true),
-  userAcknowledgedPartnerExecutesTrade: z.literal(true),
-  venue: z.literal('broker').optional(),
-  chainId: z.literal(4663).optional(),
-});
+/** Declared once, in the stocks domain; the names the other routers import. */
+export const intentInput = stockIntentInputSchema;
+export const intentOutput = stockIntentSchema;
 
 export const hardFlags = {
   svcExecutesTrade: z.literal(false),
@@ -130,22 +102,7 @@ const receiptSchema = z
   })
   .describe('Stock-trade receipt (spec 3.1)');
 
-export const commandPackSchema = z.object({
-  social: z.string(),
-  cli: z.string(),
-  agentApi: z.object({
-    method: z.literal('POST'),
-    url: z.string(),
-    authHeaderName: z.literal('X-API-Key'),
-    apiKeyEnvVar: z.literal('PARTNER_API_KEY'),
-    body: z.object({ prompt: z.string() }),
-    pollUrlTemplate: z.string(),
-    partnerApiUrlConfigured: z.boolean().describe('true: url and pollUrlTemplate name this server\'s PARTNER_API_URL; false: they keep the {partner_api_url} placeholder'),
-    urlNote: z.string(),
-  }),
-  chainId: z.literal(4663),
-  canonical: z.object({ targetSymbol: z.string(), targetTokenAddress: z.string(), usdgAddress: z.string() }),
-});
+export { commandPackSchema };
 
 export const planSchema = z.object({
   planVersion: z.string(),

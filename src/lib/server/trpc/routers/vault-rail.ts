@@ -9,7 +9,6 @@ import { parseIsoInstant } from '../../clock';
 import { buildArtifactReceipt } from '../../receipts/artifact';
 import { chainAddressField } from '../../registry/symbol-space';
 import { usdgDecimal } from '../../vaults/fees';
-import type { VaultManifest } from '../../vaults/manifest';
 import { prepareVaultPartnerRebalance } from '../../vaults/partner-rebalance';
 import { auditVaultRebalance } from '../../vaults/rebalance-audit';
 import { planProviderRewards, REWARD_SPLIT } from '../../vaults/rewards';
@@ -121,7 +120,7 @@ export const vaultRailRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => ({
-      ...auditVaultRebalance(input.manifest as VaultManifest, input.policyOptions ?? {}, input.report, { now: ctx.answerTime, serverTime: ctx.serverTime }),
+      ...auditVaultRebalance(input.manifest, input.policyOptions ?? {}, input.report, { now: ctx.answerTime, serverTime: ctx.serverTime }),
       generatedAt: ctx.answerTime.toISOString(),
       ...vaultChainBlocksFor(ctx.config),
     })),

@@ -11,9 +11,17 @@ import { evaluateDepositGate } from '../../vaults/deposit-gate';
 import { feeScheduleSchema } from '../../vaults/fees';
 import { buildDepositPack, depositLinkUrl, validateReceiver } from '../../vaults/deposit-pack';
 import { createDepositIntent, createWithdrawIntent } from '../../vaults/intents';
-import { createVaultManifest, validateVaultManifest, vaultManifestHash, type VaultManifest } from '../../vaults/manifest';
+import {
+  createManifestInputSchema,
+  createVaultManifest,
+  manifestValidationSchema,
+  validateVaultManifest,
+  vaultFusesSchema,
+  vaultManifestHash,
+  vaultManifestSchema,
+} from '../../vaults/manifest';
 import { compileRebalancePolicy } from '../../vaults/rebalance-policy';
-import { manifestReceipt, packReceipt, settlementReceipt } from '../../vaults/receipts';
+import { manifestReceipt, packReceipt, settlementReceipt, vaultReceiptSchema } from '../../vaults/receipts';
 import { ACK_HASHES, ACK_TEXTS, findVault, listVaults, resolveRailAVault, VAULT_REGISTRY_VERSION } from '../../vaults/registry';
 import { buildVaultSchema, type VaultRoute } from '../../vaults/schema';
 import { readVaultV2Status } from '../../vaults/v2-status';
@@ -86,61 +94,8 @@ const listingShape = z.object({
 
 const ackTextShape = z.object({ slot: z.enum(['risk', 'jurisdiction']), text: z.string(), keccak256: bytes32Shape });
 
-export const allocationShape = z.object({ ticker: z.string().max(16), tokenAddress: z.string().max(64), targetWeightBps: z.number() });
-export const fusesShape = z.object({
-  maxAllocationPerAssetBps: z.number(),
-  maxTokenizedEquityExposureBps: z.number(),
-  maxEtfExposureBps: z.number(),
-  minUsdgCashReserveBps: z.number(),
-  maxRebalanceFrequency: z.enum(['daily', 'weekly', 'monthly']),
-  maxSlippageBps: z.number(),
-  maxPriceStalenessSeconds: z.number(),
-  maxDrawdownStopPct: z.number(),
-  marketSessionPolicy: z.literal('feed-aware-24-5'),
-  requireFreshFeeds: z.boolean(),
-  emergencyPauseEnabled: z.boolean(),
-  receiptLogging: z.boolean(),
-  postRebalanceAuditRequired: z.boolean(),
-});
-export const manifestShape = z.object({
-  manifestVersion: z.string().max(64),
-  slug: z.string().max(100),
-  name: z.string().max(200),
-  description: z.string().max(4000),
-  chainId: z.number(),
-  baseAsset: z.string().max(16),
-  baseAssetAddress: z.string().max(64),
-  allocations: z.array(allocationShape).max(64),
-  fuses: fusesShape,
-  feeConfig: z.object({ performanceFeeBps: z.number(), managementFeeBps: z.number() }),
-  notInvestmentAdvice: z.boolean(),
-  liveExecutionAllowed: z.boolean(),
-}).meta({ id: 'VaultManifest' });
-const validationShape = z.object({
-  valid: z.boolean(),
-  status: z.enum(['valid', 'valid-with-warnings', 'invalid']),
-  issues: z.array(z.object({ severity: z.enum(['error', 'warning']), code: z.string(), message: z.string(), path: z.string().optional() })),
-}).meta({ id: 'VaultManifestValidation' });
-const receiptShape = z.object({
-  receiptVersion: z.string(),
-  receiptId: z.string(),
-  kind: z.enum(['vault_manifest', 'deposit_pack', 'deposit_settlement']),
-  vaultSlug: z.string(),
-  vaultAddress: z.string(),
-  chainId: z.number().int(),
-  subjectHash: z.string(),
-  stage: z.enum(['PREPARATION', 'SETTLEMENT']),
-  status: z.enum(['paper', 'onchain_confirmed', 'onchain_reverted', 'unverified']),
-  validationStatus: z.enum(['valid', 'valid-with-warnings', 'invalid']).nullable(),
-  txHash: z.string().nullable(),
-  blockNumber: z.string().nullable(),
-  registryVersion: z.string(),
-  oraclePolicyVersion: z.string(),
-  vaultRegistryVersion: z.string(),
-  anchoring: z.literal('paper'),
-  observedAt: z.string(),
-  receiptHash: z.string(),
-}).meta({ id: 'VaultReceipt' });
+/** Re-exported for the routers that take a manifest: declared once, in the vaults domain. */
+export const manifestShape = vaultManifestSchema;
 const callShape = z.object({ step: z.number().int(), to: addressShape, data: hexShape, description: z.string() });
 
 const slugInput = z.string().min(1).max(100).describe('A vault slug or address');
@@ -435,18 +390,8 @@ export const vaultsRouter = router({
 
   createManifest: publicProcedure
     .meta({ family: 'vaults', tool: 'svc_create_vault_manifest', openapi: rest('POST', '/vaults/manifests/create', 'Create a USDG vault manifest with the documented default fuses; returns it with its validation and hash') })
-    .input(
-      z.object({
-        slug: z.string().max(100),
-        name: z.string().max(200),
-        description: z.string().max(4000).optional(),
-        allocations: z.array(allocationShape).max(64),
-        fuses: fusesShape.partial().optional(),
-        performanceFeeBps: z.number().optional(),
-        nowIso: nowIsoField,
-      }),
-    )
-    .output(stampedOutput({ manifest: manifestShape, validation: validationShape, manifestHash: z.string(), ...chainBlockFields }))
+    .input(createManifestInputSchema.extend({ nowIso: nowIsoField }))
+    .output(stampedOutput({ manifest: manifestShape, validation: manifestValidationSchema, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => {
       const { nowIso: _n, ...rest } = input;
       return { ...createVaultManifest(rest), ...vaultChainBlocksFor(ctx.config) };
@@ -455,10 +400,10 @@ export const vaultsRouter = router({
   validateManifest: publicProcedure
     .meta({ family: 'vaults', tool: 'svc_validate_usdg_vault', openapi: rest('POST', '/vaults/manifests/validate', 'Validate a USDG vault manifest: 200 with { valid, issues[] } even when invalid') })
     .input(z.object({ manifest: manifestShape, nowIso: nowIsoField }))
-    .output(stampedOutput({ validation: validationShape, manifestHash: z.string(), ...chainBlockFields }))
+    .output(stampedOutput({ validation: manifestValidationSchema, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => ({
-      validation: validateVaultManifest(input.manifest as VaultManifest),
-      manifestHash: vaultManifestHash(input.manifest as VaultManifest),
+      validation: validateVaultManifest(input.manifest),
+      manifestHash: vaultManifestHash(input.manifest),
       ...vaultChainBlocksFor(ctx.config),
     })),
 
@@ -481,7 +426,7 @@ export const vaultsRouter = router({
           driftThresholdBps: z.number().int(),
           minTradeUsdg: z.string(),
           targets: z.array(z.object({ ticker: z.string(), tokenAddress: z.string(), targetWeightBps: z.number() })),
-          fuses: fusesShape,
+          fuses: vaultFusesSchema,
           status: z.literal('preview'),
           executable: z.literal(false),
           requiresUserApproval: z.literal(true),
@@ -493,7 +438,7 @@ export const vaultsRouter = router({
         ...chainBlockFields,
       }),
     )
-    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest as VaultManifest, input.options ?? {}, ctx.answerTime), ...vaultChainBlocksFor(ctx.config) })),
+    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest, input.options ?? {}, ctx.answerTime), ...vaultChainBlocksFor(ctx.config) })),
 
   receipt: publicProcedure
     .meta({
@@ -516,14 +461,14 @@ export const vaultsRouter = router({
         nowIso: nowIsoField,
       }),
     )
-    .output(stampedOutput({ receipt: receiptShape, verification: verificationShape.nullable(), ...chainBlockFields }))
+    .output(stampedOutput({ receipt: vaultReceiptSchema, verification: verificationShape.nullable(), ...chainBlockFields }))
     .mutation(async ({ ctx, input }) => {
       const given = [input.manifest, input.pack, input.txHash].filter((v) => v !== undefined).length;
       if (given !== 1) {
         throw new SvcError('INPUT_INVALID', 'Give exactly one of manifest, pack or txHash', { issues: [{ code: 'RECEIPT_SUBJECT', message: 'exactly one of manifest, pack, txHash' }] });
       }
-      if (input.manifest) return { receipt: manifestReceipt(input.manifest as VaultManifest, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
-      if (input.pack) return { receipt: packReceipt(input.pack as never, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
+      if (input.manifest) return { receipt: manifestReceipt(input.manifest, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
+      if (input.pack) return { receipt: packReceipt(input.pack, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
       const vault = resolveRailAVault(input.vaultId);
       const receiver = input.receiver === undefined ? undefined : validateReceiver(input.receiver, vault);
       const amountUnits = input.amountUsdg === undefined ? undefined : parseUsdgAmount(input.amountUsdg).units;

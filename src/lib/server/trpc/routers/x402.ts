@@ -4,7 +4,6 @@
  * requirements, 402 challenges and payment receipts. Thin: the domain lives in
  * src/lib/server/x402/, persistence in db/x402-payment-repository.ts.
  */
-import { encodePaymentResponseHeader } from '@x402/core/http';
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
@@ -12,31 +11,44 @@ import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
 import { registerErrorStatuses, zodIssues } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
-import { formatUsdgUnits } from '../../vaults/amount';
 import { feeScheduleSchema, FEE_SCHEDULE } from '../../vaults/fees';
 import { x402ArchitectureFromConfig, x402ArchitectureSchema } from '../../x402/architecture';
-import { findPaidService, PAID_VAULT_SERVICES, paidServiceRoute, type PaidVaultService } from '../../x402/catalogue';
+import { findPaidService, PAID_VAULT_SERVICES, type PaidVaultService } from '../../x402/catalogue';
+import { FACILITATOR_LANE, PARTNER_CLOUD_ENDPOINTS, X402_HEADERS, X402_SCHEME } from '../../x402/constants';
 import {
-  FACILITATOR_LANE,
-  MAX_TIMEOUT_SECONDS,
-  PARTNER_CLOUD_ENDPOINTS,
-  PARTNER_CLOUD_LANE,
-  SELF_HOSTED_LANE,
-  SETTLEMENT_MARGIN_SECONDS,
-  X402_HEADERS,
-  X402_SCHEME,
-} from '../../x402/constants';
-import { checkSupported, type FacilitatorEndpoint } from '../../x402/facilitator-client';
-import { chainBlocks, facilitatorLaneState, facilitatorSettingsFrom, vaultServiceLaneOf, type LaneSelection } from '../../x402/lanes';
+  facilitatorLaneConstants,
+  facilitatorLaneConstantsSchema,
+  facilitatorReachability,
+  laneSelectionPreview,
+  laneSelectionPreviewSchema,
+  priceOf,
+  priceSchema,
+  providerDirectory,
+  providerDirectorySchema,
+  reachabilitySchema,
+  serviceListing,
+  serviceListingSchema,
+} from '../../x402/directory';
+import { facilitatorClient } from '../../x402/facilitator-client';
+import { chainBlocks, chainBlockFields, facilitatorLaneState, facilitatorSettingsFrom, facilitatorStateSchema, laneSelectionSchema, vaultServiceLaneOf, type LaneSelection } from '../../x402/lanes';
+import {
+  outcomeAuthorizationId,
+  paymentResponseHeaders,
+  payForAnswer,
+  refusalOf,
+  requireSettlingLane,
+  settlementView,
+  settlementViewSchema,
+  type PaidCallResult,
+} from '../../x402/paid-call';
 import { PaymentMalformed } from '../../x402/payment';
 import { paymentReceiptSchema, verifyPaymentReceipt } from '../../x402/receipts';
-import { buildRequirements, paymentRequiredHeader, paymentRequiredV1Body, type BuiltRequirements } from '../../x402/requirements';
-import { authorizationId, paidServiceInputErrorCode, readPaymentHeader, runPaidService, settleServicePayment, type PaymentOutcome } from '../../x402/settlement';
+import { buildRequirements, requirementV1Schema, requirementV2Schema } from '../../x402/requirements';
+import { authorizationId, authorizationStatusSchema, needsReconciliation, paidServiceInputErrorCode, readPaymentHeader, runPaidService } from '../../x402/settlement';
 import { secretValues, type ServiceConfig } from '../../config';
 import { collectCallerStrings, finishAnswer } from '../../guards/finish-answer';
 import type { RequestContext } from '../context';
 import { depositPackDepsFor } from '../vault-shapes';
-import { chainBlockFields, laneSelectionSchema } from './x402-shapes';
 
 registerErrorStatuses({
   X402_SERVICE_UNKNOWN: 404,
@@ -62,12 +74,9 @@ function laneOf(cfg: ServiceConfig): LaneSelection {
   return vaultServiceLaneOf(cfg.facilitator);
 }
 
-function facilitatorEndpoint(cfg: ServiceConfig): FacilitatorEndpoint {
-  return { url: cfg.facilitator.url!, apiKey: cfg.facilitator.apiKey!, timeoutMs: cfg.facilitator.timeoutMs };
-}
-
-function priceOf(service: PaidVaultService, lane: LaneSelection) {
-  return { units: service.priceUnits.toString(), amount: formatUsdgUnits(service.priceUnits), asset: lane.asset, decimals: 6 as const };
+/** Only called once the lane settles here, so the URL and key are set. */
+function facilitatorOf(cfg: ServiceConfig) {
+  return facilitatorClient({ url: cfg.facilitator.url!, apiKey: cfg.facilitator.apiKey!, timeoutMs: cfg.facilitator.timeoutMs });
 }
 
 function requireService(name: string): PaidVaultService {
@@ -80,221 +89,51 @@ function requireService(name: string): PaidVaultService {
   return service;
 }
 
-/** 503 when this server cannot take payment on the selected lane, labelled with the lane. */
-function requireSettlingLane(lane: LaneSelection): void {
-  if (lane.settlesHere) return;
-  const message =
-    lane.lane === 'partnerCloud'
-      ? 'The facilitator lane is not configured; vault services are on the partner-cloud lane (base, USDC), where this server takes no payment'
-      : 'The facilitator lane is selected but its configuration is incomplete; no payment is taken until it is fixed';
-  throw new SvcError('FACILITATOR_NOT_CONFIGURED', message, {
-    issues: lane.blockers.map((b) => ({ code: 'FACILITATOR_NOT_CONFIGURED', message: b })),
-    body: {
-      error: { code: 'FACILITATOR_NOT_CONFIGURED', message, issues: lane.blockers.map((b) => ({ code: 'FACILITATOR_NOT_CONFIGURED', message: b })) },
-      ...chainBlocks(lane),
-    },
-  });
-}
-
 /** The pinned recipient and public origin; only called once the lane settles here (payTo is set). */
 function pinnedOf(ctx: Ctx) {
   const state = facilitatorLaneState(facilitatorSettingsFrom(ctx.config.facilitator));
   return { payTo: state.payTo!, origin: ctx.config.origin };
 }
 
-/** A spec-shaped x402 error: the v1 body `{ x402Version, error, accepts }` and the v2 header. */
-function challenge(code: string, req: BuiltRequirements, lane: LaneSelection, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): SvcError {
-  return new SvcError(code, error, {
-    body: { ...paymentRequiredV1Body(req, error), code, ...extra, ...chainBlocks(lane) },
-    headers: { [X402_HEADERS.v2.paymentRequired]: paymentRequiredHeader(req, error), 'cache-control': 'no-store', ...headers },
-  });
-}
-
-function envelope(code: string, message: string, lane: LaneSelection, extra: Record<string, unknown> = {}): SvcError {
-  return new SvcError(code, message, {
-    body: { error: { code, message, issues: [] }, ...extra, ...chainBlocks(lane) },
-    headers: { 'cache-control': 'no-store' },
-  });
-}
-
-const PAYMENT_REQUIRED_TEXT = `${X402_HEADERS.v1.payment} (x402 v1) or ${X402_HEADERS.v2.payment} (x402 v2) header is required`;
-
-function paymentResponseHeaders(settle: Parameters<typeof encodePaymentResponseHeader>[0]): Record<string, string> {
-  const value = encodePaymentResponseHeader(settle);
-  return { [X402_HEADERS.v1.paymentResponse]: value, [X402_HEADERS.v2.paymentResponse]: value };
-}
-
-/** Turns every outcome but `settled` into its HTTP answer. */
-function failOutcome(outcome: Exclude<PaymentOutcome, { kind: 'settled' }>, lane: LaneSelection): never {
-  const req = outcome.requirements;
-  switch (outcome.kind) {
-    case 'payment_required':
-      throw challenge('X402_PAYMENT_REQUIRED', req, lane, PAYMENT_REQUIRED_TEXT);
-    case 'malformed':
-      throw challenge('X402_PAYMENT_MALFORMED', req, lane, outcome.message, { reason: outcome.reason });
-    case 'rejected':
-      throw challenge('X402_PAYMENT_REJECTED', req, lane, outcome.message, { reason: outcome.reason });
-    case 'refused':
-      throw challenge(
-        'X402_SETTLEMENT_REFUSED',
-        req,
-        lane,
-        `The facilitator refused the settlement: ${outcome.reason}${outcome.message ? ` (${outcome.message})` : ''}`,
-        { reason: outcome.reason, facilitatorReason: outcome.reason },
-        paymentResponseHeaders(outcome.settleResponse),
-      );
-    case 'nonce_used':
-      throw envelope(
-        'X402_NONCE_USED',
-        `This authorization nonce was already presented (status ${outcome.previous.status}); the facilitator is not called again. Sign a new authorization with a fresh nonce.`,
-        lane,
-        { authorization: authorizationView(outcome.previous) },
-      );
-    case 'pending_reconciliation':
-      throw envelope(
-        'X402_SETTLEMENT_PENDING_RECONCILIATION',
-        'The first presentation of this authorization has no known settlement outcome; it is kept for reconciliation and will not be charged again. Do not pay again for this request.',
-        lane,
-        { authorization: authorizationView(outcome.previous), doNotPayAgain: true },
-      );
-    case 'facilitator_call_rejected':
-      throw envelope(
-        'X402_FACILITATOR_CALL_REJECTED',
-        `The facilitator rejected the settlement call (HTTP ${outcome.httpStatus}) and reported no settlement; the payment was not taken. This authorization cannot be reused: sign a new one once the lane works.`,
-        lane,
-      );
-    case 'settlement_unknown':
-      throw envelope(
-        'X402_SETTLEMENT_UNKNOWN',
-        'The facilitator gave no usable answer, so the settlement outcome is unknown. The authorization is kept with its nonce for reconciliation; do not pay again for this request.',
-        lane,
-        {
-          status: 'settlement_unknown',
-          cause: outcome.cause,
-          doNotPayAgain: true,
-          authorization: {
-            id: outcome.authorizationId,
-            payer: outcome.payment.authorization.from,
-            nonce: outcome.payment.authorization.nonce,
-            status: 'settlement_unknown',
-          },
-          reconciliationRoute: `/api/x402/authorizations/${outcome.payment.authorization.from}/${outcome.payment.authorization.nonce}`,
-        },
-      );
-    case 'report_mismatch':
-      throw envelope(
-        'X402_SETTLEMENT_REPORT_MISMATCH',
-        `The facilitator reported a ${outcome.field} that differs from what this server pinned, so the request fails closed: the service was not run, and the authorization and the reported transaction are kept for reconciliation (unconfirmed).`,
-        lane,
-        { field: outcome.field, authorization: { id: outcome.authorizationId, status: 'report_mismatch' }, reportedTransaction: outcome.transaction },
-      );
+/** The payment header of the request; two at once is a malformed payment, answered with the requirements. */
+function requestPaymentHeader(ctx: Ctx, service: PaidVaultService, lane: LaneSelection) {
+  try {
+    return readPaymentHeader((name) => ctx.headers.get(name));
+  } catch (error) {
+    if (error instanceof PaymentMalformed) {
+      throw refusalOf({ kind: 'malformed', requirements: buildRequirements(service, pinnedOf(ctx)), reason: error.reason, message: error.message }, lane);
+    }
+    throw error;
   }
 }
 
-function authorizationView(a: { id: string; status: string; receiptId: string | null; serviceName: string }) {
-  return { id: a.id, status: a.status, receiptId: a.receiptId, serviceName: a.serviceName };
-}
-
-const priceSchema = z.object({ units: z.string(), amount: z.string(), asset: z.string(), decimals: z.literal(6) });
-
-const serviceListingSchema = z.object({
-  name: z.string(),
-  title: z.string(),
-  description: z.string(),
-  route: z.string(),
-  requirementsRoute: z.string(),
-  freeRoute: z.string().nullable(),
-  provider: z.enum(['facilitator', 'partnerCloud']),
-  paymentChain: z.string(),
-  network: z.string(),
-  price: priceSchema,
-  settlementAsset: z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int(), chain: z.string() }),
-  settlesHere: z.boolean(),
-  reason: z.string(),
-});
-
-function serviceListing(service: PaidVaultService, lane: LaneSelection) {
-  return {
-    name: service.name,
-    title: service.title,
-    description: service.description,
-    route: `POST ${paidServiceRoute(service.name)}`,
-    requirementsRoute: `POST ${paidServiceRoute(service.name)}/requirements`,
-    freeRoute: service.freeRoute,
-    provider: lane.provider,
-    paymentChain: lane.paymentChain,
-    network: lane.network,
-    price: priceOf(service, lane),
-    settlementAsset: { symbol: lane.asset, address: lane.assetAddress, decimals: lane.assetDecimals, chain: lane.paymentChain },
-    settlesHere: lane.settlesHere,
-    reason: lane.reason,
-  };
-}
-
-const requirementV1Schema = z.object({
-  scheme: z.literal('exact'),
-  network: z.string(),
-  maxAmountRequired: z.string(),
-  resource: z.string(),
-  description: z.string(),
-  mimeType: z.string(),
-  outputSchema: z.record(z.string(), z.unknown()),
-  payTo: z.string(),
-  maxTimeoutSeconds: z.number().int(),
-  asset: z.string(),
-  extra: z.object({ name: z.string(), version: z.string() }),
-});
-
-const requirementV2Schema = z.object({
-  scheme: z.literal('exact'),
-  network: z.string(),
-  amount: z.string(),
-  asset: z.string(),
-  payTo: z.string(),
-  maxTimeoutSeconds: z.number().int(),
-  extra: z.object({ name: z.string(), version: z.string() }),
-});
-
-const settlementViewSchema = z.object({
-  outcome: z.literal('facilitator_reported_success'),
-  x402Version: z.union([z.literal(1), z.literal(2)]),
-  paymentHeader: z.string(),
-  facilitatorTransaction: z.string(),
-  network: z.string(),
-  payer: z.string(),
-  payTo: z.string(),
-  amountUnits: z.string(),
-  evidence: z.string(),
-  receipt: paymentReceiptSchema,
-});
-
-function settlementView(outcome: Extract<PaymentOutcome, { kind: 'settled' }>) {
-  return {
-    outcome: 'facilitator_reported_success' as const,
-    x402Version: outcome.payment.x402Version,
-    paymentHeader: outcome.payment.header,
-    facilitatorTransaction: outcome.receipt.facilitatorTransaction,
-    network: outcome.settleResponse.network,
-    payer: outcome.receipt.payer,
-    payTo: outcome.receipt.payTo,
-    amountUnits: outcome.receipt.amountUnits,
-    evidence:
-      'The facilitator reports the transfer as completed; this receipt records its word (unconfirmed on chain by this service until reconciled against chain 4663).',
-    receipt: outcome.receipt,
-  };
-}
-
-async function settleFor(ctx: Ctx, service: PaidVaultService, lane: LaneSelection, paymentHeader: { header: string; value: string } | undefined) {
-  const outcome = await settleServicePayment({
-    service,
-    pinned: pinnedOf(ctx),
-    facilitator: facilitatorEndpoint(ctx.config),
-    store: x402AuthorizationStore,
-    paymentHeader,
-    answerTime: ctx.answerTime,
-    serverTime: ctx.serverTime,
-  });
-  // One line per payment presented, for reconciliation: ids and outcomes, never a header or the key.
+/**
+ * Calls the paid flow with this request's dependencies, logs one line per payment presented
+ * (ids and outcomes, never a header or the key) and turns the outcome into the answer or its
+ * refusal.
+ */
+async function paid<R, A extends object>(
+  ctx: Ctx,
+  service: PaidVaultService,
+  lane: LaneSelection,
+  payment: { header: string; value: string } | undefined,
+  runService: () => R | Promise<R>,
+  finish: (result: R) => A,
+) {
+  const result: PaidCallResult<A> = await payForAnswer(
+    {
+      facilitator: facilitatorOf(ctx.config),
+      store: x402AuthorizationStore,
+      clocks: ctx,
+      pinned: pinnedOf(ctx),
+      runService,
+      finishAnswer: finish,
+      onStoreError: (error) =>
+        logger.error({ event: 'x402_receipt_not_stored', requestId: ctx.requestId, service: service.name, name: error instanceof Error ? error.name : typeof error }, 'x402 receipt not stored'),
+    },
+    { service, payment },
+  );
+  const outcome = result.outcome;
   if (outcome.kind !== 'payment_required') {
     logger.info(
       {
@@ -303,26 +142,15 @@ async function settleFor(ctx: Ctx, service: PaidVaultService, lane: LaneSelectio
         service: service.name,
         outcome: outcome.kind,
         reason: 'reason' in outcome ? outcome.reason : undefined,
-        authorizationId: 'previous' in outcome ? outcome.previous.id : 'payment' in outcome ? authorizationIdOf(outcome.payment) : undefined,
+        authorizationId: outcomeAuthorizationId(outcome),
         receiptId: outcome.kind === 'settled' ? outcome.receipt.receiptId : undefined,
       },
       'x402 payment',
     );
   }
-  return outcome;
-}
-
-function authorizationIdOf(payment: { authorization: { from: string; nonce: string } }): string {
-  return authorizationId({ network: FACILITATOR_LANE.network, asset: FACILITATOR_LANE.assetAddress, payer: payment.authorization.from, nonce: payment.authorization.nonce });
-}
-
-function requestPaymentHeader(ctx: Ctx, req: () => BuiltRequirements, lane: LaneSelection) {
-  try {
-    return readPaymentHeader((name) => ctx.headers.get(name));
-  } catch (error) {
-    if (error instanceof PaymentMalformed) failOutcome({ kind: 'malformed', requirements: req(), reason: error.reason, message: error.message }, lane);
-    throw error;
-  }
+  if (result.kind === 'refused') throw refusalOf(result.outcome, lane);
+  for (const [k, v] of Object.entries(paymentResponseHeaders(result.outcome.settleResponse))) ctx.resHeaders.set(k, v);
+  return { answer: result.answer, settlement: settlementView(result.outcome) };
 }
 
 const settleAnswerSchema = stampedOutput({ serviceName: z.string(), settlement: settlementViewSchema, generatedAt: z.string(), ...chainBlockFields });
@@ -408,94 +236,17 @@ export const x402Router = router({
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(
       stampedOutput({
-        providers: z.object({
-          partnerCloud: z.object({
-            provider: z.literal('partnerCloud'),
-            label: z.string(),
-            status: z.literal('live'),
-            paymentChain: z.literal('base'),
-            chainId: z.literal(8453),
-            network: z.string(),
-            asset: z.literal('USDC'),
-            assetAddress: z.string(),
-            assetDecimals: z.literal(6),
-            endpointCount: z.number().int(),
-            endpoints: z.array(z.object({ name: z.string(), family: z.enum(['tooling', 'autonomy', 'vault_scaffold']), mirrors: z.string() })),
-            usedFor: z.string(),
-          }),
-          facilitator: z.object({
-            provider: z.literal('facilitator'),
-            label: z.string(),
-            status: z.enum(['configured', 'blocked', 'disabled', 'key_missing']),
-            paymentChain: z.literal('broker_chain'),
-            chainId: z.literal(4663),
-            network: z.string(),
-            v1Network: z.string(),
-            asset: z.literal('USDG'),
-            assetAddress: z.string(),
-            assetDecimals: z.literal(6),
-            mainnetOnly: z.literal(true),
-            testnetLane: z.literal(false),
-            payToPinned: z.boolean(),
-            payTo: z.string().nullable(),
-            facilitatorAddress: z.string().nullable(),
-            blockers: z.array(z.string()),
-            usedFor: z.string(),
-          }),
-          selfHosted: z.object({ provider: z.literal('selfHosted'), label: z.string(), status: z.literal('disabled'), paymentChain: z.null(), asset: z.null(), usedFor: z.string() }),
-        }),
-        laneSelection: z.object({
-          rule: z.string(),
-          vaultServices: z.array(z.object({ service: z.string(), price: priceSchema, lane: laneSelectionSchema })),
-        }),
+        providers: providerDirectorySchema,
+        laneSelection: laneSelectionPreviewSchema,
         generatedAt: z.string(),
         ...chainBlockFields,
       }),
     )
     .query(({ ctx }) => {
       const lane = laneOf(ctx.config);
-      const state = facilitatorLaneState(facilitatorSettingsFrom(ctx.config.facilitator));
       return {
-        providers: {
-          partnerCloud: {
-            provider: 'partnerCloud' as const,
-            label: PARTNER_CLOUD_LANE.label,
-            status: 'live' as const,
-            paymentChain: PARTNER_CLOUD_LANE.paymentChain,
-            chainId: PARTNER_CLOUD_LANE.chainId,
-            network: PARTNER_CLOUD_LANE.network,
-            asset: PARTNER_CLOUD_LANE.asset,
-            assetAddress: PARTNER_CLOUD_LANE.assetAddress,
-            assetDecimals: PARTNER_CLOUD_LANE.assetDecimals,
-            endpointCount: PARTNER_CLOUD_ENDPOINTS.length,
-            endpoints: [...PARTNER_CLOUD_ENDPOINTS],
-            usedFor: 'tooling and autonomy services; vault-service scaffolds',
-          },
-          facilitator: {
-            provider: 'facilitator' as const,
-            label: FACILITATOR_LANE.label,
-            status: state.state,
-            paymentChain: FACILITATOR_LANE.paymentChain as 'broker_chain',
-            chainId: FACILITATOR_LANE.chainId,
-            network: FACILITATOR_LANE.network,
-            v1Network: FACILITATOR_LANE.v1Network,
-            asset: FACILITATOR_LANE.asset,
-            assetAddress: FACILITATOR_LANE.assetAddress,
-            assetDecimals: FACILITATOR_LANE.assetDecimals,
-            mainnetOnly: true as const,
-            testnetLane: false as const,
-            payToPinned: state.payTo !== null,
-            payTo: state.payTo,
-            facilitatorAddress: state.facilitatorAddress,
-            blockers: state.blockers,
-            usedFor: 'vault x402 services when enabled and configured',
-          },
-          selfHosted: { provider: 'selfHosted' as const, label: SELF_HOSTED_LANE.label, status: 'disabled' as const, paymentChain: null, asset: null, usedFor: 'research candidate only' },
-        },
-        laneSelection: {
-          rule: 'Vault services use the facilitator lane when FACILITATOR_ENABLED=true and the server-only FACILITATOR_API_KEY is set; otherwise the partner-cloud lane. The chosen lane is always labelled with provider, chain and reason; there is no silent downgrade.',
-          vaultServices: PAID_VAULT_SERVICES.map((s) => ({ service: s.name, price: priceOf(s, lane), lane })),
-        },
+        providers: providerDirectory(facilitatorLaneState(facilitatorSettingsFrom(ctx.config.facilitator))),
+        laneSelection: laneSelectionPreview(PAID_VAULT_SERVICES, lane),
         generatedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
       };
@@ -521,95 +272,25 @@ export const x402Router = router({
           chainIdConfigured: z.boolean(),
           usdgAddressConfigured: z.boolean(),
         }),
-        state: z.enum(['disabled', 'key_missing', 'blocked', 'configured']),
+        state: facilitatorStateSchema,
         blockers: z.array(z.string()),
         payTo: z.string().nullable(),
-        constants: z.object({
-          network: z.string(),
-          v1Network: z.string(),
-          chainId: z.literal(4663),
-          asset: z.literal('USDG'),
-          assetAddress: z.string(),
-          assetDecimals: z.literal(6),
-          eip712: z.object({ name: z.string(), version: z.string() }),
-          mainnetOnly: z.literal(true),
-          scheme: z.literal('exact'),
-          settleRoute: z.string(),
-          supportedRoute: z.string(),
-          verifyRouteUsed: z.literal(false),
-          maxTimeoutSeconds: z.number().int(),
-          settlementMarginSeconds: z.number().int(),
-        }),
-        reachability: z.object({
-          checked: z.boolean(),
-          state: z.enum(['not_checked', 'reachable', 'unauthorized', 'http_error', 'timeout', 'unreachable', 'invalid_answer']),
-          httpStatus: z.number().int().nullable(),
-          supportsLane: z.boolean().nullable(),
-          reportedPayTo: z.string().nullable(),
-          payToMatchesPinned: z.boolean().nullable(),
-          signers: z.array(z.string()),
-          note: z.string(),
-        }),
+        constants: facilitatorLaneConstantsSchema,
+        reachability: reachabilitySchema,
         checkedAt: z.string(),
         ...chainBlockFields,
       }),
     )
     .query(async ({ ctx }) => {
       const cfg = ctx.config.facilitator;
-      const state = facilitatorLaneState(facilitatorSettingsFrom(cfg));
+      const settings = facilitatorSettingsFrom(cfg);
+      const state = facilitatorLaneState(settings);
       const lane = laneOf(ctx.config);
-      let reachability: {
-        checked: boolean;
-        state: 'not_checked' | 'reachable' | 'unauthorized' | 'http_error' | 'timeout' | 'unreachable' | 'invalid_answer';
-        httpStatus: number | null;
-        supportsLane: boolean | null;
-        reportedPayTo: string | null;
-        payToMatchesPinned: boolean | null;
-        signers: string[];
-        note: string;
-      } = {
-        checked: false,
-        state: 'not_checked',
-        httpStatus: null,
-        supportsLane: null,
-        reportedPayTo: null,
-        payToMatchesPinned: null,
-        signers: [],
-        note: cfg.apiKey ? 'FACILITATOR_URL is not set, so there is nothing to reach' : 'FACILITATOR_API_KEY is not set, so the facilitator is not contacted',
-      };
-      if (cfg.apiKey && cfg.url && state.blockers.every((b) => !b.startsWith('FACILITATOR_URL'))) {
-        const check = await checkSupported(facilitatorEndpoint(ctx.config));
-        if (check.state === 'reachable') {
-          const laneKinds = check.kinds.filter(
-            (k) => k.scheme === X402_SCHEME && (k.network === FACILITATOR_LANE.network || k.network === FACILITATOR_LANE.v1Network),
-          );
-          const reportedPayTo = laneKinds.map((k) => k.payTo).find((p) => p !== null) ?? null;
-          reachability = {
-            checked: true,
-            state: 'reachable',
-            httpStatus: 200,
-            supportsLane: laneKinds.length > 0,
-            reportedPayTo,
-            payToMatchesPinned: reportedPayTo === null || state.payTo === null ? null : reportedPayTo.toLowerCase() === state.payTo.toLowerCase(),
-            signers: check.signers,
-            note:
-              laneKinds.length > 0
-                ? 'The facilitator lists the exact scheme on the broker chain.'
-                : 'The facilitator answered but does not list the exact scheme on the broker chain.',
-          };
-        } else {
-          reachability = {
-            checked: true,
-            state: check.state,
-            httpStatus: 'httpStatus' in check ? check.httpStatus : null,
-            supportsLane: null,
-            reportedPayTo: null,
-            payToMatchesPinned: null,
-            signers: [],
-            note: 'The supported-networks route did not give a usable answer.',
-          };
-        }
-      }
+      const reachability = await facilitatorReachability(
+        settings,
+        // Asked only when the key is set and the URL usable (checked inside), so both are present then.
+        facilitatorClient({ url: cfg.url ?? '', apiKey: cfg.apiKey ?? '', timeoutMs: cfg.timeoutMs }),
+      );
       return {
         configuration: {
           enabled: cfg.enabled,
@@ -624,22 +305,7 @@ export const x402Router = router({
         state: state.state,
         blockers: state.blockers,
         payTo: state.payTo,
-        constants: {
-          network: FACILITATOR_LANE.network,
-          v1Network: FACILITATOR_LANE.v1Network,
-          chainId: FACILITATOR_LANE.chainId,
-          asset: FACILITATOR_LANE.asset,
-          assetAddress: FACILITATOR_LANE.assetAddress,
-          assetDecimals: FACILITATOR_LANE.assetDecimals,
-          eip712: { ...FACILITATOR_LANE.eip712 },
-          mainnetOnly: true as const,
-          scheme: X402_SCHEME,
-          settleRoute: FACILITATOR_LANE.settleRoute,
-          supportedRoute: FACILITATOR_LANE.supportedRoute,
-          verifyRouteUsed: false as const,
-          maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-          settlementMarginSeconds: SETTLEMENT_MARGIN_SECONDS,
-        },
+        constants: facilitatorLaneConstants(),
         reachability,
         checkedAt: ctx.answerTime.toISOString(),
         ...chainBlocks(lane),
@@ -671,8 +337,7 @@ export const x402Router = router({
     .mutation(async ({ ctx, input }) => {
       const lane = laneOf(ctx.config);
       const service = requireService(input.serviceName);
-      const req = () => buildRequirements(service, pinnedOf(ctx));
-      let paymentHeader = requestPaymentHeader(ctx, req, lane);
+      let paymentHeader = requestPaymentHeader(ctx, service, lane);
       if (input.paymentHeader !== undefined) {
         paymentHeader = { header: headerForValue(input.paymentHeader), value: input.paymentHeader };
       }
@@ -681,15 +346,21 @@ export const x402Router = router({
           issues: [{ code: 'X402_PAYMENT_MISSING', message: 'no payment given', path: 'paymentHeader' }],
         });
       }
-      const unpaid = finishBeforeSettlement(ctx, input, settleAnswerSchema.omit({ settlement: true }), {
-        serviceName: service.name,
-        generatedAt: ctx.answerTime.toISOString(),
-        ...chainBlocks(lane),
-      });
-      const outcome = await settleFor(ctx, service, lane, paymentHeader);
-      if (outcome.kind !== 'settled') failOutcome(outcome, lane);
-      for (const [k, v] of Object.entries(paymentResponseHeaders(outcome.settleResponse))) ctx.resHeaders.set(k, v);
-      return { ...unpaid, settlement: settlementView(outcome) };
+      // Settlement only: no service is run, the answer is the receipt.
+      const { answer, settlement } = await paid(
+        ctx,
+        service,
+        lane,
+        paymentHeader,
+        () => null,
+        () =>
+          finishBeforeSettlement(ctx, input, settleAnswerSchema.omit({ settlement: true }), {
+            serviceName: service.name,
+            generatedAt: ctx.answerTime.toISOString(),
+            ...chainBlocks(lane),
+          }),
+      );
+      return { ...answer, settlement };
     }),
 
   serviceRequirements: publicProcedure
@@ -759,36 +430,34 @@ export const x402Router = router({
       const lane = laneOf(ctx.config);
       const service = requireService(input.serviceName);
       requireSettlingLane(lane);
-      const req = () => buildRequirements(service, pinnedOf(ctx));
-      const paymentHeader = requestPaymentHeader(ctx, req, lane);
-      if (!paymentHeader) failOutcome({ kind: 'payment_required', requirements: req() }, lane);
-
-      // Validate the service's input before any money moves: an invalid request costs nothing.
       const { serviceName: _name, nowIso: _now, ...serviceInput } = input;
-      const parsed = service.input.safeParse(serviceInput);
-      if (!parsed.success) {
-        const issues = zodIssues(parsed.error);
-        throw new SvcError(paidServiceInputErrorCode(service, issues[0]?.path ?? ''), 'The request did not match the service input; nothing was charged', { issues });
-      }
-      // Answering first means a semantically invalid request (a fee above its cap, a
-      // non-canonical asset, a deposit pack whose ack pins differ or cannot be read) is refused
-      // before settlement, and the answer is only released once the facilitator reports the
-      // payment. The services change nothing: the deposit pack only reads the chain.
-      const result = await runPaidService(service, parsed.data, depositPackDepsFor(ctx.config, ctx.answerTime));
-      // Everything that could refuse the answer (invariant stamping, the execution-claim
-      // guard, the secret scrub) runs now, before any money moves; the payment block added
-      // after settlement is the service's own fixed text and hex (settlementView).
-      const unpaid = finishBeforeSettlement(ctx, input, paidAnswerSchema.omit({ payment: true }), {
-        serviceName: service.name,
-        result,
-        generatedAt: ctx.answerTime.toISOString(),
-        ...chainBlocks(lane),
-      });
-
-      const outcome = await settleFor(ctx, service, lane, paymentHeader);
-      if (outcome.kind !== 'settled') failOutcome(outcome, lane);
-      for (const [k, v] of Object.entries(paymentResponseHeaders(outcome.settleResponse))) ctx.resHeaders.set(k, v);
-      return { ...unpaid, payment: settlementView(outcome) };
+      const { answer, settlement } = await paid(
+        ctx,
+        service,
+        lane,
+        requestPaymentHeader(ctx, service, lane),
+        async () => {
+          // Checked before any money moves: an invalid request costs nothing.
+          const parsed = service.input.safeParse(serviceInput);
+          if (!parsed.success) {
+            const issues = zodIssues(parsed.error);
+            throw new SvcError(paidServiceInputErrorCode(service, issues[0]?.path ?? ''), 'The request did not match the service input; nothing was charged', { issues });
+          }
+          // Answering before settlement also refuses a semantically invalid request (a fee
+          // above its cap, a non-canonical asset, a deposit pack whose ack pins differ or
+          // cannot be read) while nothing is charged. The services change nothing: the
+          // deposit pack only reads the chain.
+          return runPaidService(service, parsed.data, depositPackDepsFor(ctx.config, ctx.answerTime));
+        },
+        (result) =>
+          finishBeforeSettlement(ctx, input, paidAnswerSchema.omit({ payment: true }), {
+            serviceName: service.name,
+            result,
+            generatedAt: ctx.answerTime.toISOString(),
+            ...chainBlocks(lane),
+          }),
+      );
+      return { ...answer, payment: settlement };
     }),
 
   receipt: publicProcedure
@@ -830,7 +499,7 @@ export const x402Router = router({
           payTo: z.string(),
           amountUnits: z.string(),
           x402Version: z.number().int(),
-          status: z.enum(['settling', 'settled', 'refused', 'settlement_unknown', 'report_mismatch']),
+          status: authorizationStatusSchema,
           facilitatorReason: z.string().nullable(),
           facilitatorTransaction: z.string().nullable(),
           receiptId: z.string().nullable(),
@@ -862,7 +531,7 @@ export const x402Router = router({
           facilitatorTransaction: row.transaction,
           receiptId: row.receiptId,
         },
-        reconciliationNeeded: row.status === 'settling' || row.status === 'settlement_unknown' || row.status === 'report_mismatch',
+        reconciliationNeeded: needsReconciliation(row.status),
         ...chainBlocks(lane),
       };
     }),
