@@ -6,7 +6,7 @@
  */
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, hashCanonical, sha256Hex } from '../../src/lib/server/receipts/canonical';
+import { canonicalJson, hashCanonical, sha256Hex } from '../../src/lib/server/canonical';
 import { STOCK_TOKENS, USDG } from '../../src/lib/server/registry';
 import { validateStockIntent, type StockIntentInput } from '../../src/lib/server/stocks/intent';
 import { computePlanHash as stockPlanHash } from '../../src/lib/server/stocks/plan';
@@ -29,7 +29,8 @@ const PROBE = {
   u: undefined,
 };
 
-const [first, second] = STOCK_TOKENS;
+const first = STOCK_TOKENS[0]!;
+const second = STOCK_TOKENS[1]!;
 const MANIFEST_INPUT = {
   slug: 'golden-vault',
   name: 'Golden vault',

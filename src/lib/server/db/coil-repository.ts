@@ -6,7 +6,7 @@
  * and work across instances that share a database.
  */
 import type { Coil } from '../coil/manifest';
-import { canonicalJson, hashCanonical } from '../receipts/canonical';
+import { canonicalJson, hashCanonical } from '../canonical';
 import type { ForkParentStore } from '../receipts/lineage';
 import type { LineageNode } from '../receipts/provenance';
 import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';

@@ -2,7 +2,7 @@
  * Mode B vault deposit jobs over the database (SQLite or PostgreSQL). Documents are stored
  * as canonical JSON text so both providers return byte-identical content.
  */
-import canonicalize from 'canonicalize';
+import { canonicalJson } from '../canonical';
 import type { DepositPack } from '../vaults/deposit-pack';
 import type { JobSubmitState, VaultDepositJobRecord, VaultDepositJobStore } from '../vaults/mode-b';
 import type { VaultDepositJob as Row } from '$generated/prisma-sqlite/client';
@@ -59,8 +59,8 @@ export const vaultDepositJobRepository: VaultDepositJobStore = {
           submitState: job.submitState,
           failureCode: job.failureCode,
           partnerJobId: job.partnerJobId,
-          txHashesJson: canonicalize(job.txHashes)!,
-          packJson: canonicalize(job.pack)!,
+          txHashesJson: canonicalJson(job.txHashes),
+          packJson: canonicalJson(job.pack),
           createdAt: job.createdAt,
           updatedAt: job.updatedAt,
         },
@@ -86,7 +86,7 @@ export const vaultDepositJobRepository: VaultDepositJobStore = {
       const row = await tx.vaultDepositJob.findUnique({ where: { id } });
       if (!row) return;
       const merged = [...new Set([...(JSON.parse(row.txHashesJson) as string[]), ...hashes])];
-      await tx.vaultDepositJob.update({ where: { id }, data: { txHashesJson: canonicalize(merged)!, updatedAt: at } });
+      await tx.vaultDepositJob.update({ where: { id }, data: { txHashesJson: canonicalJson(merged), updatedAt: at } });
     });
   },
 };

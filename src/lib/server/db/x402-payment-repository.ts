@@ -4,7 +4,8 @@
  * so two server instances can never both reserve one authorization.
  */
 import type { AuthorizationKey, AuthorizationStatus, AuthorizationStore, StoredAuthorization } from '../x402/settlement';
-import { canonicalJson, type PaymentReceipt } from '../x402/receipts';
+import { canonicalJson } from '../canonical';
+import type { PaymentReceipt } from '../x402/receipts';
 import { getDb } from './client';
 
 function isUniqueViolation(error: unknown): boolean {

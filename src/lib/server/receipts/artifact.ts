@@ -15,7 +15,7 @@
  */
 import { isCredentialFieldName } from '../guards/credential-guard';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
-import { canonicalJson, hashCanonical, sha256Hex } from './canonical';
+import { canonicalJson, hashCanonical, sha256Hex } from '../canonical';
 
 export const ARTIFACT_RECEIPT_VERSION = 'svc-artifact-receipt-1.0.0';
 export const ARTIFACT_RECEIPT_ID_PREFIX = 'arcpt_';

@@ -11,7 +11,7 @@ import { riskAudit } from '../coil/audit';
 import { identityContent, type Coil } from '../coil/manifest';
 import { validateCoil, type ValidationStatus } from '../coil/validate';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
-import { hashCanonical, sha256Hex, canonicalJson } from './canonical';
+import { hashCanonical, sha256Hex, canonicalJson } from '../canonical';
 
 export const RECEIPT_VERSION = 'svc-coil-receipt-1.0.0';
 export const COMPILER_VERSION = 'svc-coil-compiler-1.0.0';

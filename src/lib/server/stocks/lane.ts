@@ -10,7 +10,8 @@ import { readTransactionProof, type ChainRead, type MinedTransaction } from './c
 import { buildCommandPack, partnerCommand, PARTNER_API_URL_PLACEHOLDER, PARTNER_PROMPT_PATH, publicPartnerApiBase } from './command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntent, type StockIntentInput } from './intent';
 import { isPlausibleJobId, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint } from '../partner/agent-api';
-import { buildPlan, canonicalJson, computePlanHash, HARD_FLAGS, planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS, type PreparedPlan } from './plan';
+import { canonicalJson } from '../canonical';
+import { buildPlan, computePlanHash, HARD_FLAGS, planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS, type PreparedPlan } from './plan';
 import { judgeTransaction, usdgUnits, type Judgement, type PlanTerms, type ProofCheck, type SenderFlows } from './proof-match';
 import {
   chainProofTransition,

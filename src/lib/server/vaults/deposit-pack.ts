@@ -6,8 +6,7 @@
  * service never signs, never sends and never holds anything (`svcExecutesDeposit: false`).
  * Inputs are rejected, never clamped, each with its own code.
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { hashCanonical } from '../canonical';
 import { encodeFunctionData, getAddress, isAddress, type Address, type Hex } from 'viem';
 import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID } from '../registry';
@@ -94,7 +93,7 @@ export interface DepositPack {
  */
 export function computePlanHash(pack: Omit<DepositPack, 'planHash'> | DepositPack): string {
   const { planHash: _omit, ...content } = pack as DepositPack;
-  return `0x${createHash('sha256').update(canonicalize(content)!).digest('hex')}`;
+  return `0x${hashCanonical(content)}`;
 }
 
 /**

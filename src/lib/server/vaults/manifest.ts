@@ -5,8 +5,7 @@
  * `validateVaultManifest` returns `{ valid, issues[] }` and never throws for a semantic
  * problem (like Coil validation, an invalid manifest is an answer, not an error).
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { hashCanonical } from '../canonical';
 import { BROKER_CHAIN_ID, checkCanonical, findAssetByAddress, USDG } from '../registry';
 
 export const VAULT_MANIFEST_VERSION = 'vault-manifest-1.0.0';
@@ -85,7 +84,7 @@ export interface ManifestValidation {
 }
 
 export function vaultManifestHash(manifest: VaultManifest): string {
-  return createHash('sha256').update(canonicalize(manifest)!).digest('hex');
+  return hashCanonical(manifest);
 }
 
 const isBps = (n: number) => Number.isInteger(n) && n > 0 && n <= 10_000;
