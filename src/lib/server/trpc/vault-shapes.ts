@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { ServiceConfig } from '../config';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
-import type { DepositPackDeps, ModeBConfig } from '../vaults/deposit-pack';
+import type { DepositPackDeps } from '../vaults/deposit-pack';
+import { modeBConfigOf, type ModeBConfig } from '../vaults/mode-b-gates';
 import type { ModeBSettings } from '../vaults/mode-b';
 import { addressShape, bytes32Shape } from '../vaults/pack-shapes';
 import { VAULT_REGISTRY_SOURCES } from '../vaults/registry';
@@ -67,12 +68,7 @@ export function modeBSettingsFor(cfg: ServiceConfig): ModeBSettings {
 }
 
 export function modeBConfigFor(cfg: ServiceConfig): ModeBConfig {
-  return {
-    depositExecutionEnabled: cfg.partner.depositExecutionEnabled,
-    ownerApprovedWalletDeposit: cfg.partner.ownerApprovedWalletDeposit,
-    partnerKeyConfigured: Boolean(cfg.partner.apiKey),
-    partnerWalletConfigured: Boolean(cfg.partner.walletAddress),
-  };
+  return modeBConfigOf(modeBSettingsFor(cfg));
 }
 
 /**

@@ -15,6 +15,7 @@ import { verifyAckPins, type AckVerification } from './acks';
 import { MAX_PACK_AMOUNT_USDG, parseUsdgAmount, USDG_DECIMALS } from './amount';
 import type { ChainReader } from './chain';
 import { ACK_HASHES, resolveRailAVault, VAULT_REGISTRY_VERSION, type RailAVault } from './registry';
+import { closedModeBGates, MODE_B_GATES, type ModeBConfig } from './mode-b-gates';
 
 export const PACK_VERSION = 'partnerbot-vault-deposit-1.0.0';
 export const DEFAULT_PACK_LIFETIME_SECONDS = 900;
@@ -169,16 +170,10 @@ export function composeDepositPack(input: ComposeInput): DepositPack {
   return { ...content, planHash: computePlanHash(content) };
 }
 
-/** Whether the operator's Mode B gates are configured (names only, never values). */
-export interface ModeBConfig {
-  depositExecutionEnabled: boolean;
-  ownerApprovedWalletDeposit: boolean;
-  partnerKeyConfigured: boolean;
-  partnerWalletConfigured: boolean;
-}
+export type { ModeBConfig };
 
 export function describeModes(pack: DepositPack, modeB: ModeBConfig | undefined) {
-  const gatesOpen = Boolean(modeB && modeB.depositExecutionEnabled && modeB.ownerApprovedWalletDeposit && modeB.partnerKeyConfigured && modeB.partnerWalletConfigured);
+  const gatesOpen = modeB !== undefined && closedModeBGates(modeB).length === 0;
   return {
     A: {
       mode: 'A' as const,
@@ -194,7 +189,7 @@ export function describeModes(pack: DepositPack, modeB: ModeBConfig | undefined)
       available: gatesOpen,
       userDepositPath: false as const,
       route: 'POST /api/partnerbot/vault-deposit/submit-intent',
-      gates: ['PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'receiver equals PARTNER_WALLET_ADDRESS', 'exact confirmPlanHash'],
+      gates: [...MODE_B_GATES.map((g) => (g.stage === 'receiver' ? `receiver equals ${g.setting}` : g.setting)), 'exact confirmPlanHash'],
       note: modeB
         ? gatesOpen
           ? "Mode B is configured for the operator's own partner wallet only; it is never a path for a user's deposit."
