@@ -11,7 +11,7 @@ import { AUTH_CODES } from '../../auth/errors';
 import { issueNonce } from '../../auth/nonce';
 import { checkRequestOrigin } from '../../auth/origin';
 import { MAX_MESSAGE_CHARS, MAX_SIGNATURE_CHARS, NONCE_RETENTION_MS } from '../../auth/policy';
-import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../auth/session';
+import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../http/session-cookie';
 import { invalidateSessionToken, signInWithEthereum } from '../../auth/sign-in';
 import { authStore, saveNonce, sweepNonces } from '../../db/auth-repository';
 import { registerErrorStatuses } from '../error-map';
