@@ -13,11 +13,7 @@ import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
 import type { PassportStats } from '../receipts/passport';
 import type { Receipt } from '../receipts/receipt';
 import { getDb } from './client';
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; meta?: unknown };
-  return e?.code === 'P2002' || /unique constraint/i.test(e?.message ?? '');
-}
+import { isUniqueViolation } from './unique-violation';
 
 async function createOnce(create: () => Promise<unknown>): Promise<void> {
   try {

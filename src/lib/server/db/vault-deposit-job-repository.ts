@@ -7,6 +7,7 @@ import type { DepositPack } from '../vaults/deposit-pack';
 import type { JobSubmitState, VaultDepositJobRecord, VaultDepositJobStore } from '../vaults/mode-b';
 import type { VaultDepositJob as Row } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
+import { isUniqueViolation } from './unique-violation';
 
 
 function toRecord(row: Row): VaultDepositJobRecord {
@@ -26,10 +27,6 @@ function toRecord(row: Row): VaultDepositJobRecord {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === 'P2002';
 }
 
 export const vaultDepositJobRepository: VaultDepositJobStore = {
