@@ -52,6 +52,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ownerApprovedWalletDeposit: bool(env.OWNER_APPROVED_PARTNER_WALLET_DEPOSIT),
     },
     brokerChainRpcUrl: opt(env.BROKER_CHAIN_RPC_URL),
+    /** Timeout of one JSON-RPC request to chain 4663 (every chain read; no retries). */
+    brokerChainTimeoutMs: int(env.BROKER_CHAIN_TIMEOUT_MS, 5000, 1),
     facilitator: {
       enabled: bool(env.FACILITATOR_ENABLED),
       apiKey: opt(env.FACILITATOR_API_KEY),

@@ -2,7 +2,7 @@
  * Production readiness (spec 4.1 `GET /api/readiness`): states only, never values. Every
  * probe has a timeout; a failed probe is reported as failed, never as healthy.
  */
-import { createPublicClient, http } from 'viem';
+import type { BrokerChainClient } from '../chain-client';
 import type { ServiceConfig } from '../config';
 import { BROKER_CHAIN_ID } from '../registry';
 
@@ -16,13 +16,10 @@ export interface DatabaseProbe {
   bundledMigrations: number;
 }
 
-export const PROBE_TIMEOUT_MS = 2000;
-
-/** Reads eth_chainId from the configured RPC. The URL never leaves this function. */
-export async function probeChain(rpcUrl: string | undefined, timeoutMs = PROBE_TIMEOUT_MS): Promise<{ state: ChainState; expectedChainId: number }> {
-  if (!rpcUrl) return { state: 'not_configured', expectedChainId: BROKER_CHAIN_ID };
+/** Reads eth_chainId (null: no RPC configured). The client's error, which names the URL, is dropped. */
+export async function probeChain(client: BrokerChainClient | null): Promise<{ state: ChainState; expectedChainId: number }> {
+  if (!client) return { state: 'not_configured', expectedChainId: BROKER_CHAIN_ID };
   try {
-    const client = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
     const chainId = await client.getChainId();
     return { state: chainId === BROKER_CHAIN_ID ? 'reachable' : 'wrong_chain', expectedChainId: BROKER_CHAIN_ID };
   } catch {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ServiceConfig } from '../config';
+import { brokerChainClient } from '../chain-client';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
 import type { DepositPackDeps } from '../vaults/deposit-pack';
 import { modeBConfigOf, type ModeBConfig } from '../vaults/mode-b-gates';
@@ -53,7 +54,8 @@ export const VAULT_ERROR_STATUSES: Record<string, number> = {
 // Wiring
 
 export function chainReaderFor(cfg: ServiceConfig): ChainReader | null {
-  return cfg.brokerChainRpcUrl ? createRpcChainReader(cfg.brokerChainRpcUrl) : null;
+  const client = brokerChainClient(cfg);
+  return client ? createRpcChainReader(client) : null;
 }
 
 export function modeBSettingsFor(cfg: ServiceConfig): ModeBSettings {

@@ -7,6 +7,7 @@
  * an answer, and must never let a caller move the clock of a check.
  */
 import { z } from 'zod';
+import { brokerChainClient } from '../../chain-client';
 import { AUTH_CODES } from '../../auth/errors';
 import { issueNonce } from '../../auth/nonce';
 import { checkRequestOrigin } from '../../auth/origin';
@@ -93,7 +94,7 @@ export const authRouter = router({
       checkRequestOrigin(ctx.headers.get('origin'), ctx.config.origin);
       const signedIn = await signInWithEthereum(
         { message: input.message, signature: input.signature as `0x${string}` },
-        { origin: ctx.config.origin, now: ctx.serverTime, rpcUrl: ctx.config.brokerChainRpcUrl },
+        { origin: ctx.config.origin, now: ctx.serverTime, chain: brokerChainClient(ctx.config) },
         authStore,
       );
       // Signing in again (same or another wallet) replaces the browser's session: the one
