@@ -3,7 +3,6 @@
  * probe has a timeout; a failed probe is reported as failed, never as healthy.
  */
 import type { BrokerChainClient } from '../chain-client';
-import type { ServiceConfig } from '../config';
 import { BROKER_CHAIN_ID } from '../registry';
 
 export type ChainState = 'not_configured' | 'reachable' | 'wrong_chain' | 'unreachable';
@@ -27,7 +26,7 @@ export async function probeChain(client: BrokerChainClient | null): Promise<{ st
   }
 }
 
-export function x402ProviderStates(cfg: ServiceConfig) {
+export function x402ProviderStates(cfg: { facilitator: { enabled: boolean; apiKey?: string; url?: string; payToAddress?: string } }) {
   return {
     partnerCloud: { configured: true, note: 'public partner-cloud lane on base (USDC); no server key needed to describe it' },
     facilitator: {
@@ -39,9 +38,9 @@ export function x402ProviderStates(cfg: ServiceConfig) {
   };
 }
 
-export function deploymentCommit(): string {
-  const fromEnv = process.env.SVC_DEPLOY_COMMIT?.trim();
-  if (fromEnv && /^[0-9a-f]{7,40}$/i.test(fromEnv)) return fromEnv;
+/** `configured` is SVC_DEPLOY_COMMIT; a value that is not 7 to 40 hex digits is not reported. */
+export function deploymentCommit(configured: string | undefined): string {
+  if (configured && /^[0-9a-f]{7,40}$/i.test(configured)) return configured;
   return typeof __SVC_BUILD_COMMIT__ === 'string' ? __SVC_BUILD_COMMIT__ : 'unknown';
 }
 

@@ -148,7 +148,7 @@ export const systemRouter = router({
         chain: { state: chain.state, expectedChainId: 4663 as const },
         rateLimitStore,
         x402Providers: x402ProviderStates(ctx.config),
-        deployment: { commit: deploymentCommit() },
+        deployment: { commit: deploymentCommit(ctx.config.deployCommit) },
       };
     }),
 
