@@ -81,6 +81,9 @@ export async function saveReceipt(receipt: Receipt, ownerAddress: string | null,
         coilSlug: receipt.coilSlug,
         ownerAddress,
         receiptJson: canonicalJson(receipt),
+        // The same instant in both columns (every row's, since the migration that added
+        // storedAt copied createdAt): storedAt is redundant, but dropping it, or moving its
+        // (coilSlug, storedAt) index to createdAt, needs a schema migration, so both stay.
         createdAt: storedAt,
         storedAt,
       },
