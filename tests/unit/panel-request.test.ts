@@ -32,13 +32,14 @@ describe('PanelRequest', () => {
 describe('one-button Coil panels', () => {
   it('keep their button and its test id, with no answer or refusal before the call', async () => {
     const { render } = await import('svelte/server');
+    type AnyPanel = Parameters<typeof render>[0];
     const panels = {
       validate: (await import('../../src/lib/components/coil/ValidatePanel.svelte')).default,
       'risk-audit': (await import('../../src/lib/components/coil/RiskAuditPanel.svelte')).default,
       share: (await import('../../src/lib/components/coil/SharePanel.svelte')).default,
     };
     for (const [id, Panel] of Object.entries(panels)) {
-      const { body } = render(Panel as never, { props: { coil: {} } });
+      const { body } = render(Panel as AnyPanel, { props: { coil: {} } } as never);
       expect(body, id).toContain(`data-testid="${id}-button"`);
       expect(body, id).toContain(`data-testid="panel-${id}"`);
       expect(body, id).not.toContain(`data-testid="${id}-result"`);
