@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../src/lib/server/registry/agents';
-import { hashCanonical } from '../../src/lib/server/receipts/canonical';
+import { hashCanonical } from '../../src/lib/server/canonical';
 import { toolProcedures } from '../../src/lib/server/trpc/mcp-tools';
 import '../../src/lib/server/trpc/router';
 import { rawCoil } from '../support/coils';

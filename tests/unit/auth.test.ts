@@ -4,7 +4,9 @@ import { createSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
 import { issueNonce, nonceState } from '../../src/lib/server/auth/nonce';
 import { checkRequestOrigin } from '../../src/lib/server/auth/origin';
+import { readSession } from '../../src/lib/server/auth/session';
 import { generateSessionToken, isSessionTokenShape, sessionFreshness, sessionIdOf } from '../../src/lib/server/auth/session-token';
+import type { AuthStore, StoredSession } from '../../src/lib/server/auth/sign-in';
 import { checkSiweFields, parseSiweMessage } from '../../src/lib/server/auth/siwe';
 import { verifySignInSignature } from '../../src/lib/server/auth/signature';
 import { decodeCursor, encodeCursor } from '../../src/lib/server/db/page-cursor';
@@ -105,6 +107,47 @@ describe('session tokens and expiry', () => {
     expect(sessionFreshness(NOW, NOW)).toEqual({ state: 'expired' });
     expect(sessionFreshness(new Date(NOW.getTime() + 20 * DAY), NOW)).toEqual({ state: 'valid', expiresAt: new Date(NOW.getTime() + 20 * DAY) });
     expect(sessionFreshness(new Date(NOW.getTime() + 14 * DAY), NOW)).toEqual({ state: 'renew', expiresAt: new Date(NOW.getTime() + 30 * DAY) });
+  });
+});
+
+describe('reading the session cookie (no framework, no database)', () => {
+  function store(rows: Record<string, StoredSession>): AuthStore & { rows: Record<string, StoredSession> } {
+    return {
+      rows,
+      findNonce: async () => null,
+      burnNonce: async () => false,
+      createSession: async () => {},
+      findSession: async (id) => rows[id] ?? null,
+      setSessionExpiry: async (id, expiresAt) => {
+        rows[id] = { ...rows[id]!, expiresAt };
+      },
+      deleteSession: async (id) => {
+        delete rows[id];
+      },
+    };
+  }
+  const row = (inDays: number): StoredSession => ({ address: account.address, chainId: 4663, expiresAt: new Date(NOW.getTime() + inDays * DAY) });
+
+  it('leaves an absent cookie alone and clears one that names no live session', async () => {
+    expect(await readSession(undefined, NOW, store({}))).toEqual({ session: null, cookie: 'keep' });
+    expect(await readSession('not-a-token', NOW, store({}))).toEqual({ session: null, cookie: 'clear' });
+    expect(await readSession(generateSessionToken(), NOW, store({}))).toEqual({ session: null, cookie: 'clear' });
+  });
+
+  it('deletes an expired session on sight, renews one in its second half and keeps a fresh one', async () => {
+    const token = generateSessionToken();
+    const id = sessionIdOf(token);
+    const expired = store({ [id]: row(0) });
+    expect((await readSession(token, NOW, expired)).cookie).toBe('clear');
+    expect(expired.rows[id]).toBeUndefined();
+
+    const halfway = store({ [id]: row(10) });
+    const renewed = await readSession(token, NOW, halfway);
+    expect(renewed).toMatchObject({ cookie: 'renew', token, session: { address: account.address, chainId: 4663 } });
+    expect(renewed.session!.expiresAt.getTime()).toBeGreaterThan(row(10).expiresAt.getTime());
+    expect(halfway.rows[id]!.expiresAt).toEqual(renewed.session!.expiresAt);
+
+    expect(await readSession(token, NOW, store({ [id]: row(20) }))).toEqual({ session: row(20), token, cookie: 'keep' });
   });
 });
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { coilSchema, type CoilInput } from '../../src/lib/server/coil/manifest';
 import { riskAudit } from '../../src/lib/server/coil/audit';
-import { canonicalJson, hashCanonical } from '../../src/lib/server/receipts/canonical';
+import { canonicalJson, hashCanonical } from '../../src/lib/server/canonical';
 import { buildReceipt, manifestHashOf, receiptIdOf, verifyReceipt, weightsChecksumOf } from '../../src/lib/server/receipts/receipt';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../../src/lib/server/registry';
 

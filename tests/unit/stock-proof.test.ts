@@ -157,10 +157,10 @@ describe('reconciliation when the store refuses a second holder of a transaction
         return record;
       },
     };
-    const config: StockLaneConfig = { partner: { agentApiEnabled: false, stockTradeMaxNotionalUsd: 500, timeoutMs: 1000 }, brokerChainRpcUrl: 'http://127.0.0.1:1' };
+    const config: StockLaneConfig = { partner: { agentApiEnabled: false, stockTradeMaxNotionalUsd: 500, timeoutMs: 1000 } };
     const answer = await reconcileStockReceipt(
       { planHash: record.planHash, txHash: TX },
-      { config, store, now: PREPARED_AT, readProof: async () => ({ proof: buyTx(25_000_000n), chainIdVerified: true }) },
+      { config, store, now: PREPARED_AT, chain: null, readProof: async () => ({ proof: buyTx(25_000_000n), chainIdVerified: true }) },
     );
     expect(answer.reconciliation).toMatchObject({ reason: 'TX_PROVES_OTHER_PLAN', status: 'prepared', moved: true });
     expect(answer.reconciliation.proofChecks).toEqual([

@@ -5,6 +5,7 @@
  * Values marked secret here are server-only: they never appear in a response or a log line
  * (see `secretValues`, which the HTTP layer and the logger scrub for).
  */
+import type { StrategistProvider } from './strategist/types';
 
 export type ServiceConfig = ReturnType<typeof loadConfig>;
 
@@ -52,6 +53,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ownerApprovedWalletDeposit: bool(env.OWNER_APPROVED_PARTNER_WALLET_DEPOSIT),
     },
     brokerChainRpcUrl: opt(env.BROKER_CHAIN_RPC_URL),
+    /** Timeout of one JSON-RPC request to chain 4663 (every chain read; no retries). */
+    brokerChainTimeoutMs: int(env.BROKER_CHAIN_TIMEOUT_MS, 5000, 1),
+    /** The deployment commit readiness reports (SVC_DEPLOY_COMMIT; the build's own when unset or malformed). */
+    deployCommit: opt(env.SVC_DEPLOY_COMMIT),
     facilitator: {
       enabled: bool(env.FACILITATOR_ENABLED),
       apiKey: opt(env.FACILITATOR_API_KEY),
@@ -67,7 +72,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-export type StrategistProvider = 'mock' | 'partner' | 'partner_or_mock';
+export type { StrategistProvider };
 
 function parseStrategistProvider(value: string | undefined): StrategistProvider {
   const v = opt(value) ?? 'partner_or_mock';

@@ -4,6 +4,7 @@
  * no clock of its own.
  */
 import type { Hex } from 'viem';
+import type { BrokerChainClient } from '../chain-client';
 import { SvcError } from '../errors';
 import { AUTH_CODES } from './errors';
 import { nonceState, type NonceState } from './nonce';
@@ -41,8 +42,8 @@ export interface SignInSettings {
   origin: string;
   /** The request's arrival time. Never a caller-pinned clock. */
   now: Date;
-  /** BROKER_CHAIN_RPC_URL, for contract-wallet signatures. */
-  rpcUrl?: string;
+  /** The client of chain 4663, for contract-wallet signatures (null: EOAs only). */
+  chain?: BrokerChainClient | null;
 }
 
 export interface SignedIn {
@@ -82,7 +83,7 @@ export async function signInWithEthereum(
 
   await verifySignInSignature(
     { address: fields.address, message: request.message, signature: request.signature, chainId: fields.chainId },
-    { rpcUrl: settings.rpcUrl },
+    { chain: settings.chain },
   );
 
   if (!(await store.burnNonce(fields.nonce, settings.now))) {

@@ -7,8 +7,10 @@
  * validator in an `eth_call`, which also covers deployed ERC-1271 wallets). A chain that does
  * not answer is reported as such (503), not as a bad signature.
  */
-import { createPublicClient, defineChain, http, verifyMessage, type Hex, type PublicClient } from 'viem';
+import { verifyMessage, type Hex } from 'viem';
 import { isErc6492Signature } from 'viem/utils';
+import type { BrokerChainClient } from '../chain-client';
+import { BROKER_CHAIN_ID } from '../registry';
 import { SvcError } from '../errors';
 import { AUTH_CODES } from './errors';
 
@@ -20,28 +22,8 @@ export interface SignatureCheck {
 }
 
 export interface SignatureOptions {
-  /** JSON-RPC of chain 4663 (BROKER_CHAIN_RPC_URL); unset means EOAs only. */
-  rpcUrl?: string;
-}
-
-const BROKER_CHAIN_ID = 4663;
-
-const brokerChain = defineChain({
-  id: BROKER_CHAIN_ID,
-  name: 'broker chain',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [] } },
-});
-
-const clients = new Map<string, PublicClient>();
-
-function publicClientFor(rpcUrl: string): PublicClient {
-  let client = clients.get(rpcUrl);
-  if (!client) {
-    client = createPublicClient({ chain: brokerChain, transport: http(rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
-    clients.set(rpcUrl, client);
-  }
-  return client;
+  /** The client of chain 4663 (null or absent when BROKER_CHAIN_RPC_URL is unset: EOAs only). */
+  chain?: BrokerChainClient | null;
 }
 
 /** The RPC URL is secret: the transport error is not passed on. */
@@ -67,9 +49,8 @@ export async function verifySignInSignature(check: SignatureCheck, options: Sign
   if (eoaValid) return;
 
   // A contract wallet lives on one chain; only the broker chain has an RPC here.
-  if (!options.rpcUrl || check.chainId !== BROKER_CHAIN_ID) invalid();
-
-  const client = publicClientFor(options.rpcUrl);
+  const client = options.chain;
+  if (!client || check.chainId !== BROKER_CHAIN_ID) invalid();
   let code: Hex | undefined;
   try {
     code = await client.getCode({ address: check.address });

@@ -14,7 +14,7 @@ import { FUSE_CATALOGUE } from '../coil/fuse-catalogue';
 import type { Coil } from '../coil/manifest';
 import { buildShareCard } from '../coil/share-card';
 import { buildArtifactReceipt, buildBoundReceipt } from '../receipts/artifact';
-import { hashCanonical } from '../receipts/canonical';
+import { hashCanonical } from '../canonical';
 import { buildReceipt, coilIdOf, manifestHashOf, weightsChecksumOf } from '../receipts/receipt';
 import { BROKER_CHAIN_ID, USDG, findAssetByAddress, type RegistryAsset } from '../registry';
 import { MARKET_SESSION } from '../registry/market-session';

@@ -3,7 +3,7 @@
  * rebalance fields), which a capsule requires, which are missing, the issues found, and a
  * checksum over the fuses in canonical form.
  */
-import { hashCanonical } from '../receipts/canonical';
+import { hashCanonical } from '../canonical';
 import { FUSE_CATALOGUE, FUSE_KINDS, REQUIRED_CAPSULE_FUSES, type FuseKind, type FuseUnit } from './fuse-catalogue';
 import type { Coil } from './manifest';
 import type { ValidationIssue } from './validate';

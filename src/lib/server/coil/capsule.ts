@@ -5,7 +5,7 @@
  */
 import { SvcError, type ErrorIssue } from '../errors';
 import { BROKER_CHAIN_ID } from '../registry';
-import { hashCanonical } from '../receipts/canonical';
+import { hashCanonical } from '../canonical';
 import { manifestHashOf, coilIdOf } from '../receipts/receipt';
 import { fuseChecksumOf, riskAudit, type AuditedFuse } from './audit';
 import { CAPSULE_NOTIONAL_CEILING_USD, FUSE_CATALOGUE, type FuseKind } from './fuse-catalogue';

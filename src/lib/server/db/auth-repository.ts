@@ -4,10 +4,7 @@
  */
 import type { AuthStore, StoredNonce, StoredSession } from '../auth/sign-in';
 import { getDb } from './client';
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'P2002';
-}
+import { isUniqueViolation } from './unique-violation';
 
 export async function saveNonce(nonce: { nonce: string; issuedAt: Date; expiresAt: Date }): Promise<void> {
   await getDb().authNonce.create({ data: { nonce: nonce.nonce, createdAt: nonce.issuedAt, expiresAt: nonce.expiresAt } });

@@ -6,18 +6,14 @@
  * and work across instances that share a database.
  */
 import type { Coil } from '../coil/manifest';
-import { canonicalJson, hashCanonical } from '../receipts/canonical';
+import { canonicalJson, hashCanonical } from '../canonical';
 import type { ForkParentStore } from '../receipts/lineage';
 import type { LineageNode } from '../receipts/provenance';
 import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
 import type { PassportStats } from '../receipts/passport';
 import type { Receipt } from '../receipts/receipt';
 import { getDb } from './client';
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; meta?: unknown };
-  return e?.code === 'P2002' || /unique constraint/i.test(e?.message ?? '');
-}
+import { isUniqueViolation } from './unique-violation';
 
 async function createOnce(create: () => Promise<unknown>): Promise<void> {
   try {
@@ -85,6 +81,9 @@ export async function saveReceipt(receipt: Receipt, ownerAddress: string | null,
         coilSlug: receipt.coilSlug,
         ownerAddress,
         receiptJson: canonicalJson(receipt),
+        // The same instant in both columns (every row's, since the migration that added
+        // storedAt copied createdAt): storedAt is redundant, but dropping it, or moving its
+        // (coilSlug, storedAt) index to createdAt, needs a schema migration, so both stay.
         createdAt: storedAt,
         storedAt,
       },

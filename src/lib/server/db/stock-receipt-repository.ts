@@ -15,6 +15,7 @@ import {
   type StockReceiptStore,
 } from '../stocks/store';
 import { getDb } from './client';
+import { isUniqueViolation } from './unique-violation';
 
 const WITH_EVENTS = { events: { orderBy: { seq: 'asc' as const } } };
 
@@ -66,11 +67,6 @@ function toRecord(row: Row): StockReceiptRecord {
       at: e.at,
     })),
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === 'P2002' || /unique constraint/i.test(e?.message ?? '');
 }
 
 export class PrismaStockReceiptStore implements StockReceiptStore {

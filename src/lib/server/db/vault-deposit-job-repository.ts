@@ -2,11 +2,12 @@
  * Mode B vault deposit jobs over the database (SQLite or PostgreSQL). Documents are stored
  * as canonical JSON text so both providers return byte-identical content.
  */
-import canonicalize from 'canonicalize';
+import { canonicalJson } from '../canonical';
 import type { DepositPack } from '../vaults/deposit-pack';
 import type { JobSubmitState, VaultDepositJobRecord, VaultDepositJobStore } from '../vaults/mode-b';
 import type { VaultDepositJob as Row } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
+import { isUniqueViolation } from './unique-violation';
 
 
 function toRecord(row: Row): VaultDepositJobRecord {
@@ -26,10 +27,6 @@ function toRecord(row: Row): VaultDepositJobRecord {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === 'P2002';
 }
 
 export const vaultDepositJobRepository: VaultDepositJobStore = {
@@ -59,8 +56,8 @@ export const vaultDepositJobRepository: VaultDepositJobStore = {
           submitState: job.submitState,
           failureCode: job.failureCode,
           partnerJobId: job.partnerJobId,
-          txHashesJson: canonicalize(job.txHashes)!,
-          packJson: canonicalize(job.pack)!,
+          txHashesJson: canonicalJson(job.txHashes),
+          packJson: canonicalJson(job.pack),
           createdAt: job.createdAt,
           updatedAt: job.updatedAt,
         },
@@ -86,7 +83,7 @@ export const vaultDepositJobRepository: VaultDepositJobStore = {
       const row = await tx.vaultDepositJob.findUnique({ where: { id } });
       if (!row) return;
       const merged = [...new Set([...(JSON.parse(row.txHashesJson) as string[]), ...hashes])];
-      await tx.vaultDepositJob.update({ where: { id }, data: { txHashesJson: canonicalize(merged)!, updatedAt: at } });
+      await tx.vaultDepositJob.update({ where: { id }, data: { txHashesJson: canonicalJson(merged), updatedAt: at } });
     });
   },
 };

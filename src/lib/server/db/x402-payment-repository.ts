@@ -4,15 +4,10 @@
  * so two server instances can never both reserve one authorization.
  */
 import { authorizationStatusSchema, type AuthorizationKey, type AuthorizationStore, type StoredAuthorization } from '../x402/settlement';
-import { canonicalJson, type PaymentReceipt } from '../x402/receipts';
+import { canonicalJson } from '../canonical';
+import type { PaymentReceipt } from '../x402/receipts';
 import { getDb } from './client';
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; cause?: unknown };
-  if (e?.code === 'P2002') return true;
-  const text = `${e?.message ?? ''} ${String((e?.cause as { message?: string })?.message ?? '')}`;
-  return /unique constraint|UNIQUE constraint failed|duplicate key value/i.test(text);
-}
+import { isUniqueViolation } from './unique-violation';
 
 function toStored(row: {
   id: string;

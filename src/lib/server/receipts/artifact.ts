@@ -15,7 +15,8 @@
  */
 import { isCredentialFieldName } from '../guards/credential-guard';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
-import { canonicalJson, hashCanonical, sha256Hex } from './canonical';
+import { canonicalJson, hashCanonical, sha256Hex } from '../canonical';
+import { fieldChecks, stampedVersionsCurrent } from './field-checks';
 
 export const ARTIFACT_RECEIPT_VERSION = 'svc-artifact-receipt-1.0.0';
 export const ARTIFACT_RECEIPT_ID_PREFIX = 'arcpt_';
@@ -126,12 +127,7 @@ export function verifyArtifactReceipt(receipt: Record<string, unknown>, subject?
   const generatedAt = typeof receipt.generatedAt === 'string' ? receipt.generatedAt : undefined;
   const receiptId = knownKind && subjectHash && generatedAt !== undefined ? artifactReceiptIdOf(kind as string, subjectHash, generatedAt) : null;
 
-  const mismatches: string[] = [];
-  const checked: string[] = [];
-  const compare = (name: string, expected: unknown, actual: unknown) => {
-    checked.push(name);
-    if (expected !== actual) mismatches.push(name);
-  };
+  const { compare, outcome } = fieldChecks();
   compare('kind', true, knownKind);
   compare('subjectHash', subjectHash ?? '(no subject to recompute from)', receipt.subjectHash);
   compare('receiptId', receiptId ?? '(cannot be recomputed)', receipt.receiptId);
@@ -139,10 +135,8 @@ export function verifyArtifactReceipt(receipt: Record<string, unknown>, subject?
   compare('anchoring', 'paper', receipt.anchoring);
   compare('liveOrderSent', false, receipt.liveOrderSent);
   return {
-    ok: mismatches.length === 0,
-    mismatches,
-    checked,
+    ...outcome(),
     recomputed: { subjectHash, receiptId },
-    stampedVersionsCurrent: receipt.registryVersion === REGISTRY_VERSION && receipt.oraclePolicyVersion === ORACLE_POLICY_VERSION,
+    stampedVersionsCurrent: stampedVersionsCurrent(receipt),
   };
 }

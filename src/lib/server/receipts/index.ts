@@ -1,4 +1,4 @@
-export { canonicalJson, hashCanonical, sha256Hex } from './canonical';
+export { canonicalJson, hashCanonical, sha256Hex } from '../canonical';
 export {
   buildReceipt,
   coilIdOf,

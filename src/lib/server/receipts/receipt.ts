@@ -11,7 +11,8 @@ import { riskAudit } from '../coil/audit';
 import { identityContent, type Coil } from '../coil/manifest';
 import { validateCoil, type ValidationStatus } from '../coil/validate';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
-import { hashCanonical, sha256Hex, canonicalJson } from './canonical';
+import { hashCanonical, sha256Hex, canonicalJson } from '../canonical';
+import { fieldChecks, stampedVersionsCurrent } from './field-checks';
 
 export const RECEIPT_VERSION = 'svc-coil-receipt-1.0.0';
 export const COMPILER_VERSION = 'svc-coil-compiler-1.0.0';
@@ -116,12 +117,7 @@ export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>): Ver
   const needsFuses = kind === 'risk_fuse' || receipt.fuseChecksum !== undefined;
   const fuseChecksum = needsFuses ? riskAudit(coil).fuseChecksum : null;
 
-  const mismatches: string[] = [];
-  const checked: string[] = [];
-  const compare = (name: string, expected: unknown, actual: unknown) => {
-    checked.push(name);
-    if (expected !== actual) mismatches.push(name);
-  };
+  const { compare, outcome } = fieldChecks();
   compare('kind', true, knownKind);
   compare('manifestHash', manifestHash, receipt.manifestHash);
   compare('weightsChecksum', weightsChecksum, receipt.weightsChecksum);
@@ -134,10 +130,8 @@ export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>): Ver
   if (receipt.liveOrderSent !== undefined) compare('liveOrderSent', false, receipt.liveOrderSent);
 
   return {
-    ok: mismatches.length === 0,
-    mismatches,
-    checked,
+    ...outcome(),
     recomputed: { manifestHash, weightsChecksum, coilId, validationStatus, receiptId, fuseChecksum },
-    stampedVersionsCurrent: receipt.registryVersion === REGISTRY_VERSION && receipt.oraclePolicyVersion === ORACLE_POLICY_VERSION,
+    stampedVersionsCurrent: stampedVersionsCurrent(receipt),
   };
 }

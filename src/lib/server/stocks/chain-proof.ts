@@ -7,11 +7,10 @@
  * The RPC URL is server-only: it is used here and appears in no result, error or log (viem's
  * own error messages, which quote it, are dropped).
  */
-import { createPublicClient, getAddress, http, toEventSelector, TransactionReceiptNotFoundError, type Hex, type Log } from 'viem';
+import { getAddress, toEventSelector, TransactionReceiptNotFoundError, type Hex, type Log } from 'viem';
+import type { BrokerChainClient } from '../chain-client';
 import { BROKER_CHAIN_ID } from '../registry';
 import { REASON, type ReasonCode } from './status';
-
-export const CHAIN_READ_TIMEOUT_MS = 5000;
 
 const ERC20_TRANSFER_TOPIC = toEventSelector('Transfer(address,address,uint256)');
 
@@ -72,9 +71,9 @@ export function erc20Transfers(logs: ReadonlyArray<Pick<Log, 'address' | 'topics
   return out;
 }
 
-export async function readTransactionProof(rpcUrl: string | undefined, txHash: string, timeoutMs = CHAIN_READ_TIMEOUT_MS): Promise<ChainRead> {
-  if (!rpcUrl) return { proof: { kind: 'unverified', txHash, reason: REASON.CHAIN_RPC_NOT_CONFIGURED }, chainIdVerified: false };
-  const client = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
+/** `client` is null when no RPC is configured. */
+export async function readTransactionProof(client: BrokerChainClient | null, txHash: string): Promise<ChainRead> {
+  if (!client) return { proof: { kind: 'unverified', txHash, reason: REASON.CHAIN_RPC_NOT_CONFIGURED }, chainIdVerified: false };
   let chainId: number;
   try {
     chainId = await client.getChainId();

@@ -3,6 +3,7 @@
  * reconcile and lane status. The REST routes, the typed client and the MCP server all call
  * these. They take configuration, the clock and the store as arguments.
  */
+import type { BrokerChainClient } from '../chain-client';
 import { SvcError, type ErrorIssue } from '../errors';
 import { BROKER_CHAIN_ID, findAssetByAddress, USDG } from '../registry';
 import { extractTxHashes } from '../vaults/mode-b';
@@ -10,7 +11,8 @@ import { readTransactionProof, type ChainRead, type MinedTransaction } from './c
 import { buildCommandPack, partnerCommand, PARTNER_API_URL_PLACEHOLDER, PARTNER_PROMPT_PATH, publicPartnerApiBase } from './command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntent, type StockIntentInput } from './intent';
 import { isPlausibleJobId, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint } from '../partner/agent-api';
-import { buildPlan, canonicalJson, computePlanHash, HARD_FLAGS, planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS, type PreparedPlan } from './plan';
+import { canonicalJson } from '../canonical';
+import { buildPlan, computePlanHash, HARD_FLAGS, planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS, type PreparedPlan } from './plan';
 import { judgeTransaction, usdgUnits, type Judgement, type PlanTerms, type ProofCheck, type SenderFlows } from './proof-match';
 import {
   chainProofTransition,
@@ -475,7 +477,9 @@ export interface ReconcileDeps {
   config: StockLaneConfig;
   store: StockReceiptStore;
   now: Date;
-  /** Injectable for tests (the real one reads the configured RPC with viem). */
+  /** The client of chain 4663, or null when no RPC is configured. */
+  chain: BrokerChainClient | null;
+  /** Injectable for tests (the real one reads through `chain`). */
   readProof?: (txHash: string) => Promise<ChainRead>;
 }
 
@@ -605,7 +609,7 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
 
   if (input.txHash) {
     source = 'chain';
-    const read = await (deps.readProof ?? ((tx) => readTransactionProof(deps.config.brokerChainRpcUrl, tx)))(input.txHash);
+    const read = await (deps.readProof ?? ((tx) => readTransactionProof(deps.chain, tx)))(input.txHash);
     chainIdVerified = read.chainIdVerified;
     const judged = await judgeChainRead(read.proof, record, deps);
     proofChecks = judged.checks;

@@ -8,8 +8,7 @@
  * (`Date#toISOString()` form, UTC with milliseconds). Anyone can recompute it from those two
  * values; submit recomputes it from the intent it is sent and its `nowIso`.
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { hashCanonical } from '../canonical';
 import { BROKER_CHAIN_ID, findAssetByAddress, REGISTRY_VERSION, USDG, type RegistryAsset } from '../registry';
 import { buildCommandPack, type CommandPack } from './command-pack';
 import { MAX_SLIPPAGE_BPS, type StockIntent } from './intent';
@@ -36,17 +35,9 @@ export const HARD_FLAGS = {
   requiresPartnerLocationVerification: true,
 } as const;
 
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new Error('value has no canonical JSON form');
-  return text;
-}
-
 /** `intent` is the normalised intent (`normalizeIntent`, which is `plan.intent` for a valid one). */
 export function computePlanHash(intent: StockIntent | Record<string, unknown>, generatedAt: Date): string {
-  return createHash('sha256')
-    .update(canonicalJson({ generatedAt: generatedAt.toISOString(), intent }), 'utf8')
-    .digest('hex');
+  return hashCanonical({ generatedAt: generatedAt.toISOString(), intent });
 }
 
 export interface StockPlan {

@@ -67,17 +67,10 @@ export interface ReceiptChange {
   releaseSubmitClaim?: boolean;
 }
 
-export interface ReceiptEventInput {
-  trigger: ReceiptTrigger;
+/** An event as the lane writes it: the store numbers it and takes its `toStatus` from the change. */
+export interface ReceiptEventInput extends Omit<StockReceiptEventRecord, 'seq' | 'fromStatus' | 'toStatus'> {
   /** Filled in by the lane from the version it read. */
   fromStatus?: ReceiptStatus;
-  reason: string | null;
-  jobId: string | null;
-  partnerJobStatus: PartnerJobStatus | null;
-  txHash: string | null;
-  blockNumber: string | null;
-  chainId: number | null;
-  at: Date;
 }
 
 export interface StockReceiptStore {

@@ -8,7 +8,7 @@ import { brokeragePlanSteps } from '../coil/capsule';
 import { scoreCoil, strategistScore } from '../coil/health';
 import { COIL_SCHEMA_VERSION, type Coil, type ExecutionMode } from '../coil/manifest';
 import { validateCoil } from '../coil/validate';
-import { hashCanonical } from '../receipts/canonical';
+import { hashCanonical } from '../canonical';
 import { findAssetByTicker, ORACLE_POLICY } from '../registry';
 import type { BasketDraft, ProviderMeta, RiskTolerance, StrategistRequest, StrategistResponse } from './types';
 

@@ -1,8 +1,10 @@
 /** The strategist's request (spec 2.1) and response (spec 2.2), shared by both providers. */
 import { z } from 'zod';
-import type { StrategistProvider } from '../config';
 import type { Coil, ExecutionMode, Memo } from '../coil/manifest';
 import { HEX_ADDRESS, SLUG } from '../coil/manifest';
+
+/** Which strategist answers (STRATEGIST_PROVIDER). */
+export type StrategistProvider = 'mock' | 'partner' | 'partner_or_mock';
 
 export const PROMPT_MAX_CHARS = 2000;
 

@@ -1,10 +1,19 @@
 /** Service mode and feature flags (spec 4.1 `GET /api/health`): booleans only, never values. */
-import type { ServiceConfig } from '../config';
-import { laneState } from '../stocks/lane';
+import { laneState, type StockLaneConfig } from '../stocks/lane';
+import type { StrategistProvider } from '../strategist/types';
+
+/** The settings health reads (a slice of the service configuration; only whether each is set). */
+export interface HealthSettings extends StockLaneConfig {
+  partner: StockLaneConfig['partner'] & { walletAddress?: string; depositExecutionEnabled: boolean; ownerApprovedWalletDeposit: boolean };
+  brokerChainRpcUrl?: string;
+  facilitator: { enabled: boolean; apiKey?: string; url?: string };
+  redisUrl?: string;
+  strategistProvider: StrategistProvider;
+}
 
 export const SERVICE_MODE = 'planning_only' as const;
 
-export function featureFlags(cfg: ServiceConfig) {
+export function featureFlags(cfg: HealthSettings) {
   return {
     partnerApiConfigured: Boolean(cfg.partner.apiUrl && cfg.partner.apiKey),
     partnerAgentApiEnabled: cfg.partner.agentApiEnabled,
@@ -23,7 +32,7 @@ export function featureFlags(cfg: ServiceConfig) {
   };
 }
 
-export function serviceHealth(cfg: ServiceConfig) {
+export function serviceHealth(cfg: HealthSettings) {
   return {
     status: 'ok' as const,
     service: 'strategy-basket-service',

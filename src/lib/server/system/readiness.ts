@@ -2,8 +2,7 @@
  * Production readiness (spec 4.1 `GET /api/readiness`): states only, never values. Every
  * probe has a timeout; a failed probe is reported as failed, never as healthy.
  */
-import { createPublicClient, http } from 'viem';
-import type { ServiceConfig } from '../config';
+import type { BrokerChainClient } from '../chain-client';
 import { BROKER_CHAIN_ID } from '../registry';
 
 export type ChainState = 'not_configured' | 'reachable' | 'wrong_chain' | 'unreachable';
@@ -16,13 +15,10 @@ export interface DatabaseProbe {
   bundledMigrations: number;
 }
 
-export const PROBE_TIMEOUT_MS = 2000;
-
-/** Reads eth_chainId from the configured RPC. The URL never leaves this function. */
-export async function probeChain(rpcUrl: string | undefined, timeoutMs = PROBE_TIMEOUT_MS): Promise<{ state: ChainState; expectedChainId: number }> {
-  if (!rpcUrl) return { state: 'not_configured', expectedChainId: BROKER_CHAIN_ID };
+/** Reads eth_chainId (null: no RPC configured). The client's error, which names the URL, is dropped. */
+export async function probeChain(client: BrokerChainClient | null): Promise<{ state: ChainState; expectedChainId: number }> {
+  if (!client) return { state: 'not_configured', expectedChainId: BROKER_CHAIN_ID };
   try {
-    const client = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
     const chainId = await client.getChainId();
     return { state: chainId === BROKER_CHAIN_ID ? 'reachable' : 'wrong_chain', expectedChainId: BROKER_CHAIN_ID };
   } catch {
@@ -30,7 +26,7 @@ export async function probeChain(rpcUrl: string | undefined, timeoutMs = PROBE_T
   }
 }
 
-export function x402ProviderStates(cfg: ServiceConfig) {
+export function x402ProviderStates(cfg: { facilitator: { enabled: boolean; apiKey?: string; url?: string; payToAddress?: string } }) {
   return {
     partnerCloud: { configured: true, note: 'public partner-cloud lane on base (USDC); no server key needed to describe it' },
     facilitator: {
@@ -42,9 +38,9 @@ export function x402ProviderStates(cfg: ServiceConfig) {
   };
 }
 
-export function deploymentCommit(): string {
-  const fromEnv = process.env.SVC_DEPLOY_COMMIT?.trim();
-  if (fromEnv && /^[0-9a-f]{7,40}$/i.test(fromEnv)) return fromEnv;
+/** `configured` is SVC_DEPLOY_COMMIT; a value that is not 7 to 40 hex digits is not reported. */
+export function deploymentCommit(configured: string | undefined): string {
+  if (configured && /^[0-9a-f]{7,40}$/i.test(configured)) return configured;
   return typeof __SVC_BUILD_COMMIT__ === 'string' ? __SVC_BUILD_COMMIT__ : 'unknown';
 }
 

@@ -1,5 +1,5 @@
 import type { Cookies, RequestEvent } from '@sveltejs/kit';
-import { resolveSession, type SessionInfo } from '../auth/session';
+import { resolveSession, type SessionInfo } from '../http/session-cookie';
 import { config, type ServiceConfig } from '../config';
 
 /** What every procedure sees of its request, whichever door it came through. */

@@ -5,8 +5,10 @@
  */
 import { z } from 'zod';
 import type { ServiceConfig } from '../config';
+import { brokerChainClient } from '../chain-client';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
-import type { DepositPackDeps, ModeBConfig } from '../vaults/deposit-pack';
+import type { DepositPackDeps } from '../vaults/deposit-pack';
+import { modeBConfigOf, type ModeBConfig } from '../vaults/mode-b-gates';
 import type { ModeBSettings } from '../vaults/mode-b';
 import { depositVerificationSchema, observedDepositEventSchema } from '../vaults/completion';
 import { depositGateSchema } from '../vaults/deposit-gate';
@@ -54,7 +56,8 @@ export const VAULT_ERROR_STATUSES: Record<string, number> = {
 // Wiring
 
 export function chainReaderFor(cfg: ServiceConfig): ChainReader | null {
-  return cfg.brokerChainRpcUrl ? createRpcChainReader(cfg.brokerChainRpcUrl) : null;
+  const client = brokerChainClient(cfg);
+  return client ? createRpcChainReader(client) : null;
 }
 
 export function modeBSettingsFor(cfg: ServiceConfig): ModeBSettings {
@@ -69,12 +72,7 @@ export function modeBSettingsFor(cfg: ServiceConfig): ModeBSettings {
 }
 
 export function modeBConfigFor(cfg: ServiceConfig): ModeBConfig {
-  return {
-    depositExecutionEnabled: cfg.partner.depositExecutionEnabled,
-    ownerApprovedWalletDeposit: cfg.partner.ownerApprovedWalletDeposit,
-    partnerKeyConfigured: Boolean(cfg.partner.apiKey),
-    partnerWalletConfigured: Boolean(cfg.partner.walletAddress),
-  };
+  return modeBConfigOf(modeBSettingsFor(cfg));
 }
 
 /**

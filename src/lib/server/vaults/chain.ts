@@ -4,13 +4,11 @@
  * error messages name the URL, so a failure is reduced to a fixed reason token here and the
  * original message is dropped.
  */
+import type { BrokerChainClient } from '../chain-client';
 import {
-  createPublicClient,
-  http,
   type Abi,
   type Address,
   type Hex,
-  type PublicClient,
   type Transaction,
   type TransactionReceipt,
 } from 'viem';
@@ -64,8 +62,6 @@ export interface ChainReader {
   getBlockNumber(): Promise<bigint>;
 }
 
-export const CHAIN_READ_TIMEOUT_MS = 3000;
-
 function errorNames(error: unknown): { names: string[]; messages: string[]; status?: number } {
   const names: string[] = [];
   const messages: string[] = [];
@@ -100,9 +96,8 @@ function notFound(error: unknown, name: string): boolean {
   return errorNames(error).names.includes(name);
 }
 
-/** A reader over JSON-RPC. No retries: a failed read is reported, not hidden. */
-export function createRpcChainReader(rpcUrl: string, timeoutMs = CHAIN_READ_TIMEOUT_MS): ChainReader {
-  const client: PublicClient = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
+/** A reader over the chain client (`chain-client.ts`: its timeout, no retries). A failed read is reported, not hidden. */
+export function createRpcChainReader(client: BrokerChainClient): ChainReader {
   const wrap = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();

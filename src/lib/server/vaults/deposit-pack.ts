@@ -6,8 +6,7 @@
  * service never signs, never sends and never holds anything (`svcExecutesDeposit: false`).
  * Inputs are rejected, never clamped, each with its own code.
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { hashCanonical } from '../canonical';
 import { encodeFunctionData, getAddress, isAddress, type Address } from 'viem';
 import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID } from '../registry';
@@ -18,6 +17,7 @@ import type { ChainReader } from './chain';
 import { ACK_HASHES, resolveRailAVault, VAULT_REGISTRY_VERSION, type RailAVault } from './registry';
 import type { z } from 'zod';
 import type { packShape } from './pack-shapes';
+import { closedModeBGates, MODE_B_GATES, type ModeBConfig } from './mode-b-gates';
 
 export const PACK_VERSION = 'partnerbot-vault-deposit-1.0.0';
 export const DEFAULT_PACK_LIFETIME_SECONDS = 900;
@@ -68,7 +68,7 @@ export type DepositPack = z.infer<typeof packShape>;
  */
 export function computePlanHash(pack: Omit<DepositPack, 'planHash'> | DepositPack): string {
   const { planHash: _omit, ...content } = pack as DepositPack;
-  return `0x${createHash('sha256').update(canonicalize(content)!).digest('hex')}`;
+  return `0x${hashCanonical(content)}`;
 }
 
 /**
@@ -144,16 +144,10 @@ export function composeDepositPack(input: ComposeInput): DepositPack {
   return { ...content, planHash: computePlanHash(content) };
 }
 
-/** Whether the operator's Mode B gates are configured (names only, never values). */
-export interface ModeBConfig {
-  depositExecutionEnabled: boolean;
-  ownerApprovedWalletDeposit: boolean;
-  partnerKeyConfigured: boolean;
-  partnerWalletConfigured: boolean;
-}
+export type { ModeBConfig };
 
 export function describeModes(pack: DepositPack, modeB: ModeBConfig | undefined) {
-  const gatesOpen = Boolean(modeB && modeB.depositExecutionEnabled && modeB.ownerApprovedWalletDeposit && modeB.partnerKeyConfigured && modeB.partnerWalletConfigured);
+  const gatesOpen = modeB !== undefined && closedModeBGates(modeB).length === 0;
   return {
     A: {
       mode: 'A' as const,
@@ -169,7 +163,7 @@ export function describeModes(pack: DepositPack, modeB: ModeBConfig | undefined)
       available: gatesOpen,
       userDepositPath: false as const,
       route: 'POST /api/partnerbot/vault-deposit/submit-intent',
-      gates: ['PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'receiver equals PARTNER_WALLET_ADDRESS', 'exact confirmPlanHash'],
+      gates: [...MODE_B_GATES.map((g) => (g.stage === 'receiver' ? `receiver equals ${g.setting}` : g.setting)), 'exact confirmPlanHash'],
       note: modeB
         ? gatesOpen
           ? "Mode B is configured for the operator's own partner wallet only; it is never a path for a user's deposit."

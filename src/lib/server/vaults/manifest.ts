@@ -5,8 +5,7 @@
  * `validateVaultManifest` returns `{ valid, issues[] }` and never throws for a semantic
  * problem (like Coil validation, an invalid manifest is an answer, not an error).
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { hashCanonical } from '../canonical';
 import { BROKER_CHAIN_ID, checkCanonical, findAssetByAddress, USDG } from '../registry';
 import { z } from 'zod';
 
@@ -98,7 +97,7 @@ export const manifestValidationSchema = z
 export type ManifestValidation = z.infer<typeof manifestValidationSchema>;
 
 export function vaultManifestHash(manifest: VaultManifest): string {
-  return createHash('sha256').update(canonicalize(manifest)!).digest('hex');
+  return hashCanonical(manifest);
 }
 
 const isBps = (n: number) => Number.isInteger(n) && n > 0 && n <= 10_000;

@@ -15,18 +15,15 @@ import { parseIsoInstant, type RequestClocks } from '../clock';
 import { SvcError } from '../errors';
 import type { ChainReader } from './chain';
 import { noTransactionYet, verifyVaultDeposit, type DepositVerification } from './completion';
+import { closedModeBGates, modeBConfigOf, type ModeBGateSettings } from './mode-b-gates';
 import { buildDepositPack, normalizePlanHash, validateReceiver, type DepositPack, type DepositPackResult } from './deposit-pack';
 import { readPartnerJob, submitPartnerPrompt, type PartnerEndpoint, type PartnerJobStatus } from '../partner/agent-api';
 import { resolveRailAVault, type RailAVault } from './registry';
 
 export const MODE_B_JOB_PREFIX = 'bvd_';
 
-export interface ModeBSettings {
-  depositExecutionEnabled: boolean;
-  ownerApprovedWalletDeposit: boolean;
-  partnerApiKey?: string;
+export interface ModeBSettings extends ModeBGateSettings {
   partnerApiUrl?: string;
-  partnerWalletAddress?: string;
   partnerTimeoutMs: number;
 }
 
@@ -66,25 +63,18 @@ function refuse(code: string, message: string, path?: string): never {
 
 /** The configuration gates, in the spec's order. The receiver gate follows in `submitModeBIntent`. */
 export function checkModeBConfigGates(settings: ModeBSettings): void {
-  if (!settings.depositExecutionEnabled) {
-    refuse('MODE_B_DISABLED', 'Mode B is disabled (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED is not true). Use Mode A with Mode C: the deposit widget always works.');
-  }
-  if (!settings.ownerApprovedWalletDeposit) {
-    refuse('OWNER_APPROVAL_REQUIRED', 'Mode B needs the owner approval flag OWNER_APPROVED_PARTNER_WALLET_DEPOSIT to be true.');
-  }
-  if (!settings.partnerApiKey) {
-    refuse('PARTNER_KEY_MISSING', 'Mode B needs the server-only partner API key (PARTNER_API_KEY), which is not configured.');
-  }
+  const [closed] = closedModeBGates(modeBConfigOf(settings), 'config');
+  if (closed) refuse(closed.code, closed.message);
 }
 
 export function checkReceiverIsPartnerWallet(settings: ModeBSettings, receiver: string): void {
-  const wallet = settings.partnerWalletAddress;
-  if (!wallet || !/^0x[0-9a-fA-F]{40}$/.test(wallet) || getAddress(wallet) !== receiver) {
+  const [closed] = closedModeBGates(modeBConfigOf(settings), 'receiver');
+  if (closed) refuse(closed.code, closed.message, 'receiver');
+  const wallet = settings.partnerWalletAddress!;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(wallet) || getAddress(wallet) !== receiver) {
     refuse(
       'RECEIVER_NOT_PARTNER_WALLET',
-      wallet
-        ? "Mode B is only for the operator's own partner wallet as depositor and receiver; this receiver is another address. Mode B is never a user-deposit path."
-        : 'Mode B needs PARTNER_WALLET_ADDRESS (the operator partner wallet), which is not configured.',
+      "Mode B is only for the operator's own partner wallet as depositor and receiver; this receiver is another address. Mode B is never a user-deposit path.",
       'receiver',
     );
   }

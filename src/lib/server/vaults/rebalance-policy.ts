@@ -4,8 +4,7 @@
  * needs the user's approval (`requiresUserApproval: true`); the chunked-rebalance lane is
  * inactive by owner policy in any case.
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { hashCanonical } from '../canonical';
 import { SvcError } from '../errors';
 import { validateVaultManifest, vaultManifestHash, type VaultManifest } from './manifest';
 import { REBALANCING_POLICY_REASON } from './v2-status';
@@ -58,5 +57,5 @@ export function compileRebalancePolicy(manifest: VaultManifest, options: Compile
     compiledAt: now.toISOString(),
   };
   const { compiledAt: _c, ...content } = policy;
-  return { policy, policyHash: createHash('sha256').update(canonicalize(content)!).digest('hex') };
+  return { policy, policyHash: hashCanonical(content) };
 }

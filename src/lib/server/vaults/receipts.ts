@@ -5,8 +5,7 @@
  * chain proves (the V1 vault settles a deposit in the same transaction, so there is no
  * queued SUBMISSION stage on this rail). The receipt itself is not anchored on chain.
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { hashCanonical } from '../canonical';
 import type { Hex } from 'viem';
 import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID, ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
@@ -49,12 +48,10 @@ export const vaultReceiptSchema = z
   .meta({ id: 'VaultReceipt' });
 export type VaultReceipt = z.infer<typeof vaultReceiptSchema>;
 
-const sha256 = (value: unknown) => createHash('sha256').update(canonicalize(value)!).digest('hex');
-
 function seal(content: Omit<VaultReceipt, 'receiptId' | 'receiptHash'>): VaultReceipt {
-  const receiptId = `vrcpt_${sha256({ kind: content.kind, subjectHash: content.subjectHash, stage: content.stage, status: content.status, txHash: content.txHash, observedAt: content.observedAt }).slice(0, 24)}`;
+  const receiptId = `vrcpt_${hashCanonical({ kind: content.kind, subjectHash: content.subjectHash, stage: content.stage, status: content.status, txHash: content.txHash, observedAt: content.observedAt }).slice(0, 24)}`;
   const withId = { ...content, receiptId };
-  return { ...withId, receiptHash: sha256(withId) };
+  return { ...withId, receiptHash: hashCanonical(withId) };
 }
 
 const common = (now: Date) => ({

@@ -3,8 +3,14 @@
  * challenge, schema listing and lane preview is derived from this list, so adding a service
  * is adding one entry: its name, its price in USDG 6-decimal units, its input schema, what
  * the buyer gets back, and the domain function that answers it.
+ *
+ * The three vault analyses are also answered free (family `vaults`,
+ * `trpc/routers/vault-analysis.ts`); their free route (path, MCP tool, summary, description)
+ * is part of the same entry, so the free and the paid answer share one input, one error code
+ * and one domain function.
  */
 import { z } from 'zod';
+import type { McpToolName } from '../registry/agents';
 import { calculateVaultFees, vaultFeeCalculationSchema, vaultFeeInputSchema } from '../vaults/fees';
 import { scoreVaultRisk, vaultCompositionSchema, vaultRiskScoreSchema } from '../vaults/risk-score';
 import { compareVaultsWithoutRecommendation, vaultComparisonInputSchema, vaultComparisonSchema } from '../vaults/compare';
@@ -30,7 +36,7 @@ export interface PaidVaultService<I extends z.ZodTypeAny = z.ZodTypeAny, O exten
   inputErrorCode: string | ((firstPath: string) => string);
   input: I;
   output: O;
-  /** The free route that answers the same question without payment, if any. */
+  /** The free route that answers the same question without payment, if any (`METHOD /api/path`). */
   freeRoute: string | null;
   run: (input: z.infer<I>, ctx: PaidServiceContext) => z.infer<O> | Promise<z.infer<O>>;
 }
@@ -39,40 +45,82 @@ function service<I extends z.ZodTypeAny, O extends z.ZodTypeAny>(s: PaidVaultSer
   return s as unknown as PaidVaultService;
 }
 
+/** The free REST route (POST, under `/api`) and MCP tool of a vault analysis. */
+export interface FreeAnalysisRoute {
+  path: `/${string}`;
+  tool: McpToolName;
+  summary: string;
+  description: string;
+}
+
+/** A vault analysis: a paid service that is also answered free, from a pure domain function of its input. */
+export interface VaultAnalysis<I extends z.ZodObject, O extends z.ZodTypeAny> extends PaidVaultService<I, O> {
+  inputErrorCode: string;
+  free: FreeAnalysisRoute;
+  run: (input: z.infer<I>) => z.infer<O>;
+}
+
+function analysis<I extends z.ZodObject, O extends z.ZodTypeAny>(s: Omit<VaultAnalysis<I, O>, 'freeRoute'>): VaultAnalysis<I, O> {
+  return { ...s, freeRoute: `POST /api${s.free.path}` };
+}
+
+export const VAULT_FEE_CALCULATION = analysis({
+  name: 'vault-fee-calculation',
+  title: 'Vault fee calculation',
+  description: 'Performance fee, protocol share and creator share of a vault at a NAV reading against its high-water mark.',
+  priceUnits: 10_000n,
+  inputErrorCode: 'FEE_CONFIG_SHAPE',
+  input: vaultFeeInputSchema,
+  output: vaultFeeCalculationSchema,
+  free: {
+    path: '/vaults/fees/calculate',
+    tool: 'svc_calculate_vault_fees',
+    summary: 'Vault fees at a NAV reading: performance fee, protocol share, creator share',
+    description:
+      'No management, entry or exit fee. A performance fee (default 1000 bps, cap 1000 bps, 2000 bps for verified creators) on profit above the high-water mark only; the protocol takes its share (default 1000 bps, at most 2000 bps) out of the creator fee. Amounts are USDG with 6 decimals, rounded down. A rate above its cap is refused (422 PERF_FEE_CAP / PROTOCOL_SHARE_CAP), never clamped.',
+  },
+  run: (input) => calculateVaultFees(input),
+});
+
+export const VAULT_RISK_SCORE = analysis({
+  name: 'vault-risk-score',
+  title: 'Vault risk score',
+  description: 'A structural 0-100 risk heuristic of a vault composition and its terms (not a forecast).',
+  priceUnits: 20_000n,
+  inputErrorCode: 'VAULT_COMPOSITION_SHAPE',
+  input: vaultCompositionSchema,
+  output: vaultRiskScoreSchema,
+  free: {
+    path: '/vaults/risk-score',
+    tool: 'svc_score_vault_risk',
+    summary: 'Structural 0-100 risk score of a vault composition and its terms',
+    description:
+      'Allocations are canonical token addresses on chain 4663 with weights summing to exactly 10000 bps (USDG is the cash reserve). Scored from concentration, equity exposure, cash reserve, diversification, fee incentive and lockup; a heuristic, not a forecast. A non-canonical address, a ticker at the wrong address or a wrong weight sum is 422 VAULT_COMPOSITION_INVALID with issues.',
+  },
+  run: (input) => scoreVaultRisk(input),
+});
+
+export const VAULT_COMPARISON = analysis({
+  name: 'vault-comparison',
+  title: 'Vault comparison without recommendation',
+  description: 'The same fee and risk facts for two to five vaults side by side, in the order given, never ranked.',
+  priceUnits: 50_000n,
+  inputErrorCode: 'VAULT_COMPARISON_SHAPE',
+  input: vaultComparisonInputSchema,
+  output: vaultComparisonSchema,
+  free: {
+    path: '/vaults/compare',
+    tool: 'svc_compare_vaults_without_recommendation',
+    summary: 'Two to five vaults side by side, never ranked and never recommended',
+    description: 'The same fee and risk facts for each vault, in the order given. `ranked` is always false and `recommendation` always null.',
+  },
+  run: (input) => compareVaultsWithoutRecommendation(input),
+});
+
 export const PAID_VAULT_SERVICES: readonly PaidVaultService[] = [
-  service({
-    name: 'vault-fee-calculation',
-    title: 'Vault fee calculation',
-    description: 'Performance fee, protocol share and creator share of a vault at a NAV reading against its high-water mark.',
-    priceUnits: 10_000n,
-    inputErrorCode: 'FEE_CONFIG_SHAPE',
-    input: vaultFeeInputSchema,
-    output: vaultFeeCalculationSchema,
-    freeRoute: 'POST /api/vaults/fees/calculate',
-    run: (input) => calculateVaultFees(input),
-  }),
-  service({
-    name: 'vault-risk-score',
-    title: 'Vault risk score',
-    description: 'A structural 0-100 risk heuristic of a vault composition and its terms (not a forecast).',
-    priceUnits: 20_000n,
-    inputErrorCode: 'VAULT_COMPOSITION_SHAPE',
-    input: vaultCompositionSchema,
-    output: vaultRiskScoreSchema,
-    freeRoute: 'POST /api/vaults/risk-score',
-    run: (input) => scoreVaultRisk(input),
-  }),
-  service({
-    name: 'vault-comparison',
-    title: 'Vault comparison without recommendation',
-    description: 'The same fee and risk facts for two to five vaults side by side, in the order given, never ranked.',
-    priceUnits: 50_000n,
-    inputErrorCode: 'VAULT_COMPARISON_SHAPE',
-    input: vaultComparisonInputSchema,
-    output: vaultComparisonSchema,
-    freeRoute: 'POST /api/vaults/compare',
-    run: (input) => compareVaultsWithoutRecommendation(input),
-  }),
+  service(VAULT_FEE_CALCULATION),
+  service(VAULT_RISK_SCORE),
+  service(VAULT_COMPARISON),
   service({
     name: 'vault-deposit-pack',
     title: 'Vault deposit pack',

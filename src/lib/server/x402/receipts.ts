@@ -7,8 +7,7 @@
  * A receipt records the facilitator's word. It is not on-chain proof: `settlementEvidence`
  * says so, and a reconciliation against chain 4663 is a separate step.
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { hashCanonical } from '../canonical';
 import { z } from 'zod';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
 import { formatUsdgUnits } from '../vaults/amount';
@@ -31,16 +30,6 @@ export interface PaymentReceiptInput {
   issuedAt: Date;
 }
 
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new Error('value cannot be canonicalised');
-  return text;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 export function buildPaymentReceipt(input: PaymentReceiptInput) {
   const identity = {
     serviceName: input.serviceName,
@@ -52,7 +41,7 @@ export function buildPaymentReceipt(input: PaymentReceiptInput) {
     nonce: input.nonce,
     transaction: input.transaction,
   };
-  const receiptId = `${PAYMENT_RECEIPT_PREFIX}${sha256Hex(canonicalJson(identity)).slice(0, 32)}`;
+  const receiptId = `${PAYMENT_RECEIPT_PREFIX}${hashCanonical(identity).slice(0, 32)}`;
   const body = {
     receiptVersion: PAYMENT_RECEIPT_VERSION,
     receiptId,
@@ -80,14 +69,14 @@ export function buildPaymentReceipt(input: PaymentReceiptInput) {
     oraclePolicyVersion: ORACLE_POLICY_VERSION,
     issuedAt: input.issuedAt.toISOString(),
   };
-  return { ...body, receiptHash: sha256Hex(canonicalJson(body)) };
+  return { ...body, receiptHash: hashCanonical(body) };
 }
 export type PaymentReceipt = ReturnType<typeof buildPaymentReceipt>;
 
 /** Recomputes the hash of a stored receipt: a receipt whose content changed no longer matches. */
 export function verifyPaymentReceipt(receipt: PaymentReceipt): boolean {
   const { receiptHash, ...body } = receipt;
-  return sha256Hex(canonicalJson(body)) === receiptHash;
+  return hashCanonical(body) === receiptHash;
 }
 
 export const paymentReceiptSchema = z.object({

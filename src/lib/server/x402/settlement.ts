@@ -11,7 +11,7 @@
  * `settling`/`settlement_unknown` for reconciliation; the same nonce is then refused as
  * pending, never charged a second time.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../canonical';
 import type { SettleResponse } from '@x402/core/types';
 import { z } from 'zod';
 import type { PaidServiceContext, PaidVaultService } from './catalogue';
@@ -60,7 +60,7 @@ export interface AuthorizationStore {
 }
 
 export function authorizationId(key: AuthorizationKey): string {
-  const digest = createHash('sha256').update(`${key.network}|${key.asset.toLowerCase()}|${key.payer.toLowerCase()}|${key.nonce.toLowerCase()}`).digest('hex');
+  const digest = sha256Hex(`${key.network}|${key.asset.toLowerCase()}|${key.payer.toLowerCase()}|${key.nonce.toLowerCase()}`);
   return `xauth_${digest.slice(0, 32)}`;
 }
 

@@ -7,11 +7,12 @@
  * an answer, and must never let a caller move the clock of a check.
  */
 import { z } from 'zod';
+import { brokerChainClient } from '../../chain-client';
 import { AUTH_CODES } from '../../auth/errors';
 import { issueNonce } from '../../auth/nonce';
 import { checkRequestOrigin } from '../../auth/origin';
 import { MAX_MESSAGE_CHARS, MAX_SIGNATURE_CHARS, NONCE_RETENTION_MS } from '../../auth/policy';
-import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../auth/session';
+import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../http/session-cookie';
 import { invalidateSessionToken, signInWithEthereum } from '../../auth/sign-in';
 import { authStore, saveNonce, sweepNonces } from '../../db/auth-repository';
 import { registerErrorStatuses } from '../error-map';
@@ -93,7 +94,7 @@ export const authRouter = router({
       checkRequestOrigin(ctx.headers.get('origin'), ctx.config.origin);
       const signedIn = await signInWithEthereum(
         { message: input.message, signature: input.signature as `0x${string}` },
-        { origin: ctx.config.origin, now: ctx.serverTime, rpcUrl: ctx.config.brokerChainRpcUrl },
+        { origin: ctx.config.origin, now: ctx.serverTime, chain: brokerChainClient(ctx.config) },
         authStore,
       );
       // Signing in again (same or another wallet) replaces the browser's session: the one

@@ -4,6 +4,7 @@
  * Domain: src/lib/server/stocks/; persistence: src/lib/server/db/stock-receipt-repository.ts.
  */
 import { z } from 'zod';
+import { brokerChainClient } from '../../chain-client';
 import { stockReceiptStore } from '../../db/stock-receipt-repository';
 import { logger } from '../../http/logger';
 import { STOCK_INTENT_INVALID, stockIntentInputSchema, stockIntentSchema } from '../../stocks/intent';
@@ -360,7 +361,7 @@ export const stocksRouter = router({
     // A tool payload (svc_reconcile_partner_stock_token_job) carries the invariants (spec 1).
     .output(withInvariants(reconcileOutput))
     .mutation(({ input, ctx }) =>
-      reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime }),
+      reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, chain: brokerChainClient(ctx.config) }),
     ),
 
   receipt: publicProcedure

@@ -1,5 +1,6 @@
 /** Health, readiness and the canonical registry (spec 4.1, 2.8). */
 import { z } from 'zod';
+import { brokerChainClient } from '../../chain-client';
 import { getDb, providerOf } from '../../db/client';
 import { migrationState } from '../../db/migrate';
 import { rateLimitStoreState } from '../../http/rate-limit';
@@ -137,7 +138,7 @@ export const systemRouter = router({
     .query(async ({ ctx }) => {
       const [database, chain, rateLimitStore] = await Promise.all([
         probeDatabase(ctx.config.databaseUrl),
-        probeChain(ctx.config.brokerChainRpcUrl),
+        probeChain(brokerChainClient(ctx.config)),
         rateLimitStoreState(),
       ]);
       return {
@@ -147,7 +148,7 @@ export const systemRouter = router({
         chain: { state: chain.state, expectedChainId: 4663 as const },
         rateLimitStore,
         x402Providers: x402ProviderStates(ctx.config),
-        deployment: { commit: deploymentCommit() },
+        deployment: { commit: deploymentCommit(ctx.config.deployCommit) },
       };
     }),
 

@@ -1,0 +1,25 @@
+/**
+ * The field-by-field check every receipt verification makes: each load-bearing field of the
+ * untrusted receipt is compared with the value recomputed here, and every mismatch is named
+ * (never only the first).
+ */
+import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
+
+export function fieldChecks() {
+  const mismatches: string[] = [];
+  const checked: string[] = [];
+  return {
+    compare(name: string, expected: unknown, actual: unknown): void {
+      checked.push(name);
+      if (expected !== actual) mismatches.push(name);
+    },
+    outcome(): { ok: boolean; mismatches: string[]; checked: string[] } {
+      return { ok: mismatches.length === 0, mismatches, checked };
+    },
+  };
+}
+
+/** Whether the registry and oracle-policy versions stamped in a receipt are the ones in force. */
+export function stampedVersionsCurrent(receipt: Record<string, unknown>): boolean {
+  return receipt.registryVersion === REGISTRY_VERSION && receipt.oraclePolicyVersion === ORACLE_POLICY_VERSION;
+}
