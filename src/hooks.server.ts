@@ -181,6 +181,7 @@ export const handle: Handle = async ({ event, resolve }) => {
     if (method === 'POST') {
       const body = await readJsonObjectBody(requestWithBody(event), { inspect: (value) => rejectCredentials(value, 'body') });
       state.rawBody = body.text;
+      state.body = body.value;
     } else if (method !== 'GET' && method !== 'HEAD') {
       throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; the API takes GET and POST with JSON bodies`, {
         issues: [{ code: 'METHOD_NOT_ALLOWED', message: `allowed: ${API_METHODS}` }],

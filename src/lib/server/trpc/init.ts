@@ -193,6 +193,16 @@ export const nowIsoField = z
   .optional()
   .describe('ISO 8601 timestamp with a zone that pins every timestamp of the response');
 
+/**
+ * A query-string integer: digits only, parsed explicitly. REST inputs are never coerced
+ * (trpc/http.ts `restInput`), so a query number arrives as a string and is read here.
+ */
+export function queryInt(opts: { min?: number; max?: number } = {}) {
+  return z
+    .union([z.number().int(), z.string().regex(/^-?\d+$/, 'expected an integer').transform(Number)])
+    .pipe(z.number().int().min(opts.min ?? Number.MIN_SAFE_INTEGER).max(opts.max ?? Number.MAX_SAFE_INTEGER));
+}
+
 type OpenApiDef = NonNullable<SvcMeta['openapi']>;
 
 /**

@@ -4,7 +4,6 @@
  * through x402 as paid vault services (routers/x402.ts).
  */
 import { z } from 'zod';
-import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { calculateVaultFees, feeScheduleSchema, FEE_SCHEDULE, vaultFeeCalculationSchema, vaultFeeInputSchema } from '../../vaults/fees';
 import { scoreVaultRisk, vaultCompositionSchema, vaultRiskScoreSchema } from '../../vaults/risk-score';
@@ -12,15 +11,6 @@ import { compareVaultsWithoutRecommendation, vaultComparisonInputSchema, vaultCo
 import { chainBlocks, vaultServiceLaneOf } from '../../x402/lanes';
 import { chainBlockFields } from './x402-shapes';
 
-registerErrorStatuses({
-  FEE_CONFIG_SHAPE: 400,
-  PERF_FEE_CAP: 422,
-  PROTOCOL_SHARE_CAP: 422,
-  VAULT_COMPOSITION_SHAPE: 400,
-  VAULT_COMPOSITION_INVALID: 422,
-  VAULT_COMPARISON_SHAPE: 400,
-  VAULT_COMPARISON_INVALID: 422,
-});
 
 export const vaultAnalysisRouter = router({
   calculateFees: publicProcedure

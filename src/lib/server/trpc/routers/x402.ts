@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
 import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
-import { registerErrorStatuses, zodIssues } from '../error-map';
+import { zodIssues } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { formatUsdgUnits } from '../../vaults/amount';
 import { feeScheduleSchema, FEE_SCHEDULE } from '../../vaults/fees';
@@ -38,23 +38,6 @@ import type { RequestContext } from '../context';
 import { depositPackDepsFor } from '../vault-shapes';
 import { chainBlockFields, laneSelectionSchema } from './x402-shapes';
 
-registerErrorStatuses({
-  X402_SERVICE_UNKNOWN: 404,
-  X402_PAYMENT_REQUIRED: 402,
-  X402_PAYMENT_MALFORMED: 400,
-  X402_PAYMENT_MISSING: 400,
-  X402_PAYMENT_REJECTED: 402,
-  X402_SETTLEMENT_REFUSED: 402,
-  X402_NONCE_USED: 409,
-  X402_SETTLEMENT_PENDING_RECONCILIATION: 409,
-  // Accepted, outcome unknown: deliberately not an error status, so no client reads it as
-  // "payment failed, pay again".
-  X402_SETTLEMENT_UNKNOWN: 202,
-  X402_FACILITATOR_CALL_REJECTED: 502,
-  X402_SETTLEMENT_REPORT_MISMATCH: 502,
-  X402_RECEIPT_NOT_FOUND: 404,
-  X402_AUTHORIZATION_NOT_FOUND: 404,
-});
 
 type Ctx = RequestContext;
 
