@@ -17,7 +17,6 @@ import { discardBody, readJsonObjectBody } from '$lib/server/http/body';
 import { logger } from '$lib/server/http/logger';
 import { consumeRateLimit, initRateLimiter } from '$lib/server/http/rate-limit';
 import type { RequestState } from '$lib/server/http/request-state';
-import { prepareDb } from '$lib/server/db/client';
 import { applyMigrations } from '$lib/server/db/migrate';
 import { toSvcError } from '$lib/server/trpc/error-map';
 import type { RouteFamily } from '$lib/server/trpc/init';
@@ -30,7 +29,6 @@ export const init: ServerInit = async () => {
     { event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied },
     'database ready',
   );
-  await prepareDb();
   await initRateLimiter();
 };
 

@@ -10,6 +10,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from '$generated/prisma-sqlite/client';
 import { PrismaClient as PostgresClient } from '$generated/prisma-postgres/client';
 import { config } from '../config';
+import { logger } from '../http/logger';
 
 export type Db = SqliteClient;
 export type DbProvider = 'sqlite' | 'postgresql';
@@ -25,7 +26,6 @@ export function sqlitePath(url: string): string {
 }
 
 let client: Db | undefined;
-let prepared: Promise<unknown> | undefined;
 
 /**
  * Connection settings of the embedded database, issued once on the adapter's one connection.
@@ -49,21 +49,18 @@ export function getDb(): Db {
     const file = sqlitePath(url);
     mkdirSync(dirname(file), { recursive: true });
     const sqlite = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }) });
-    // Issued before any other query of this client (queries run in the order they are made).
-    prepared = Promise.all(SQLITE_PRAGMAS.map((pragma) => sqlite.$executeRawUnsafe(pragma)));
+    // Sent before any other query of this client, which runs after it on the one connection.
+    // The client opens on first use, not at start-up: loading Prisma's query compiler costs
+    // start-up time and resident memory that a server answering only GETs never needs.
+    for (const pragma of SQLITE_PRAGMAS) {
+      sqlite.$executeRawUnsafe(pragma).catch((error: unknown) => logger.error({ event: 'sqlite_pragma_failed', pragma, name: (error as Error)?.name }, 'database setting not applied'));
+    }
     client = sqlite;
   }
   return client;
 }
 
-/** Opens the database and waits for its connection settings (start-up calls it once). */
-export async function prepareDb(): Promise<void> {
-  getDb();
-  await prepared;
-}
-
 export async function closeDb(): Promise<void> {
   await client?.$disconnect();
   client = undefined;
-  prepared = undefined;
 }
