@@ -76,6 +76,12 @@ async function freePort() {
   });
 }
 
+/** CPU seconds (user + system) a process has used: per request, a figure the machine's other load barely moves. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 }
@@ -165,19 +171,22 @@ try {
   await waitFor(`http://127.0.0.1:${barePort}/api/health`);
 
   const servers = { service: `http://127.0.0.1:${svcPort}`, bare: `http://127.0.0.1:${barePort}` };
+  const pids = { service: pid, bare: bare.child.pid };
   const db = externalDb ? `PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}` : 'embedded SQLite';
   console.log(`HTTP bench: ${CONNECTIONS} connections, ${ROUNDS} x ${SECONDS} s per server and route, alternating service/bare, ${db}`);
-  console.log(`${'route'.padEnd(20)} ${'service/s'.padStart(9)} ${'bare/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'svc p50/p99 ms'.padStart(15)}  ${'bare p50/p99 ms'.padStart(15)}  errors`);
+  console.log(`${'route'.padEnd(20)} ${'service/s'.padStart(9)} ${'bare/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'svc p50/p99 ms'.padStart(15)}  ${'bare p50/p99 ms'.padStart(15)}  ${'CPU ms/req svc/bare'.padStart(19)}  errors`);
   let worst = { ratio: Infinity, name: '' };
   for (const route of ROUTES) {
-    const totals = { service: { n: 0, s: 0, p50: [], p99: 0, bad: 0 }, bare: { n: 0, s: 0, p50: [], p99: 0, bad: 0 } };
+    const totals = { service: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 }, bare: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 } };
     for (const base of Object.values(servers)) await check(base, route);
     // Warm both (JIT, statement caches) before anything is counted.
     for (const base of Object.values(servers)) await new Promise((r, j) => autocannon({ url: base, connections: CONNECTIONS, duration: 1, requests: [{ method: route.method, path: route.path, headers: { 'content-type': 'application/json' }, setupRequest: (q) => (route.body ? { ...q, body: route.body() } : q) }] }, (e, x) => (e ? j(e) : r(x))));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [which, base] of Object.entries(servers)) {
+        const cpuBefore = cpuSeconds(pids[which]);
         const r = await load(base, route);
         const t = totals[which];
+        t.cpu += cpuSeconds(pids[which]) - cpuBefore;
         t.n += r.requests.total;
         t.s += r.duration;
         t.p50.push(r.latency.p50);
@@ -191,7 +200,7 @@ try {
     if (ratio < worst.ratio) worst = { ratio, name: route.name };
     const flag = ratio >= TARGETS.ratio && totals.service.p99 <= TARGETS.p99Ms ? '' : '  (target not met)';
     console.log(
-      `${route.name.padEnd(20)} ${rate(totals.service).toFixed(0).padStart(9)} ${rate(totals.bare).toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}  ${`${med(totals.service.p50)}/${totals.service.p99}`.padStart(15)}  ${`${med(totals.bare.p50)}/${totals.bare.p99}`.padStart(15)}  ${totals.service.bad}/${totals.bare.bad}${flag}`,
+      `${route.name.padEnd(20)} ${rate(totals.service).toFixed(0).padStart(9)} ${rate(totals.bare).toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}  ${`${med(totals.service.p50)}/${totals.service.p99}`.padStart(15)}  ${`${med(totals.bare.p50)}/${totals.bare.p99}`.padStart(15)}  ${`${((totals.service.cpu * 1000) / totals.service.n).toFixed(2)}/${((totals.bare.cpu * 1000) / totals.bare.n).toFixed(2)}`.padStart(19)}  ${totals.service.bad}/${totals.bare.bad}${flag}`,
     );
   }
   const loadedRss = rssMb(pid);
