@@ -192,6 +192,7 @@ export const handle: Handle = async ({ event, resolve }) => {
       const inspect = surface === 'mcp' ? undefined : (value: unknown) => rejectCredentials(value, 'body');
       const body = await readJsonObjectBody(requestWithBody(event), { inspect });
       state.rawBody = body.text;
+      state.body = body.value;
     } else if (surface === 'mcp') {
       // Stateless Streamable HTTP: no server-sent event stream to GET, no session to DELETE.
       throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; this MCP endpoint is stateless and takes POST only`, {

@@ -31,6 +31,7 @@ import { logger } from '$lib/server/http/logger';
 import { createInnerContext, type RequestContext } from '$lib/server/trpc/context';
 import { statusForCode, toSvcError } from '$lib/server/trpc/error-map';
 import { restErrorBody } from '$lib/server/trpc/http';
+import { procedureRecord } from '$lib/server/trpc/route-table';
 import { createCallerFactory, type SvcMeta } from '$lib/server/trpc/init';
 import { toolProcedures, type ToolProcedure } from '$lib/server/trpc/mcp-tools';
 import { appRouter } from '$lib/server/trpc/router';
@@ -59,7 +60,7 @@ interface ToolBinding extends ToolProcedure {
   definition: Tool;
 }
 
-const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+const procedures = procedureRecord(appRouter);
 const createCaller = createCallerFactory(appRouter);
 
 type JsonSchemaObject = Record<string, unknown> & { type: 'object'; properties?: Record<string, object>; required?: string[] };

@@ -37,6 +37,13 @@ describe('POST /api/tools/validate-coil', () => {
     const f = await server.post('/api/tools/validate-coil', { coil: flag });
     expect(f.status).toBe(400);
     expect(f.json.error.issues[0].path).toBe('coil.risk.allowNonCanonicalAssets');
+    // Outside the Coil too: the REST dispatch hands the procedure the JSON as sent.
+    const ack = await server.post('/api/tools/compile-capsule', { coil: rawCoil({ mode: 'brokerage-mcp-plan', fuses: FULL_FUSES }), options: { userAcknowledgedAgenticMode: 'false' } });
+    expect(ack.status).toBe(400);
+    expect(ack.json.error.issues[0].path).toBe('options.userAcknowledgedAgenticMode');
+    const bps = await server.post('/api/tools/drift-check', { coil: rawCoil(), currentWeightsBps: { NVDA: '12abc' } });
+    expect(bps.status).toBe(400);
+    expect(bps.json.error.issues[0].path).toBe('currentWeightsBps.NVDA');
   });
 });
 

@@ -17,6 +17,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { undeclaredPaths } from '../support/undeclared';
+import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 
 const undeclared = new Map<string, string[]>();
 /** Procedures whose output went through the wrapped parser: proves the wrapping took effect. */
@@ -263,9 +264,8 @@ describe('output schemas declare every field the procedures return', () => {
   });
 
   it('every procedure is walked or listed with the reason it is not', () => {
-    // tRPC 11.25 has no public list of a router's procedures; `_def.procedures` is what
-    // trpc/mcp-tools.ts reads too, and a rename in tRPC fails this test rather than passing it.
-    const all = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures);
+    // procedureRecord is the one reader of tRPC's private procedure record (see route-table.ts).
+    const all = Object.keys(procedureRecord(appRouter));
     expect(all.length).toBeGreaterThan(50);
     const missing = all.filter((p) => !(p in WALK) && !(p in NOT_WALKED));
     expect(missing).toEqual([]);

@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { AnyProcedure } from '@trpc/server';
+import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { describe, expect, it } from 'vitest';
 import { MCP_TOOL_NAMES, MCP_TOOLS, AGENT_WORKFLOWS, agentsSchema } from '../../src/lib/server/registry/agents';
 import { indexToolProcedures, toolOfEndpoint, toolProcedures } from '../../src/lib/server/trpc/mcp-tools';
 import { appRouter } from '../../src/lib/server/trpc/router';
 
-const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+const procedures = procedureRecord(appRouter);
 const index = indexToolProcedures(procedures);
 
 describe('the 34 MCP tools', () => {

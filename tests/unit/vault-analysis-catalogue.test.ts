@@ -1,11 +1,11 @@
 /** The free vault analyses and the paid x402 services come from one catalogue entry each. */
-import type { AnyProcedure } from '@trpc/server';
+import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { describe, expect, it } from 'vitest';
 import type { SvcMeta } from '../../src/lib/server/trpc/init';
 import { appRouter } from '../../src/lib/server/trpc/router';
 import { PAID_VAULT_SERVICES, VAULT_COMPARISON, VAULT_FEE_CALCULATION, VAULT_RISK_SCORE } from '../../src/lib/server/x402/catalogue';
 
-const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+const procedures = procedureRecord(appRouter);
 
 describe('vault analysis catalogue', () => {
   it('binds each free route to its paid service: the route, tool, texts and input error code the catalogue names', () => {

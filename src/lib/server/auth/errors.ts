@@ -1,7 +1,7 @@
 /**
  * Stable reason codes of the auth family. Each failing check of a sign-in has its own code
- * so a client (and a test) can tell exactly which rule refused it. The HTTP statuses are
- * registered by the auth router (src/lib/server/trpc/routers/auth.ts).
+ * so a client (and a test) can tell exactly which rule refused it. Their HTTP statuses
+ * are in the one table of src/lib/server/trpc/error-map.ts.
  */
 export const AUTH_CODES = {
   /** The message is not a well-formed EIP-4361 message (400). */

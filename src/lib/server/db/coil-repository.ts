@@ -13,15 +13,6 @@ import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
 import type { PassportStats } from '../receipts/passport';
 import type { Receipt } from '../receipts/receipt';
 import { getDb } from './client';
-import { isUniqueViolation } from './unique-violation';
-
-async function createOnce(create: () => Promise<unknown>): Promise<void> {
-  try {
-    await create();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-  }
-}
 
 export interface SaveCoilInput {
   coil: Coil;
@@ -42,53 +33,36 @@ export function receiptRowId(receiptId: string, ownerAddress: string | null): st
   return hashCanonical(['receipt', receiptId, ownerAddress]);
 }
 
+/*
+ * The two writes every tool call makes are single SQL statements: INSERT ... ON CONFLICT DO
+ * NOTHING, the same text on SQLite and PostgreSQL, is "store once" without reading first.
+ * Written by hand because Prisma 6 has no create-if-absent (an upsert needs an update, and a
+ * create that fails on the unique id throws), and because its client engine compiles every
+ * model query on the main thread: the previous find-then-create cost four compiled queries per
+ * tool call, about 2.6 ms of the 4.4 ms a tool spent storing (docs/performance.md). Column
+ * names are the schema's (prisma/schema.prisma); tests/api/coil-persistence.test.ts reads the
+ * rows back through Prisma on both databases.
+ */
+
 export async function saveCoil(input: SaveCoilInput): Promise<void> {
-  const db = getDb();
   const id = coilRowId(input.manifestHash, input.ownerAddress, input.agentId);
-  if (await db.coil.findUnique({ where: { id }, select: { id: true } })) return;
-  await createOnce(() =>
-    db.coil.create({
-      data: {
-        id,
-        slug: input.coil.slug,
-        manifestHash: input.manifestHash,
-        parentManifestHash: input.coil.parentManifestHash ?? null,
-        forkOf: input.coil.forkOf ?? null,
-        ownerAddress: input.ownerAddress,
-        agentId: input.agentId,
-        manifestJson: canonicalJson(input.coil),
-        score: input.score,
-        createdAt: input.storedAt,
-      },
-    }),
-  );
+  await getDb().$executeRaw`
+    INSERT INTO "Coil" ("id", "slug", "manifestHash", "parentManifestHash", "forkOf", "ownerAddress", "agentId", "manifestJson", "score", "createdAt")
+    VALUES (${id}, ${input.coil.slug}, ${input.manifestHash}, ${input.coil.parentManifestHash ?? null}, ${input.coil.forkOf ?? null}, ${input.ownerAddress},
+            ${input.agentId}, ${canonicalJson(input.coil)}, ${input.score}, ${input.storedAt})
+    ON CONFLICT ("id") DO NOTHING`;
 }
 
 export async function saveReceipt(receipt: Receipt, ownerAddress: string | null, storedAt: Date): Promise<void> {
-  const db = getDb();
   const id = receiptRowId(receipt.receiptId, ownerAddress);
-  if (await db.receipt.findUnique({ where: { id }, select: { id: true } })) return;
-  await createOnce(() =>
-    db.receipt.create({
-      data: {
-        id,
-        receiptId: receipt.receiptId,
-        kind: receipt.kind,
-        manifestHash: receipt.manifestHash,
-        parentManifestHash: receipt.parentManifestHash ?? null,
-        weightsChecksum: receipt.weightsChecksum,
-        validationStatus: receipt.validationStatus,
-        coilSlug: receipt.coilSlug,
-        ownerAddress,
-        receiptJson: canonicalJson(receipt),
-        // The same instant in both columns (every row's, since the migration that added
-        // storedAt copied createdAt): storedAt is redundant, but dropping it, or moving its
-        // (coilSlug, storedAt) index to createdAt, needs a schema migration, so both stay.
-        createdAt: storedAt,
-        storedAt,
-      },
-    }),
-  );
+  // The same instant in both columns (every row's, since the migration that added storedAt
+  // copied createdAt): storedAt is redundant, but dropping it, or moving its (coilSlug,
+  // storedAt) index to createdAt, needs a schema migration, so both stay.
+  await getDb().$executeRaw`
+    INSERT INTO "Receipt" ("id", "receiptId", "kind", "manifestHash", "parentManifestHash", "weightsChecksum", "validationStatus", "coilSlug", "ownerAddress", "receiptJson", "createdAt", "storedAt")
+    VALUES (${id}, ${receipt.receiptId}, ${receipt.kind}, ${receipt.manifestHash}, ${receipt.parentManifestHash ?? null}, ${receipt.weightsChecksum},
+            ${receipt.validationStatus}, ${receipt.coilSlug}, ${ownerAddress}, ${canonicalJson(receipt)}, ${storedAt}, ${storedAt})
+    ON CONFLICT ("id") DO NOTHING`;
 }
 
 /** Saves a Coil and its receipt together (the common case of every tool). */

@@ -5,9 +5,19 @@
  */
 export const REDACTED = '[redacted]';
 
-function forms(secret: string): string[] {
-  const jsonEscaped = JSON.stringify(secret).slice(1, -1);
-  return jsonEscaped === secret ? [secret] : [secret, jsonEscaped];
+/** The forms of each secret, computed once: the check runs on every string of every answer. */
+const formsOf = new Map<string, readonly string[]>();
+
+function forms(secret: string): readonly string[] {
+  let known = formsOf.get(secret);
+  if (!known) {
+    const jsonEscaped = JSON.stringify(secret).slice(1, -1);
+    known = jsonEscaped === secret ? [secret] : [secret, jsonEscaped];
+    // The secrets are the service's own few configuration values; the bound only guards
+    // against a caller of this module passing arbitrary strings.
+    if (formsOf.size < 64) formsOf.set(secret, known);
+  }
+  return known;
 }
 
 /** Whether any secret (raw or JSON-escaped) occurs in the text. */

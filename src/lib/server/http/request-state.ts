@@ -9,4 +9,6 @@ export interface RequestState {
   routeKey: string;
   /** The POST body as received (already size-checked, parsed and credential-checked). */
   rawBody?: string;
+  /** The same body parsed (the REST dispatch's input; never parsed twice). */
+  body?: Record<string, unknown>;
 }

@@ -1,26 +1,27 @@
 /**
- * The two HTTP faces of the one router: REST paths through trpc-to-openapi's fetch handler
- * (mounted at /api by src/routes/api/[...path]/+server.ts) and the tRPC endpoint for the
- * typed client (/trpc). Both shape errors into the spec's envelopes here, once.
+ * The two HTTP faces of the one router: REST paths under /api (mounted by
+ * src/routes/api/[...path]/+server.ts), dispatched here through the route table to tRPC's
+ * server-side caller, and the tRPC endpoint for the typed client (/trpc). Both shape errors
+ * into the spec's envelopes here, once. trpc-to-openapi only writes the OpenAPI document.
  */
 import type { RequestEvent } from '@sveltejs/kit';
-import type { AnyProcedure } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { createOpenApiFetchHandler, generateOpenApiDocument } from 'trpc-to-openapi';
+import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { SvcError } from '../errors';
 import { createRequestContext } from './context';
 import { statusForCode, toSvcError } from './error-map';
-import { INVARIANTS, STAMPED_FAMILIES, type RouteFamily } from './init';
+import { createCallerFactory, INVARIANTS, STAMPED_FAMILIES, type RouteFamily } from './init';
 import { EXTRA_OPENAPI_PATHS } from './extra-openapi';
-import { RouteIndex, buildRouteTable, REST_PREFIX, type RouteEntry } from './route-table';
+import { RouteIndex, buildRouteTable, procedureRecord, REST_PREFIX } from './route-table';
 import { appRouter } from './router';
-import { pinInputCoercion } from './strict-inputs';
 
-const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
-pinInputCoercion(procedures);
+export const routeIndex = new RouteIndex(buildRouteTable(procedureRecord(appRouter)));
 
-export const routeIndex = new RouteIndex(buildRouteTable(procedures));
+const createCaller = createCallerFactory(appRouter);
+
+/** A procedure of the server-side caller by its dotted path (e.g. `tools.validateCoil`). */
+type CallerNode = { [key: string]: CallerNode } & ((input: unknown) => Promise<unknown>);
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -68,39 +69,47 @@ function copyHeaders(from: Headers, into: Headers): void {
   });
 }
 
-/** Answers a REST request under /api through the OpenAPI adapter. */
+/**
+ * The procedure input of a REST request, merged the way trpc-to-openapi 3.3 merges it (kept
+ * so REST callers see no change): a POST's JSON body, or a GET's query string (a key given
+ * once is a string, given several times an array), with the path parameters on top. Nothing
+ * is coerced: a string stays a string and the procedure's schema refuses what is not its
+ * type (the adapter would have switched zod coercion on).
+ */
+export function restInput(method: string, url: URL, pathParams: Record<string, string>, body: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (method === 'POST') return { ...(body ?? {}), ...pathParams };
+  const query: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    query[key] = values.length === 1 ? values[0] : values;
+  }
+  return { ...query, ...pathParams };
+}
+
+/** Answers a REST request under /api: the matched procedure through the server-side caller. */
 export async function handleRest(event: RequestEvent): Promise<Response> {
-  const route: RouteEntry | undefined = routeIndex.matchRest(event.request.method, event.url.pathname);
-  if (!route) {
+  const method = event.request.method;
+  const resolved = routeIndex.resolveRest(method, event.url.pathname);
+  if (!resolved) {
     const code = routeIndex.hasPath(event.url.pathname) ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND';
     return restErrorResponse(new SvcError(code, code === 'NOT_FOUND' ? 'No such route' : 'Method not allowed on this route'), undefined);
   }
+  const { route, pathParams } = resolved;
   const resHeaders = new Headers();
-  // The body was read, size-checked, parsed and guarded in `handle`; hand the adapter a
-  // fresh request carrying exactly those bytes.
-  const request = new Request(event.url, {
-    method: event.request.method,
-    headers: { 'content-type': 'application/json' },
-    body: event.request.method === 'POST' ? (event.locals.state.rawBody ?? '{}') : undefined,
-  });
-  let caught: unknown;
-  const response = await createOpenApiFetchHandler({
-    req: request,
-    endpoint: REST_PREFIX,
-    router: appRouter,
-    createContext: () => createRequestContext(event, resHeaders),
-    onError: ({ error }) => {
-      caught = error;
-    },
-  });
-  if (response.status >= 400 || caught) {
-    const svc = toSvcError(caught ?? new SvcError('INTERNAL', 'Internal error'), route.meta);
-    return restErrorResponse(svc, route.family, resHeaders);
+  // The body was read, size-checked, parsed and guarded in `handle`.
+  const input = restInput(method, event.url, pathParams, event.locals.state.body);
+  let data: unknown;
+  try {
+    const caller = createCaller(createRequestContext(event, resHeaders)) as unknown as CallerNode;
+    const procedure = route.procedurePath.split('.').reduce((node, key) => node[key]!, caller);
+    data = await procedure(input);
+  } catch (error) {
+    return restErrorResponse(toSvcError(error, route.meta), route.family, resHeaders);
   }
-  const headers = new Headers(response.headers);
+  const headers = new Headers();
   copyHeaders(resHeaders, headers);
   headers.set('content-type', 'application/json; charset=utf-8');
-  return new Response(response.body, { status: response.status, headers });
+  return new Response(JSON.stringify(data), { status: 200, headers });
 }
 
 /** Answers the typed client at /trpc. */

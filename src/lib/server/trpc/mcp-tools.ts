@@ -6,7 +6,7 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { McpToolName } from '../registry/agents';
 import type { SvcMeta } from './init';
-import { REST_PREFIX } from './route-table';
+import { procedureRecord, REST_PREFIX } from './route-table';
 
 export interface ToolProcedure {
   tool: McpToolName;
@@ -37,7 +37,7 @@ let registered: ToolProcedure[] | undefined;
 
 /** Called once by the application router after it is built. */
 export function registerToolProcedures(router: AnyRouter): void {
-  registered = indexToolProcedures(router._def.procedures as Record<string, AnyProcedure>);
+  registered = indexToolProcedures(procedureRecord(router));
 }
 
 export function toolProcedures(): readonly ToolProcedure[] {

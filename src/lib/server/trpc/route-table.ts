@@ -1,11 +1,24 @@
 /**
- * Which route a request is for, from the router's own OpenAPI metadata: the rate limiter
- * counts per route ("a tool is one route"), the logs name the route template, and error
- * envelopes know the route's family. A REST call and the typed client's call of the same
- * procedure are the same tool.
+ * Which route a request is for, from the router's own OpenAPI metadata: the REST dispatch
+ * (trpc/http.ts) calls the matched procedure, the rate limiter counts per route ("a tool is
+ * one route"), the logs name the route template, and error envelopes know the route's
+ * family. A REST call and the typed client's call of the same procedure are the same tool.
+ * Built once at start-up; matching a request is a scan of precompiled patterns.
  */
-import type { AnyProcedure } from '@trpc/server';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { RouteFamily, SvcMeta } from './init';
+
+/**
+ * Every procedure of a router by its dotted path. tRPC v11 has no public API that lists a
+ * router's procedures (checked against @trpc/server 11.25.2: the caller, the adapters and
+ * `getProcedureAtPath` all take a path you already know), so this reads `router._def.procedures`,
+ * the same record trpc-to-openapi's document generator walks. tests/unit/route-table.test.ts
+ * pins what is relied on: the record holds every procedure, keyed by its dotted path, with its
+ * meta and type, and the server-side caller reaches each by that path.
+ */
+export function procedureRecord(router: AnyRouter): Record<string, AnyProcedure> {
+  return router._def.procedures as Record<string, AnyProcedure>;
+}
 
 export interface RouteEntry {
   procedurePath: string;
@@ -14,7 +27,7 @@ export interface RouteEntry {
   template: string;
   family: RouteFamily;
   meta: SvcMeta;
-
+  /** Matches the request path; a `{name}` segment is the named group `name`. */
   pattern: RegExp;
 }
 
@@ -23,7 +36,12 @@ export const REST_PREFIX = '/api';
 function toPattern(template: string): RegExp {
   const escaped = template
     .split('/')
-    .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) => {
+      const param = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(segment);
+      if (param) return `(?<${param[1]}>[^/]+)`;
+      if (segment.includes('{')) throw new Error(`route template ${template}: a parameter must be a whole segment named like an identifier`);
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
     .join('/');
   return new RegExp(`^${escaped}/?$`);
 }
@@ -50,6 +68,19 @@ export class RouteIndex {
 
   matchRest(method: string, pathname: string): RouteEntry | undefined {
     return this.entries.find((e) => e.method === method && e.pattern.test(pathname));
+  }
+
+  /**
+   * The route and its path parameters, as sent (still percent-encoded, as trpc-to-openapi
+   * passed them; each procedure's schema decides what a parameter may be).
+   */
+  resolveRest(method: string, pathname: string): { route: RouteEntry; pathParams: Record<string, string> } | undefined {
+    for (const route of this.entries) {
+      if (route.method !== method) continue;
+      const match = route.pattern.exec(pathname);
+      if (match) return { route, pathParams: { ...match.groups } };
+    }
+    return undefined;
   }
 
   /** Whether some route exists at this path under another method (405 rather than 404). */

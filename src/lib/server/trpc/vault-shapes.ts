@@ -1,7 +1,7 @@
 /**
- * The zod shapes of the vault rail's responses (they are the OpenAPI documentation too), the
- * status of each vault error code, and the per-request wiring (chain reader, payment lane,
- * Mode B settings) shared by the `vaults` and `partnerbot` routers.
+ * The zod shapes of the vault rail's responses (they are the OpenAPI documentation too) and
+ * the per-request wiring (chain reader, payment lane, Mode B settings) shared by the `vaults`
+ * and `partnerbot` routers.
  */
 import { z } from 'zod';
 import type { ServiceConfig } from '../config';
@@ -17,40 +17,6 @@ import { VAULT_REGISTRY_SOURCES } from '../vaults/registry';
 import { EXECUTION_MODES, LIMITING_FUSES, LIVENESS_STATES } from '../vaults/v2-status';
 import type { SourceVerification } from '../x402/constants';
 import { chainBlocks, vaultServiceLaneOf } from '../x402/lanes';
-
-/** HTTP statuses of the vault rail's error codes (registered by both routers; same values). */
-export const VAULT_ERROR_STATUSES: Record<string, number> = {
-  VAULT_UNKNOWN: 404,
-  AMOUNT_MALFORMED: 400,
-  AMOUNT_NOT_POSITIVE: 400,
-  AMOUNT_TOO_MANY_DECIMALS: 400,
-  AMOUNT_ABOVE_PACK_MAX: 400,
-  RECEIVER_MALFORMED: 400,
-  RECEIVER_ZERO_ADDRESS: 400,
-  RECEIVER_IS_VAULT: 400,
-  RECEIVER_IS_USDG_TOKEN: 400,
-  EXPIRY_OUT_OF_BOUNDS: 400,
-  PACK_GENERATED_AT_INVALID: 400,
-  DEPOSIT_STATUS_ID_INVALID: 400,
-  TX_HASH_MALFORMED: 400,
-  SHARES_MALFORMED: 400,
-  SHARES_NOT_POSITIVE: 400,
-  DRIFT_THRESHOLD_INVALID: 400,
-  MIN_TRADE_INVALID: 400,
-  OWNER_APPROVAL_REQUIRED: 403,
-  RECEIVER_NOT_PARTNER_WALLET: 403,
-  DEPOSIT_JOB_NOT_FOUND: 404,
-  ACK_HASH_MISMATCH: 409,
-  CONFIRM_PLAN_HASH_MISMATCH: 409,
-  PACK_EXPIRED: 409,
-  PLAN_ALREADY_SUBMITTED: 409,
-  PACK_HASH_MISMATCH: 409,
-  DEPOSIT_GATE_CLOSED: 409,
-  VAULT_MANIFEST_INVALID: 422,
-  ACK_PIN_UNVERIFIABLE: 503,
-  MODE_B_DISABLED: 503,
-  PARTNER_KEY_MISSING: 503,
-};
 
 // ---------------------------------------------------------------------------------------
 // Wiring

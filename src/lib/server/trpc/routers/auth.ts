@@ -15,25 +15,8 @@ import { MAX_MESSAGE_CHARS, MAX_SIGNATURE_CHARS, NONCE_RETENTION_MS } from '../.
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../http/session-cookie';
 import { invalidateSessionToken, signInWithEthereum } from '../../auth/sign-in';
 import { authStore, saveNonce, sweepNonces } from '../../db/auth-repository';
-import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router } from '../init';
 
-registerErrorStatuses({
-  [AUTH_CODES.SIWE_MESSAGE_MALFORMED]: 400,
-  [AUTH_CODES.SIWE_DOMAIN_MISMATCH]: 401,
-  [AUTH_CODES.SIWE_URI_MISMATCH]: 401,
-  [AUTH_CODES.SIWE_VERSION_UNSUPPORTED]: 401,
-  [AUTH_CODES.SIWE_CHAIN_UNSUPPORTED]: 401,
-  [AUTH_CODES.SIWE_ISSUED_IN_FUTURE]: 401,
-  [AUTH_CODES.SIWE_MESSAGE_EXPIRED]: 401,
-  [AUTH_CODES.SIWE_NOT_YET_VALID]: 401,
-  [AUTH_CODES.SIWE_NONCE_UNKNOWN]: 401,
-  [AUTH_CODES.SIWE_NONCE_EXPIRED]: 401,
-  [AUTH_CODES.SIWE_NONCE_REUSED]: 401,
-  [AUTH_CODES.SIWE_SIGNATURE_INVALID]: 401,
-  [AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE]: 503,
-  [AUTH_CODES.ORIGIN_MISMATCH]: 403,
-});
 
 const noInput = z.object({ nowIso: nowIsoField }).optional();
 

@@ -17,7 +17,6 @@ import { BROKER_TICKER_PATTERN, brokerTickerField } from '../../registry/symbol-
 import type { ErrorIssue } from '../../errors';
 import type { McpToolName } from '../../registry/agents';
 import type { RequestContext } from '../context';
-import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { commandPackSchema } from './stocks';
 import { fuseUnitOut, issueOut, receiptOut, shareCardOut } from './coil-schemas';
@@ -26,12 +25,6 @@ import { artifactReceiptOut, pathReceiptOut, receiptInput } from './receipt-shap
 import { toolInputErrorCode } from './tools';
 
 // COIL_SHAPE, COIL_INVALID, CAPSULE_COMPILE, RECEIPT_SHAPE and SHARE_CARD_REJECTED are the tools'.
-registerErrorStatuses({
-  AUTONOMY_GATE_BLOCKED: 422,
-  COMMAND_PACK_INVALID: 422,
-  AUTONOMY_RECEIPT_INVALID: 422,
-  ACTIVITY_SHAPE: 400,
-});
 
 /** A broken Coil is COIL_SHAPE, a broken activity list ACTIVITY_SHAPE, as for the tools. */
 function autonomyInputErrorCode(path: string, issue?: ErrorIssue): string {

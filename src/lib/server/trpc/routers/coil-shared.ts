@@ -12,12 +12,7 @@ import { COIL_FORK_PATHS, LINEAGE_ERROR, resolveForkParent, type ForkReference, 
 import type { Receipt } from '../../receipts/receipt';
 import type { StrategistConfig } from '../../strategist';
 import type { RequestContext } from '../context';
-import { registerErrorStatuses } from '../error-map';
 
-registerErrorStatuses({
-  [LINEAGE_ERROR.FORK_PARENT_NOT_FOUND]: 422,
-  [LINEAGE_ERROR.FORK_PARENT_MISMATCH]: 422,
-});
 
 export function strategistConfigOf(config: ServiceConfig): StrategistConfig {
   return {

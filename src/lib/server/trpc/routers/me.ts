@@ -11,15 +11,8 @@ import { findOwnedCoil, listOwnedCoils, listOwnedReceipts } from '../../db/me-re
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, decodeCursor } from '../../db/page-cursor';
 import { SvcError } from '../../errors';
 import type { RequestContext } from '../context';
-import { registerErrorStatuses } from '../error-map';
-import { nowIsoField, publicProcedure, rest, router } from '../init';
-import { queryInt } from '../strict-inputs';
+import { nowIsoField, publicProcedure, queryInt, rest, router } from '../init';
 
-registerErrorStatuses({
-  [AUTH_CODES.SESSION_REQUIRED]: 401,
-  CURSOR_INVALID: 400,
-  COIL_NOT_FOUND: 404,
-});
 
 async function requireSession(ctx: RequestContext): Promise<SessionInfo> {
   const session = await ctx.getSession();

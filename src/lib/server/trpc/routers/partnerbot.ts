@@ -20,7 +20,7 @@ import { checkModeBConfigGates, MODE_B_JOB_PREFIX, modeBJobStatus, reconcileDepo
 import type { SourceVerification } from '../../x402/constants';
 import type { AckVerification } from '../../vaults/acks';
 import type { DepositVerification } from '../../vaults/completion';
-import { registerErrorStatuses, symbolSpaceAware } from '../error-map';
+import { symbolSpaceAware } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
   bytes32Shape,
@@ -33,13 +33,9 @@ import {
   packShape,
   vaultInputErrorCode,
   verificationShape,
-  VAULT_ERROR_STATUSES,
   vaultChainBlocksFor,
 } from '../vault-shapes';
 import { chainBlockFields } from './x402-shapes';
-
-registerErrorStatuses(VAULT_ERROR_STATUSES);
-registerErrorStatuses({ FEE_CLAIM_SHAPE: 400, FEE_CLAIM_INVALID: 422 });
 
 export const packRequestShape = {
   ...depositPackRequestShape.shape,

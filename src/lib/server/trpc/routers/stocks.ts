@@ -27,24 +27,8 @@ import { PARTNER_ERROR } from '../../partner/agent-api';
 import { PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS } from '../../stocks/plan';
 import { PROOF_CHECKS } from '../../stocks/proof-match';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
-import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput, withInvariants } from '../init';
 
-registerErrorStatuses({
-  STOCK_INTENT_SHAPE: 400,
-  [STOCK_ERROR.RECONCILE_REFERENCE_REQUIRED]: 400,
-  [STOCK_INTENT_INVALID]: 422,
-  [STOCK_ERROR.PLAN_HASH_MISMATCH]: 409,
-  [STOCK_ERROR.RECEIPT_REFERENCE_MISMATCH]: 409,
-  [STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE]: 409,
-  [STOCK_ERROR.SUBMIT_IN_PROGRESS]: 409,
-  [STOCK_ERROR.PLAN_EXPIRED]: 409,
-  [STOCK_ERROR.VAULT_REBALANCE_NOT_ALLOWED_HERE]: 403,
-  [PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED]: 403,
-  [STOCK_ERROR.STOCK_JOB_UNKNOWN]: 404,
-  [STOCK_ERROR.STOCK_RECEIPT_UNKNOWN]: 404,
-  COMMAND_VENUE_PHRASE_MISSING: 500,
-});
 
 export const intentErrorCode = (path: string) => (path === 'intent' || path.startsWith('intent.') ? 'STOCK_INTENT_SHAPE' : 'INPUT_INVALID');
 

@@ -27,7 +27,6 @@ import { SYMBOL_SPACE_CONFUSION } from '../../registry/symbol-space';
 import type { McpToolName } from '../../registry/agents';
 import { generateCoil } from '../../strategist';
 import { thesisPromptSchema } from '../../strategist/types';
-import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import type { RequestContext } from '../context';
 import {
@@ -48,14 +47,6 @@ import {
 import { persistReceipt, promptErrorCode, shareCardOrRefusal, strategistConfigOf, withForkParent } from './coil-shared';
 import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
 
-registerErrorStatuses({
-  RECEIPT_SHAPE: 400,
-  PROMPT_TOO_LONG: 400,
-  PREFERENCES_INFEASIBLE: 400,
-  SHARE_CARD_REJECTED: 422,
-  MANIFEST_NOT_FOUND: 404,
-  RECEIPT_NOT_FOUND: 404,
-});
 
 /**
  * Tools answer `COIL_SHAPE` for a broken Coil, `RECEIPT_SHAPE` for a broken receipt, and

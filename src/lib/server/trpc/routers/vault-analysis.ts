@@ -6,22 +6,12 @@
  * answer's envelope is written here.
  */
 import { z } from 'zod';
-import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput, type SvcMeta } from '../init';
 import { feeScheduleSchema, FEE_SCHEDULE } from '../../vaults/fees';
 import { VAULT_COMPARISON, VAULT_FEE_CALCULATION, VAULT_RISK_SCORE, type FreeAnalysisRoute } from '../../x402/catalogue';
 import { chainBlocks, vaultServiceLaneOf } from '../../x402/lanes';
 import { chainBlockFields } from './x402-shapes';
 
-registerErrorStatuses({
-  FEE_CONFIG_SHAPE: 400,
-  PERF_FEE_CAP: 422,
-  PROTOCOL_SHARE_CAP: 422,
-  VAULT_COMPOSITION_SHAPE: 400,
-  VAULT_COMPOSITION_INVALID: 422,
-  VAULT_COMPARISON_SHAPE: 400,
-  VAULT_COMPARISON_INVALID: 422,
-});
 
 function freeRouteMeta(analysis: { inputErrorCode: string; free: FreeAnalysisRoute }): SvcMeta {
   const { path, tool, summary, description } = analysis.free;

@@ -12,8 +12,7 @@ import { usdgDecimal } from '../../vaults/fees';
 import { prepareVaultPartnerRebalance } from '../../vaults/partner-rebalance';
 import { auditVaultRebalance } from '../../vaults/rebalance-audit';
 import { planProviderRewards, REWARD_SPLIT } from '../../vaults/rewards';
-import { registerErrorStatuses, symbolSpaceAware } from '../error-map';
-// VAULT_UNKNOWN, VAULT_MANIFEST_INVALID and DRIFT_THRESHOLD_INVALID are registered with the vault family (vault-shapes.ts).
+import { symbolSpaceAware } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { vaultChainBlocksFor } from '../vault-shapes';
 import { artifactReceiptOut } from './receipt-shapes';
@@ -21,12 +20,6 @@ import { commandPackSchema, hardFlags, intentErrorCode, intentInput, planSchema 
 import { manifestShape } from './vaults';
 import { chainBlockFields } from './x402-shapes';
 
-registerErrorStatuses({
-  REBALANCE_REPORT_SHAPE: 400,
-  REWARD_PLAN_SHAPE: 400,
-  FEE_AMOUNT_ABOVE_MAX: 422,
-  VAULT_REBALANCE_MODE_REQUIRED: 422,
-});
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const tokenAddress = () => chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits');

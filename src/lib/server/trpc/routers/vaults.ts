@@ -29,7 +29,6 @@ import { parseUsdgAmount } from '../../vaults/amount';
 import type { SourceVerification } from '../../x402/constants';
 import { x402ArchitectureSchema } from '../../x402/architecture';
 import { vaultServiceLaneOf } from '../../x402/lanes';
-import { registerErrorStatuses } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
   addressShape,
@@ -42,13 +41,11 @@ import {
   v2StatusShape,
   vaultInputErrorCode,
   verificationShape,
-  VAULT_ERROR_STATUSES,
   vaultChainBlocksFor,
 } from '../vault-shapes';
 import { chainBlockFields } from './x402-shapes';
 import { ackSource, packRequestShape, prepareOutputShape, verificationSource } from './partnerbot';
 
-registerErrorStatuses(VAULT_ERROR_STATUSES);
 
 /** The vault routes, as the schema lists them. */
 export const VAULT_ROUTES: VaultRoute[] = [

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
 import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
-import { registerErrorStatuses, zodIssues } from '../error-map';
+import { zodIssues } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { feeScheduleSchema, FEE_SCHEDULE } from '../../vaults/fees';
 import { x402ArchitectureFromConfig, x402ArchitectureSchema } from '../../x402/architecture';
@@ -50,23 +50,6 @@ import { collectCallerStrings, finishAnswer } from '../../guards/finish-answer';
 import type { RequestContext } from '../context';
 import { depositPackDepsFor } from '../vault-shapes';
 
-registerErrorStatuses({
-  X402_SERVICE_UNKNOWN: 404,
-  X402_PAYMENT_REQUIRED: 402,
-  X402_PAYMENT_MALFORMED: 400,
-  X402_PAYMENT_MISSING: 400,
-  X402_PAYMENT_REJECTED: 402,
-  X402_SETTLEMENT_REFUSED: 402,
-  X402_NONCE_USED: 409,
-  X402_SETTLEMENT_PENDING_RECONCILIATION: 409,
-  // Accepted, outcome unknown: deliberately not an error status, so no client reads it as
-  // "payment failed, pay again".
-  X402_SETTLEMENT_UNKNOWN: 202,
-  X402_FACILITATOR_CALL_REJECTED: 502,
-  X402_SETTLEMENT_REPORT_MISMATCH: 502,
-  X402_RECEIPT_NOT_FOUND: 404,
-  X402_AUTHORIZATION_NOT_FOUND: 404,
-});
 
 type Ctx = RequestContext;
 

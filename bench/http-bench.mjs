@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// `npm run bench` (issue 13): the built service against a bare node:http server that calls
+// the same domain functions for the same routes (bench/bare-server.ts), loaded alternately
+// A B A B with autocannon so machine drift cancels. Prints per route the service's req/s,
+// the bare server's req/s, their ratio and latencies; then idle RSS and start-up time; the
+// last line is the worst ratio. Figures only: nothing here fails a build.
+//
+//   BENCH_SECONDS (5)       seconds per round and server
+//   BENCH_ROUNDS (2)        A B rounds per route
+//   BENCH_CONNECTIONS (64)  concurrent connections
+//   BENCH_ROUTES            comma-separated route names to run (default: all)
+//   DATABASE_URL, REDIS_URL a postgresql:// database and a Redis for both servers (default:
+//                           a fresh embedded SQLite file each, in a temp directory)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { build } from 'vite';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const ONLY = process.env.BENCH_ROUTES?.split(',').filter(Boolean);
+const TARGETS = { ratio: 0.5, p99Ms: 25, idleRssMb: 150, startMs: 2000 };
+const externalDb = /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
+
+const COIL = {
+  schemaVersion: '1.0.0',
+  slug: 'bench-basket',
+  name: 'Bench basket',
+  mode: 'readiness-check',
+  assets: [
+    { ticker: 'NVDA', tokenAddress: '0xd0601CE157Db5bdC3162BbaC2a2C8aF5320D9EEC', weightBps: 4000, rationale: 'Leads data-center accelerators.' },
+    { ticker: 'AMD', tokenAddress: '0x86923f96303D656E4aa86D9d42D1e57ad2023fdC', weightBps: 3000, rationale: 'Second source of accelerators.' },
+    { ticker: 'MSFT', tokenAddress: '0xe93237C50D904957Cf27E7B1133b510C669c2e74', weightBps: 3000, rationale: 'Cloud demand for AI compute.' },
+  ],
+  risk: { allowNonCanonicalAssets: false, notInvestmentAdvice: true, liveExecutionAllowed: false, oracleStalenessSeconds: 3600, notes: ['bench'] },
+  forkOf: null,
+};
+
+// Every request stores a distinct Coil (its slug numbered), as a stream of agents would:
+// a write per request, and no manifest whose receipt list grows without bound.
+let counter = 0;
+const coilBody = (extra = {}) => () => JSON.stringify({ coil: { ...COIL, slug: `bench-${process.pid}-${counter++}` }, ...extra });
+
+const ROUTES = [
+  { name: 'validate-coil', method: 'POST', path: '/api/tools/validate-coil', body: coilBody(), status: 200 },
+  { name: 'receipt', method: 'POST', path: '/api/tools/receipt', body: coilBody(), status: 200 },
+  { name: 'generate-coil', method: 'POST', path: '/api/tools/generate-coil', body: () => JSON.stringify({ prompt: `AI chip makers and cloud demand ${counter++}` }), status: 200 },
+  { name: 'drift-check', method: 'POST', path: '/api/tools/drift-check', body: coilBody({ currentWeightsBps: { NVDA: 4500, AMD: 2500, MSFT: 3000 } }), status: 200 },
+  { name: 'GET health', method: 'GET', path: '/api/health', status: 200 },
+  { name: 'GET stocks/registry', method: 'GET', path: '/api/stocks/registry', status: 200 },
+  { name: 'x402 402 challenge', method: 'POST', path: '/api/vaults/x402/vault-risk-score', body: () => '{}', status: 402 },
+].filter((r) => !ONLY || ONLY.includes(r.name));
+
+const FACILITATOR_ENV = {
+  FACILITATOR_ENABLED: 'true',
+  FACILITATOR_API_KEY: 'bench-facilitator-key-not-a-secret',
+  // Never called: the routes benched stop at the 402 challenge.
+  FACILITATOR_URL: 'http://127.0.0.1:9',
+  FACILITATOR_PAYTO_ADDRESS: '0x00000000000000000000000000000000000A11cE',
+  FACILITATOR_ADDRESS: '0x000000000000000000000000000000000000fAc1',
+  FACILITATOR_NETWORK: 'broker',
+  FACILITATOR_CHAIN_ID: '4663',
+};
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU seconds (user + system) a process has used: per request, a figure the machine's other load barely moves. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function rssMb(pid) {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+}
+
+/** The pid of the node process serving (npm start runs it under npm and a shell). */
+function serverPid(rootPid) {
+  for (let pid = rootPid, depth = 0; depth < 4; depth++) {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (argv[0].endsWith('node') && argv.some((a) => a.endsWith('scripts/start.mjs'))) return pid;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    if (!children.length) return rootPid;
+    pid = Number(children[0]);
+  }
+  return rootPid;
+}
+
+async function waitFor(url, deadlineMs = 60_000) {
+  const started = performance.now();
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.ok) return performance.now() - started;
+    } catch {}
+    if (performance.now() - started > deadlineMs) throw new Error(`${url} did not answer`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function start(command, args, env) {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  return { child, stop: () => { try { process.kill(-child.pid, 'SIGKILL'); } catch {} } };
+}
+
+function load(base, route) {
+  return new Promise((resolve, reject) => {
+    const requests = [
+      {
+        method: route.method,
+        path: route.path,
+        headers: route.body ? { 'content-type': 'application/json' } : {},
+        setupRequest: (req) => (route.body ? { ...req, body: route.body() } : req),
+      },
+    ];
+    autocannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function check(base, route) {
+  const res = await fetch(base + route.path, { method: route.method, headers: route.body ? { 'content-type': 'application/json' } : {}, body: route.body?.() });
+  const text = await res.text();
+  if (res.status !== route.status) throw new Error(`${route.name} at ${base}: HTTP ${res.status} (expected ${route.status}): ${text.slice(0, 300)}`);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+// Inside the project so the bundle resolves its packages from node_modules.
+const bareDir = join(ROOT, 'node_modules', '.cache', 'svc-bench-bare');
+const stops = [];
+try {
+  // The yardstick, bundled like the service is (vite resolves $lib and $generated).
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    root: ROOT,
+    resolve: { alias: { $lib: join(ROOT, 'src/lib'), $generated: join(ROOT, 'src/generated') } },
+    define: { __SVC_BUILD_COMMIT__: JSON.stringify('bench') },
+    build: { ssr: join(ROOT, 'bench/bare-server.ts'), outDir: bareDir, emptyOutDir: true, minify: false },
+  });
+
+  const common = { RATE_LIMIT_MAX: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', NODE_ENV: 'production', ...FACILITATOR_ENV };
+  if (process.env.REDIS_URL) common.REDIS_URL = process.env.REDIS_URL;
+  const svcPort = await freePort();
+  const barePort = await freePort();
+  const svcDb = externalDb ?? `file:${join(dir, 'svc.db')}`;
+  const bareDb = externalDb ?? `file:${join(dir, 'bare.db')}`;
+
+  // `npm start` on a built tree, timed to its first 200.
+  const svc = start('npm', ['start', '--silent'], { ...common, PORT: String(svcPort), HOST: '127.0.0.1', DATABASE_URL: svcDb, ORIGIN: `http://127.0.0.1:${svcPort}` });
+  stops.push(svc.stop);
+  const startMs = await waitFor(`http://127.0.0.1:${svcPort}/api/health`);
+  await new Promise((r) => setTimeout(r, 1000));
+  const pid = serverPid(svc.child.pid);
+  const idleRss = rssMb(pid);
+
+  const bare = start(process.execPath, [join(bareDir, 'bare-server.js')], { ...common, PORT: String(barePort), DATABASE_URL: bareDb, ORIGIN: `http://127.0.0.1:${svcPort}` });
+  stops.push(bare.stop);
+  await waitFor(`http://127.0.0.1:${barePort}/api/health`);
+
+  const servers = { service: `http://127.0.0.1:${svcPort}`, bare: `http://127.0.0.1:${barePort}` };
+  const pids = { service: pid, bare: bare.child.pid };
+  const db = externalDb ? `PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}` : 'embedded SQLite';
+  console.log(`HTTP bench: ${CONNECTIONS} connections, ${ROUNDS} x ${SECONDS} s per server and route, alternating service/bare, ${db}`);
+  console.log(`${'route'.padEnd(20)} ${'service/s'.padStart(9)} ${'bare/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'svc p50/p99 ms'.padStart(15)}  ${'bare p50/p99 ms'.padStart(15)}  ${'CPU ms/req svc/bare'.padStart(19)}  errors`);
+  let worst = { ratio: Infinity, name: '' };
+  for (const route of ROUTES) {
+    const totals = { service: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 }, bare: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 } };
+    for (const base of Object.values(servers)) await check(base, route);
+    // Warm both (JIT, statement caches) before anything is counted.
+    for (const base of Object.values(servers)) await new Promise((r, j) => autocannon({ url: base, connections: CONNECTIONS, duration: 1, requests: [{ method: route.method, path: route.path, headers: { 'content-type': 'application/json' }, setupRequest: (q) => (route.body ? { ...q, body: route.body() } : q) }] }, (e, x) => (e ? j(e) : r(x))));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [which, base] of Object.entries(servers)) {
+        const cpuBefore = cpuSeconds(pids[which]);
+        const r = await load(base, route);
+        const t = totals[which];
+        t.cpu += cpuSeconds(pids[which]) - cpuBefore;
+        t.n += r.requests.total;
+        t.s += r.duration;
+        t.p50.push(r.latency.p50);
+        t.p99 = Math.max(t.p99, r.latency.p99);
+        t.bad += r.errors + r.timeouts + (route.status === 200 ? r.non2xx : r.requests.total - (r[`${route.status}`] ?? r.statusCodeStats?.[route.status]?.count ?? 0));
+      }
+    }
+    const rate = (t) => t.n / t.s;
+    const med = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const ratio = rate(totals.service) / rate(totals.bare);
+    if (ratio < worst.ratio) worst = { ratio, name: route.name };
+    const flag = ratio >= TARGETS.ratio && totals.service.p99 <= TARGETS.p99Ms ? '' : '  (target not met)';
+    console.log(
+      `${route.name.padEnd(20)} ${rate(totals.service).toFixed(0).padStart(9)} ${rate(totals.bare).toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}  ${`${med(totals.service.p50)}/${totals.service.p99}`.padStart(15)}  ${`${med(totals.bare.p50)}/${totals.bare.p99}`.padStart(15)}  ${`${((totals.service.cpu * 1000) / totals.service.n).toFixed(2)}/${((totals.bare.cpu * 1000) / totals.bare.n).toFixed(2)}`.padStart(19)}  ${totals.service.bad}/${totals.bare.bad}${flag}`,
+    );
+  }
+  const loadedRss = rssMb(pid);
+  console.log(`service RSS: idle ${idleRss.toFixed(0)} MB (target <= ${TARGETS.idleRssMb}), after load ${loadedRss.toFixed(0)} MB`);
+  console.log(`npm start on a built tree to first 200: ${startMs.toFixed(0)} ms (target <= ${TARGETS.startMs})`);
+  console.log(`targets: ratio >= ${TARGETS.ratio} of bare and p99 <= ${TARGETS.p99Ms} ms per route`);
+  console.log(`worst ratio: ${worst.ratio.toFixed(2)} (${worst.name})`);
+} finally {
+  for (const stop of stops) stop();
+  rmSync(dir, { recursive: true, force: true });
+}
