@@ -16,7 +16,10 @@ export default defineConfig({
   // files was most of a cold start (about 1.2 s of CPU against 0.5 s bundled), and a host
   // starts this process for every session. Native modules and the database drivers, which
   // load files of their own, stay in node_modules.
-  ssr: { noExternal: true, external: ['better-sqlite3', 'pg', '@prisma/client', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'ioredis'] },
+  ssr: {
+    noExternal: true,
+    external: ['better-sqlite3', 'pg', '@prisma/client', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'ioredis'],
+  },
   build: {
     ssr: 'src/mcp/stdio.ts',
     outDir: 'build-mcp',

@@ -17,7 +17,12 @@ export default defineConfig({
       {
         extends: true,
         // Router logic through tRPC's server-side caller: no build, no server process.
-        test: { name: 'inproc', include: ['tests/inproc/**/*.test.ts'], environment: 'node', setupFiles: ['tests/support/inproc-setup.ts'] },
+        test: {
+          name: 'inproc',
+          include: ['tests/inproc/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/support/inproc-setup.ts'],
+        },
       },
       {
         extends: true,

@@ -30,7 +30,15 @@ type Body = Record<string, unknown>;
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
 async function store(coil: Coil, receipt: Receipt, agentId: string | null = null): Promise<void> {
-  await saveCoilWithReceipt({ coil, manifestHash: receipt.manifestHash, ownerAddress: null, agentId, score: scoreCoil(coil).total, storedAt: new Date(), receipt });
+  await saveCoilWithReceipt({
+    coil,
+    manifestHash: receipt.manifestHash,
+    ownerAddress: null,
+    agentId,
+    score: scoreCoil(coil).total,
+    storedAt: new Date(),
+    receipt,
+  });
 }
 
 const POST: Record<string, (body: Body) => Promise<Answer>> = {
@@ -50,7 +58,10 @@ const POST: Record<string, (body: Body) => Promise<Answer>> = {
   },
   '/api/tools/generate-coil': async (body) => {
     const now = new Date();
-    const generated = await generateCoil({ prompt: String(body.prompt) }, { config: { strategistProvider: 'mock', partner: { timeoutMs: 1000 } }, now });
+    const generated = await generateCoil(
+      { prompt: String(body.prompt) },
+      { config: { strategistProvider: 'mock', partner: { timeoutMs: 1000 } }, now },
+    );
     const receipt = buildReceipt(generated.coil, 'coil_manifest', now);
     await store(generated.coil, receipt, generated.providerMeta.provider);
     return { status: 200, body: { tool: 'generate-coil', ...generated, receipt } };
@@ -60,7 +71,13 @@ const POST: Record<string, (body: Body) => Promise<Answer>> = {
     requireValidCoil(coil);
     const receipt = buildReceipt(coil, 'coil_manifest', new Date());
     await store(coil, receipt);
-    const report = driftCheck({ coil, coilId: receipt.coilId, manifestHash: receipt.manifestHash, currentWeightsBps: body.currentWeightsBps as never, now: new Date() });
+    const report = driftCheck({
+      coil,
+      coilId: receipt.coilId,
+      manifestHash: receipt.manifestHash,
+      currentWeightsBps: body.currentWeightsBps as never,
+      now: new Date(),
+    });
     return { status: 200, body: { tool: 'drift-check', report, receipt } };
   },
   '/api/vaults/x402/vault-risk-score': async () => {

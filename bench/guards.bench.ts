@@ -13,11 +13,21 @@ const bigResponse = {
 // Every string new on every run: no memoised verdicts (string building included).
 let run = 0;
 const distinctResponse = () => ({
-  items: Array.from({ length: 400 }, (_, i) => ({ id: i, memo: `Run ${run} item ${i}: ${sentence}`.repeat(2), tags: ['a', 'b', 'c'], n: i * 3 })),
+  items: Array.from({ length: 400 }, (_, i) => ({
+    id: i,
+    memo: `Run ${run} item ${i}: ${sentence}`.repeat(2),
+    tags: ['a', 'b', 'c'],
+    n: i * 3,
+  })),
 });
 const deepBody = {
   coil: {
-    assets: Array.from({ length: 15 }, (_, i) => ({ ticker: `T${i}`, tokenAddress: '0x' + String(i).padStart(40, '0'), weightBps: 666, rationale: sentence })),
+    assets: Array.from({ length: 15 }, (_, i) => ({
+      ticker: `T${i}`,
+      tokenAddress: '0x' + String(i).padStart(40, '0'),
+      weightBps: 666,
+      rationale: sentence,
+    })),
     memo: { title: 'x', body: sentence.repeat(20) },
   },
 };

@@ -33,24 +33,60 @@ const COIL = {
   name: 'Bench basket',
   mode: 'readiness-check',
   assets: [
-    { ticker: 'NVDA', tokenAddress: '0xd0601CE157Db5bdC3162BbaC2a2C8aF5320D9EEC', weightBps: 4000, rationale: 'Leads data-center accelerators.' },
-    { ticker: 'AMD', tokenAddress: '0x86923f96303D656E4aa86D9d42D1e57ad2023fdC', weightBps: 3000, rationale: 'Second source of accelerators.' },
-    { ticker: 'MSFT', tokenAddress: '0xe93237C50D904957Cf27E7B1133b510C669c2e74', weightBps: 3000, rationale: 'Cloud demand for AI compute.' },
+    {
+      ticker: 'NVDA',
+      tokenAddress: '0xd0601CE157Db5bdC3162BbaC2a2C8aF5320D9EEC',
+      weightBps: 4000,
+      rationale: 'Leads data-center accelerators.',
+    },
+    {
+      ticker: 'AMD',
+      tokenAddress: '0x86923f96303D656E4aa86D9d42D1e57ad2023fdC',
+      weightBps: 3000,
+      rationale: 'Second source of accelerators.',
+    },
+    {
+      ticker: 'MSFT',
+      tokenAddress: '0xe93237C50D904957Cf27E7B1133b510C669c2e74',
+      weightBps: 3000,
+      rationale: 'Cloud demand for AI compute.',
+    },
   ],
-  risk: { allowNonCanonicalAssets: false, notInvestmentAdvice: true, liveExecutionAllowed: false, oracleStalenessSeconds: 3600, notes: ['bench'] },
+  risk: {
+    allowNonCanonicalAssets: false,
+    notInvestmentAdvice: true,
+    liveExecutionAllowed: false,
+    oracleStalenessSeconds: 3600,
+    notes: ['bench'],
+  },
   forkOf: null,
 };
 
 // Every request stores a distinct Coil (its slug numbered), as a stream of agents would:
 // a write per request, and no manifest whose receipt list grows without bound.
 let counter = 0;
-const coilBody = (extra = {}) => () => JSON.stringify({ coil: { ...COIL, slug: `bench-${process.pid}-${counter++}` }, ...extra });
+const coilBody =
+  (extra = {}) =>
+  () =>
+    JSON.stringify({ coil: { ...COIL, slug: `bench-${process.pid}-${counter++}` }, ...extra });
 
 const ROUTES = [
   { name: 'validate-coil', method: 'POST', path: '/api/tools/validate-coil', body: coilBody(), status: 200 },
   { name: 'receipt', method: 'POST', path: '/api/tools/receipt', body: coilBody(), status: 200 },
-  { name: 'generate-coil', method: 'POST', path: '/api/tools/generate-coil', body: () => JSON.stringify({ prompt: `AI chip makers and cloud demand ${counter++}` }), status: 200 },
-  { name: 'drift-check', method: 'POST', path: '/api/tools/drift-check', body: coilBody({ currentWeightsBps: { NVDA: 4500, AMD: 2500, MSFT: 3000 } }), status: 200 },
+  {
+    name: 'generate-coil',
+    method: 'POST',
+    path: '/api/tools/generate-coil',
+    body: () => JSON.stringify({ prompt: `AI chip makers and cloud demand ${counter++}` }),
+    status: 200,
+  },
+  {
+    name: 'drift-check',
+    method: 'POST',
+    path: '/api/tools/drift-check',
+    body: coilBody({ currentWeightsBps: { NVDA: 4500, AMD: 2500, MSFT: 3000 } }),
+    status: 200,
+  },
   { name: 'GET health', method: 'GET', path: '/api/health', status: 200 },
   { name: 'GET stocks/registry', method: 'GET', path: '/api/stocks/registry', status: 200 },
   { name: 'x402 402 challenge', method: 'POST', path: '/api/vaults/x402/vault-risk-score', body: () => '{}', status: 402 },
@@ -105,15 +141,31 @@ async function waitFor(url, deadlineMs = 60_000) {
       const res = await fetch(url);
       await res.arrayBuffer();
       if (res.ok) return performance.now() - started;
-    } catch {}
+    } catch {
+      // Not listening yet: poll again until the deadline.
+    }
     if (performance.now() - started > deadlineMs) throw new Error(`${url} did not answer`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 function start(command, args, env) {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
-  return { child, stop: () => { try { process.kill(-child.pid, 'SIGKILL'); } catch {} } };
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  return {
+    child,
+    stop: () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    },
+  };
 }
 
 function load(base, route) {
@@ -126,14 +178,21 @@ function load(base, route) {
         setupRequest: (req) => (route.body ? { ...req, body: route.body() } : req),
       },
     ];
-    autocannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
 async function check(base, route) {
-  const res = await fetch(base + route.path, { method: route.method, headers: route.body ? { 'content-type': 'application/json' } : {}, body: route.body?.() });
+  const res = await fetch(base + route.path, {
+    method: route.method,
+    headers: route.body ? { 'content-type': 'application/json' } : {},
+    body: route.body?.(),
+  });
   const text = await res.text();
-  if (res.status !== route.status) throw new Error(`${route.name} at ${base}: HTTP ${res.status} (expected ${route.status}): ${text.slice(0, 300)}`);
+  if (res.status !== route.status)
+    throw new Error(`${route.name} at ${base}: HTTP ${res.status} (expected ${route.status}): ${text.slice(0, 300)}`);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -159,14 +218,25 @@ try {
   const bareDb = externalDb ?? `file:${join(dir, 'bare.db')}`;
 
   // `npm start` on a built tree, timed to its first 200.
-  const svc = start('npm', ['start', '--silent'], { ...common, PORT: String(svcPort), HOST: '127.0.0.1', DATABASE_URL: svcDb, ORIGIN: `http://127.0.0.1:${svcPort}` });
+  const svc = start('npm', ['start', '--silent'], {
+    ...common,
+    PORT: String(svcPort),
+    HOST: '127.0.0.1',
+    DATABASE_URL: svcDb,
+    ORIGIN: `http://127.0.0.1:${svcPort}`,
+  });
   stops.push(svc.stop);
   const startMs = await waitFor(`http://127.0.0.1:${svcPort}/api/health`);
   await new Promise((r) => setTimeout(r, 1000));
   const pid = serverPid(svc.child.pid);
   const idleRss = rssMb(pid);
 
-  const bare = start(process.execPath, [join(bareDir, 'bare-server.js')], { ...common, PORT: String(barePort), DATABASE_URL: bareDb, ORIGIN: `http://127.0.0.1:${svcPort}` });
+  const bare = start(process.execPath, [join(bareDir, 'bare-server.js')], {
+    ...common,
+    PORT: String(barePort),
+    DATABASE_URL: bareDb,
+    ORIGIN: `http://127.0.0.1:${svcPort}`,
+  });
   stops.push(bare.stop);
   await waitFor(`http://127.0.0.1:${barePort}/api/health`);
 
@@ -174,13 +244,33 @@ try {
   const pids = { service: pid, bare: bare.child.pid };
   const db = externalDb ? `PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}` : 'embedded SQLite';
   console.log(`HTTP bench: ${CONNECTIONS} connections, ${ROUNDS} x ${SECONDS} s per server and route, alternating service/bare, ${db}`);
-  console.log(`${'route'.padEnd(20)} ${'service/s'.padStart(9)} ${'bare/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'svc p50/p99 ms'.padStart(15)}  ${'bare p50/p99 ms'.padStart(15)}  ${'CPU ms/req svc/bare'.padStart(19)}  errors`);
+  console.log(
+    `${'route'.padEnd(20)} ${'service/s'.padStart(9)} ${'bare/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'svc p50/p99 ms'.padStart(15)}  ${'bare p50/p99 ms'.padStart(15)}  ${'CPU ms/req svc/bare'.padStart(19)}  errors`,
+  );
   let worst = { ratio: Infinity, name: '' };
   for (const route of ROUTES) {
     const totals = { service: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 }, bare: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 } };
     for (const base of Object.values(servers)) await check(base, route);
     // Warm both (JIT, statement caches) before anything is counted.
-    for (const base of Object.values(servers)) await new Promise((r, j) => autocannon({ url: base, connections: CONNECTIONS, duration: 1, requests: [{ method: route.method, path: route.path, headers: { 'content-type': 'application/json' }, setupRequest: (q) => (route.body ? { ...q, body: route.body() } : q) }] }, (e, x) => (e ? j(e) : r(x))));
+    for (const base of Object.values(servers))
+      await new Promise((r, j) =>
+        autocannon(
+          {
+            url: base,
+            connections: CONNECTIONS,
+            duration: 1,
+            requests: [
+              {
+                method: route.method,
+                path: route.path,
+                headers: { 'content-type': 'application/json' },
+                setupRequest: (q) => (route.body ? { ...q, body: route.body() } : q),
+              },
+            ],
+          },
+          (e, x) => (e ? j(e) : r(x)),
+        ),
+      );
     for (let round = 0; round < ROUNDS; round++) {
       for (const [which, base] of Object.entries(servers)) {
         const cpuBefore = cpuSeconds(pids[which]);
@@ -191,7 +281,10 @@ try {
         t.s += r.duration;
         t.p50.push(r.latency.p50);
         t.p99 = Math.max(t.p99, r.latency.p99);
-        t.bad += r.errors + r.timeouts + (route.status === 200 ? r.non2xx : r.requests.total - (r[`${route.status}`] ?? r.statusCodeStats?.[route.status]?.count ?? 0));
+        t.bad +=
+          r.errors +
+          r.timeouts +
+          (route.status === 200 ? r.non2xx : r.requests.total - (r[`${route.status}`] ?? r.statusCodeStats?.[route.status]?.count ?? 0));
       }
     }
     const rate = (t) => t.n / t.s;

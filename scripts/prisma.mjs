@@ -25,7 +25,10 @@ export function derivePostgresSchema(sqliteSchema) {
   return sqliteSchema
     .replace('provider = "sqlite"', 'provider = "postgresql"')
     .replace('"../src/generated/prisma-sqlite"', '"../../src/generated/prisma-postgres"')
-    .replace(/^\/\/ One set of models[\s\S]*?(?=\n\ngenerator)/m, '// GENERATED from prisma/schema.prisma by scripts/prisma.mjs: do not edit.');
+    .replace(
+      /^\/\/ One set of models[\s\S]*?(?=\n\ngenerator)/m,
+      '// GENERATED from prisma/schema.prisma by scripts/prisma.mjs: do not edit.',
+    );
 }
 
 function prisma(args, databaseUrl) {

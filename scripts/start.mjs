@@ -43,7 +43,10 @@ export function buildIfNeeded() {
   const current = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
   if (existsSync(join(ROOT, 'build', 'index.js')) && existsSync(MCP_ENTRY) && current === fingerprint) return false;
   process.stderr.write('start: building the app (sources changed since the last build)\n');
-  const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'prisma.mjs'), 'generate', '--if-changed'], { cwd: ROOT, stdio: ['ignore', 2, 'inherit'] });
+  const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'prisma.mjs'), 'generate', '--if-changed'], {
+    cwd: ROOT,
+    stdio: ['ignore', 2, 'inherit'],
+  });
   if (generated.status !== 0) process.exit(generated.status ?? 1);
   // The app, then the stdio MCP server (vite.mcp.config.ts). Build chatter goes to stderr:
   // `npm run mcp` builds through here, and its stdout is the protocol channel.

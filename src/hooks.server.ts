@@ -118,7 +118,12 @@ function requestWithBody(event: Parameters<Handle>[0]['event']): Request {
  * share-card route's error envelopes): the same finishing as the tRPC middleware. Procedure
  * answers are finished before they are serialised and are never re-read here.
  */
-async function finishForeignJson(response: Response, surface: Surface, family: RouteFamily | undefined, state: RequestState): Promise<Response> {
+async function finishForeignJson(
+  response: Response,
+  surface: Surface,
+  family: RouteFamily | undefined,
+  state: RequestState,
+): Promise<Response> {
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -129,13 +134,23 @@ async function finishForeignJson(response: Response, surface: Surface, family: R
   try {
     const { answer, report } = finishAnswer(parsed, { secrets: secretValues() });
     if (!report.secretScrubbed) return new Response(text, response);
-    logger.error({ event: 'secret_scrubbed', requestId: state.requestId, route: state.routeKey }, 'a configuration secret was about to leave in a response');
+    logger.error(
+      { event: 'secret_scrubbed', requestId: state.requestId, route: state.routeKey },
+      'a configuration secret was about to leave in a response',
+    );
     const headers = new Headers(response.headers);
     headers.delete('content-length');
-    return new Response(typeof answer === 'string' ? answer : JSON.stringify(answer), { status: response.status, statusText: response.statusText, headers });
+    return new Response(typeof answer === 'string' ? answer : JSON.stringify(answer), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
   } catch (error) {
     if (!(error instanceof OutputGuardBlocked)) throw error;
-    logger.error({ event: 'output_guard', requestId: state.requestId, route: state.routeKey, blockedPath: error.blockedPath }, 'execution claim blocked');
+    logger.error(
+      { event: 'output_guard', requestId: state.requestId, route: state.routeKey, blockedPath: error.blockedPath },
+      'execution claim blocked',
+    );
     return surface === 'trpc' ? trpcErrorResponse(error) : restErrorResponse(error, family);
   }
 }
@@ -178,10 +193,14 @@ export const handle: Handle = async ({ event, resolve }) => {
     for (const key of keys) {
       const decision = await consumeRateLimit(state.clientAddress, key);
       if (!decision.allowed) {
-        throw new SvcError('RATE_LIMITED', `Too many requests to this route: ${decision.limit} per ${config().rateLimit.windowSeconds} seconds per client`, {
-          issues: [{ code: 'RATE_LIMITED', message: `retry after ${decision.retryAfterSeconds} seconds` }],
-          headers: { 'retry-after': String(decision.retryAfterSeconds) },
-        });
+        throw new SvcError(
+          'RATE_LIMITED',
+          `Too many requests to this route: ${decision.limit} per ${config().rateLimit.windowSeconds} seconds per client`,
+          {
+            issues: [{ code: 'RATE_LIMITED', message: `retry after ${decision.retryAfterSeconds} seconds` }],
+            headers: { 'retry-after': String(decision.retryAfterSeconds) },
+          },
+        );
       }
     }
 

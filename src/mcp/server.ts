@@ -1,5 +1,5 @@
 /**
- * The one MCP server factory (spec 4.9): the 34 tools, each the procedure whose meta names
+ * The one MCP server factory (interface 4.9): the 34 tools, each the procedure whose meta names
  * it, called through tRPC's server-side caller. The stdio entry (src/mcp/stdio.ts) and the
  * Streamable HTTP route (src/routes/mcp/+server.ts) both build their server here, so the two
  * transports cannot drift from each other or from REST.
@@ -84,7 +84,11 @@ function bindTools(): Map<string, ToolBinding> {
   for (const entry of toolProcedures()) {
     const procedure = procedures[entry.procedurePath]!;
     const meta = procedure._def.meta as SvcMeta;
-    const description = [entry.summary, meta.openapi?.description, `Same operation as ${entry.endpoint}; its input is that route's body and its structuredContent that route's JSON answer.`]
+    const description = [
+      entry.summary,
+      meta.openapi?.description,
+      `Same operation as ${entry.endpoint}; its input is that route's body and its structuredContent that route's JSON answer.`,
+    ]
       .filter(Boolean)
       .join('\n\n');
     bindings.set(entry.tool, {
@@ -140,7 +144,12 @@ function failure(body: Record<string, unknown>): CallToolResult {
 }
 
 /** Runs one tool call with the rules every door applies, and never throws. */
-export async function callTool(binding: ToolBinding, args: Record<string, unknown>, facts: ToolCallFacts, transport: string): Promise<CallToolResult> {
+export async function callTool(
+  binding: ToolBinding,
+  args: Record<string, unknown>,
+  facts: ToolCallFacts,
+  transport: string,
+): Promise<CallToolResult> {
   const startedAtMs = performance.now();
   let status = 200;
   let code: string | undefined;
@@ -150,7 +159,12 @@ export async function callTool(binding: ToolBinding, args: Record<string, unknow
     // both before any processing. The other rules run in the tRPC middlewares.
     requireWithinBodyCap(args);
     rejectCredentials(args, 'body');
-    const ctx = createInnerContext({ url: facts.url, requestId: facts.requestId, clientAddress: facts.clientAddress, serverTime: facts.serverTime });
+    const ctx = createInnerContext({
+      url: facts.url,
+      requestId: facts.requestId,
+      clientAddress: facts.clientAddress,
+      serverTime: facts.serverTime,
+    });
     return success(await invoke(ctx, binding.procedurePath, args));
   } catch (error) {
     const svc = error instanceof SvcError ? error : toSvcError(error, binding.meta);
@@ -159,7 +173,15 @@ export async function callTool(binding: ToolBinding, args: Record<string, unknow
     return failure(restErrorBody(svc, binding.meta.family));
   } finally {
     logger.info(
-      { requestId: facts.requestId, method: 'MCP', transport, route: binding.tool, status, code, durationMs: Math.round((performance.now() - startedAtMs) * 100) / 100 },
+      {
+        requestId: facts.requestId,
+        method: 'MCP',
+        transport,
+        route: binding.tool,
+        status,
+        code,
+        durationMs: Math.round((performance.now() - startedAtMs) * 100) / 100,
+      },
       'tool call',
     );
   }
@@ -175,7 +197,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
-      'Strategy Basket Service tools: each is one REST route of this service (its input is that route\'s body). Planning and analysis only: no tool places an order, sends a transaction or holds a key. Every answer says notInvestmentAdvice: true and liveOrderSent: false.',
+      "Strategy Basket Service tools: each is one REST route of this service (its input is that route's body). Planning and analysis only: no tool places an order, sends a transaction or holds a key. Every answer says notInvestmentAdvice: true and liveOrderSent: false.",
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolDefinitions() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -217,10 +239,19 @@ export async function connectGuarded(server: Server, transport: Transport): Prom
   transport.onmessage = (message, extra) => {
     const refusal = messageCredentialRefusal(message);
     if (!refusal) return deliver(message, extra);
-    logger.warn({ event: 'mcp_credential_rejected', paths: refusal.issues.map((i) => i.path) }, 'MCP message with a credential field refused');
+    logger.warn(
+      { event: 'mcp_credential_rejected', paths: refusal.issues.map((i) => i.path) },
+      'MCP message with a credential field refused',
+    );
     if (!('id' in message) || !('method' in message)) return;
     void transport
-      .send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(refusal, undefined) } })
-      .catch((error: unknown) => logger.error({ event: 'mcp_send_failed', name: (error as Error)?.name }, 'could not answer a refused MCP message'));
+      .send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(refusal, undefined) },
+      })
+      .catch((error: unknown) =>
+        logger.error({ event: 'mcp_send_failed', name: (error as Error)?.name }, 'could not answer a refused MCP message'),
+      );
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run mcp`: the MCP server over stdio (spec 4.9). Stdout carries protocol messages
+ * `npm run mcp`: the MCP server over stdio (interface 4.9). Stdout carries protocol messages
  * only; logs go to stderr. Pending migrations are applied first, as `npm start` does.
  */
 import './logs-to-stderr';
@@ -10,7 +10,10 @@ import { logger } from '$lib/server/http/logger';
 import { connectGuarded, createMcpServer } from './server';
 
 const report = await applyMigrations(config().databaseUrl);
-logger.info({ event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied }, 'database ready');
+logger.info(
+  { event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied },
+  'database ready',
+);
 
 const server = createMcpServer({ transport: 'stdio' });
 const transport = new StdioServerTransport();

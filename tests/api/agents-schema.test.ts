@@ -65,7 +65,12 @@ describe('agent workflow index', () => {
     const byId = new Map(workflows.map((w) => [w.id, w]));
     const railA = byId.get('usdg_vault_deposit')!;
     expect(railA.railId).toBe('rail_a_vault_deposit');
-    for (const e of ['GET /api/vaults/schema', 'POST /api/vaults/manifests/create', 'POST /api/vaults/fees/calculate', 'POST /api/partnerbot/vault-deposit/prepare-command']) {
+    for (const e of [
+      'GET /api/vaults/schema',
+      'POST /api/vaults/manifests/create',
+      'POST /api/vaults/fees/calculate',
+      'POST /api/partnerbot/vault-deposit/prepare-command',
+    ]) {
       expect(railA.endpoints).toContain(e);
     }
     const x402 = byId.get('x402_paid_vault_services')!;
@@ -80,10 +85,22 @@ describe('agent workflow index', () => {
     const schema = (await server.get('/api/agents/schema')).json;
     const workflows: Array<Workflow & { mcpTools: string[] }> = schema.workflows;
     const autonomy = workflows.find((w) => w.id === 'partner_autonomy_path')!;
-    for (const route of ['validate-autonomy', 'compile-broker-path', 'generate-command-pack', 'broker-mcp-instructions', 'post-run-audit']) {
+    for (const route of [
+      'validate-autonomy',
+      'compile-broker-path',
+      'generate-command-pack',
+      'broker-mcp-instructions',
+      'post-run-audit',
+    ]) {
       expect(autonomy.endpoints).toContain(`POST /api/partnerbot/${route}`);
     }
-    expect(autonomy.mcpTools.sort()).toEqual(['svc_compile_partnerbot_broker_path', 'svc_generate_broker_mcp_instructions', 'svc_generate_partnerbot_command_pack', 'svc_post_run_audit', 'svc_validate_autonomy_fuses']);
+    expect(autonomy.mcpTools.sort()).toEqual([
+      'svc_compile_partnerbot_broker_path',
+      'svc_generate_broker_mcp_instructions',
+      'svc_generate_partnerbot_command_pack',
+      'svc_post_run_audit',
+      'svc_validate_autonomy_fuses',
+    ]);
     expect(autonomy.endpoints).not.toContain('GET /api/x402/providers');
     const tools = new Set(workflows.flatMap((w) => w.mcpTools));
     expect(tools.size).toBe(34);

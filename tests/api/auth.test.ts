@@ -6,17 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, type TestDb } from '../support/db';
 import { startServer, type TestServer } from '../support/server';
-import {
-  WALLET_A,
-  WALLET_B,
-  getNonce,
-  sessionCookieOf,
-  sessionIdOf,
-  signIn,
-  siweMessage,
-  tokenOf,
-  verify,
-} from '../support/siwe';
+import { WALLET_A, WALLET_B, getNonce, sessionCookieOf, sessionIdOf, signIn, siweMessage, tokenOf, verify } from '../support/siwe';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -136,7 +126,9 @@ describe('POST /api/auth/verify: each refusal on its own', () => {
 
   it('@persistence an expired nonce: 401 SIWE_NONCE_EXPIRED', async () => {
     const issued = new Date(Date.now() - 11 * 60 * 1000);
-    await db.authNonce.create({ data: { nonce: 'ExpiredNonce00011', createdAt: issued, expiresAt: new Date(issued.getTime() + 10 * 60 * 1000) } });
+    await db.authNonce.create({
+      data: { nonce: 'ExpiredNonce00011', createdAt: issued, expiresAt: new Date(issued.getTime() + 10 * 60 * 1000) },
+    });
     expectRefused(await signAndVerify(siweMessage(server, WALLET_A, 'ExpiredNonce00011')), 401, 'SIWE_NONCE_EXPIRED');
     // A nowIso pinned inside the nonce's life does not revive it: the check reads the server clock.
     const message = siweMessage(server, WALLET_A, 'ExpiredNonce00011', { issuedAt: issued });
@@ -155,14 +147,18 @@ describe('POST /api/auth/verify: each refusal on its own', () => {
     await expectNonceStillSpendable(nonce);
   });
 
-  it('a scheme in the message that is not ORIGIN\'s: 401 SIWE_DOMAIN_MISMATCH', async () => {
+  it("a scheme in the message that is not ORIGIN's: 401 SIWE_DOMAIN_MISMATCH", async () => {
     const nonce = await getNonce(server);
     expectRefused(await signAndVerify(siweMessage(server, WALLET_A, nonce, { scheme: 'https' })), 401, 'SIWE_DOMAIN_MISMATCH');
   });
 
   it('a wrong URI: 401 SIWE_URI_MISMATCH', async () => {
     const nonce = await getNonce(server);
-    expectRefused(await signAndVerify(siweMessage(server, WALLET_A, nonce, { uri: 'https://evil.example/login' })), 401, 'SIWE_URI_MISMATCH');
+    expectRefused(
+      await signAndVerify(siweMessage(server, WALLET_A, nonce, { uri: 'https://evil.example/login' })),
+      401,
+      'SIWE_URI_MISMATCH',
+    );
     const otherPort = `http://127.0.0.1:${server.port + 1}/`;
     expectRefused(await signAndVerify(siweMessage(server, WALLET_A, nonce, { uri: otherPort })), 401, 'SIWE_URI_MISMATCH');
     await expectNonceStillSpendable(nonce);
@@ -226,7 +222,7 @@ describe('POST /api/auth/verify: each refusal on its own', () => {
     await expectNonceStillSpendable(nonce);
   });
 
-  it("a signature of another key: 401 SIWE_SIGNATURE_INVALID (B cannot sign in as A)", async () => {
+  it('a signature of another key: 401 SIWE_SIGNATURE_INVALID (B cannot sign in as A)', async () => {
     const nonce = await getNonce(server);
     const message = siweMessage(server, WALLET_A, nonce);
     expectRefused(await verify(server, { message, signature: await WALLET_B.signMessage({ message }) }), 401, 'SIWE_SIGNATURE_INVALID');
@@ -389,7 +385,10 @@ describe('sessions: cookie checks, logout, expiry, renewal', () => {
     expect(second).not.toBe(first.cookie);
     expect(await db.session.findUnique({ where: { id: sessionIdOf(tokenOf(first.cookie)) } })).toBeNull();
     expect((await server.get('/api/auth/session', { cookie: first.cookie })).json).toEqual({ authenticated: false });
-    expect((await server.get('/api/auth/session', { cookie: second })).json).toMatchObject({ authenticated: true, address: WALLET_B.address });
+    expect((await server.get('/api/auth/session', { cookie: second })).json).toMatchObject({
+      authenticated: true,
+      address: WALLET_B.address,
+    });
   });
 
   it('the typed client path (/trpc) sees the same session', async () => {

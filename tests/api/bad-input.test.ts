@@ -27,23 +27,39 @@ interface RawAnswer {
  * A request sent byte for byte as given: `fetch` resolves `..` and `%2e%2e` segments and
  * always sets a content type for a string body, which is exactly what these tests must not do.
  */
-function raw(method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}, agent?: Agent): Promise<RawAnswer> {
+function raw(
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+  agent?: Agent,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, method, path, agent, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: any;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        server.assertNoSecrets(text, `${method} ${path}`);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: any;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          server.assertNoSecrets(text, `${method} ${path}`);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -82,7 +98,11 @@ describe('a POST body without a content-type is still capped and guarded', () =>
 
   it('a harmless JSON body without a content-type is 400 BODY_CONTENT_TYPE', async () => {
     expectEnvelope(await raw('POST', '/api/auth/logout', '{"a":1}'), 400, 'BODY_CONTENT_TYPE');
-    expectEnvelope(await raw('POST', '/api/tools/validate-coil', '{"coil":{}}', { 'content-type': 'text/plain' }), 400, 'BODY_CONTENT_TYPE');
+    expectEnvelope(
+      await raw('POST', '/api/tools/validate-coil', '{"coil":{}}', { 'content-type': 'text/plain' }),
+      400,
+      'BODY_CONTENT_TYPE',
+    );
   });
 
   it('a 400 KB body without a content-type is 413 BODY_TOO_LARGE', async () => {
@@ -102,7 +122,11 @@ describe('a request refused before its body is read leaves the connection usable
     try {
       const big = JSON.stringify({ note: 'x'.repeat(200 * 1024) });
       expectEnvelope(await raw('POST', '/api/vaults/%ZZ', big, { 'content-type': 'application/json' }, agent), 400, 'PATH_MALFORMED');
-      expectEnvelope(await raw('DELETE', '/api/tools/receipt', big, { 'content-type': 'application/json' }, agent), 405, 'METHOD_NOT_ALLOWED');
+      expectEnvelope(
+        await raw('DELETE', '/api/tools/receipt', big, { 'content-type': 'application/json' }, agent),
+        405,
+        'METHOD_NOT_ALLOWED',
+      );
       const next = await raw('GET', '/api/health', undefined, {}, agent);
       expect(next.status).toBe(200);
     } finally {
@@ -130,15 +154,18 @@ describe('paths under /api', () => {
     expect(logLines().some((l) => l.event === 'unhandled')).toBe(false);
   });
 
-  it.each(['/api/vaults/%2e%2e?privateKey=hidden-q-1', '/api/%2E%2E?apiKey=hidden-q-1', '/api/vaults/..?x=hidden-q-1', '/api/%2e%2e/strategist/?privateKey=hidden-q-1', '/api/vaults\\..\\?x=hidden-q-1'])(
-    'a dot segment (%s) is refused with 400 PATH_MALFORMED: no redirect, no query repeated',
-    async (path) => {
-      const res = await raw('GET', path);
-      expectEnvelope(res, 400, 'PATH_MALFORMED');
-      expect(res.headers.location).toBeUndefined();
-      expect(res.text).not.toContain('hidden-q-1');
-    },
-  );
+  it.each([
+    '/api/vaults/%2e%2e?privateKey=hidden-q-1',
+    '/api/%2E%2E?apiKey=hidden-q-1',
+    '/api/vaults/..?x=hidden-q-1',
+    '/api/%2e%2e/strategist/?privateKey=hidden-q-1',
+    '/api/vaults\\..\\?x=hidden-q-1',
+  ])('a dot segment (%s) is refused with 400 PATH_MALFORMED: no redirect, no query repeated', async (path) => {
+    const res = await raw('GET', path);
+    expectEnvelope(res, 400, 'PATH_MALFORMED');
+    expect(res.headers.location).toBeUndefined();
+    expect(res.text).not.toContain('hidden-q-1');
+  });
 
   it('a trailing slash is answered, never redirected with its query', async () => {
     const res = await raw('GET', '/api/share-card/x/?privateKey=hidden-q-2');
@@ -169,7 +196,8 @@ describe('unknown pages are a 404 of the caller, not an error of the service', (
       expect(res.text).not.toContain('Internal error');
     }
     // Log lines reach the test through the server's stdout: wait for them.
-    for (let i = 0; i < 50 && logLines().filter((l) => l.event === 'not_found').length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && logLines().filter((l) => l.event === 'not_found').length < 2; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const lines = logLines();
     const notFound = lines.filter((l) => l.event === 'not_found');
     expect(notFound.length).toBeGreaterThanOrEqual(2);

@@ -1,5 +1,5 @@
 /**
- * A fork's parent is resolved from the store (spec 2.3 `forkOf`, 2.5 `parentManifestHash`),
+ * A fork's parent is resolved from the store (interface 2.3 `forkOf`, 2.5 `parentManifestHash`),
  * through the real server: every route that issues a receipt stamps the parent's manifest
  * hash of the newest stored receipt of the `forkOf` slug the caller may see; a named parent
  * must be one of them; a `forkOf` that cannot be resolved is 422, never a silent root; another
@@ -30,7 +30,13 @@ afterAll(async () => {
 
 /** A Coil every tool accepts (valid, not paper, every capsule fuse declared). */
 const toolCoil = (overrides: Parameters<typeof rawCoil>[0] = {}) =>
-  rawCoil({ mode: 'brokerage-mcp-plan', executionMode: 'human_confirm', fuses: FULL_FUSES, rebalancePolicy: { method: 'drift', driftThresholdBps: 500 }, ...overrides });
+  rawCoil({
+    mode: 'brokerage-mcp-plan',
+    executionMode: 'human_confirm',
+    fuses: FULL_FUSES,
+    rebalancePolicy: { method: 'drift', driftThresholdBps: 500 },
+    ...overrides,
+  });
 
 /** Stores a receipt of a Coil (as the parent of later forks) and returns its manifest hash. */
 async function storeParent(coil: ReturnType<typeof rawCoil>, headers: Record<string, string> = {}, nowIso = NOW): Promise<string> {
@@ -50,8 +56,8 @@ const RECEIPT_ROUTES: Array<[string, (coil: unknown) => Record<string, unknown>]
   ['/api/tools/share-card', (coil) => ({ coil })],
 ];
 
-describe('a fork without its parent\'s hash', () => {
-  it('@persistence gets the stored parent\'s manifest hash stamped into the receipt of every tool, and provenance starts at the parent', async () => {
+describe("a fork without its parent's hash", () => {
+  it("@persistence gets the stored parent's manifest hash stamped into the receipt of every tool, and provenance starts at the parent", async () => {
     const parentHash = await storeParent(toolCoil({ slug: 'lineage-parent-a' }));
     const fork = toolCoil({ slug: 'lineage-fork-a', name: 'A fork', forkOf: 'lineage-parent-a' });
     const manifests = new Set<string>();
@@ -74,7 +80,7 @@ describe('a fork without its parent\'s hash', () => {
     expect(verified.json.verification).toMatchObject({ ok: true, mismatches: [] });
   });
 
-  it('@persistence takes the newest stored receipt of the slug by the server\'s storage order, not by a pinned nowIso', async () => {
+  it("@persistence takes the newest stored receipt of the slug by the server's storage order, not by a pinned nowIso", async () => {
     const first = await storeParent(toolCoil({ slug: 'lineage-parent-b' }), {}, '2031-01-01T00:00:00Z');
     const second = await storeParent(toolCoil({ slug: 'lineage-parent-b', name: 'Second version' }), {}, '2021-01-01T00:00:00Z');
     expect(second).not.toBe(first);
@@ -90,9 +96,15 @@ describe('a fork without its parent\'s hash', () => {
     await storeParent(toolCoil({ slug: 'lineage-parent-c' }));
     const otherHash = await storeParent(toolCoil({ slug: 'lineage-elsewhere', name: 'Unrelated' }));
     for (const parentManifestHash of [otherHash, 'e'.repeat(64)]) {
-      const res = await server.post('/api/tools/receipt', { coil: toolCoil({ slug: 'lineage-fork-c', forkOf: 'lineage-parent-c', parentManifestHash }), nowIso: NOW });
+      const res = await server.post('/api/tools/receipt', {
+        coil: toolCoil({ slug: 'lineage-fork-c', forkOf: 'lineage-parent-c', parentManifestHash }),
+        nowIso: NOW,
+      });
       expect(res.status, res.text).toBe(422);
-      expect(res.json.error).toMatchObject({ code: 'FORK_PARENT_MISMATCH', issues: [expect.objectContaining({ code: 'FORK_PARENT_MISMATCH', path: 'coil.parentManifestHash' })] });
+      expect(res.json.error).toMatchObject({
+        code: 'FORK_PARENT_MISMATCH',
+        issues: [expect.objectContaining({ code: 'FORK_PARENT_MISMATCH', path: 'coil.parentManifestHash' })],
+      });
       expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
     }
   });
@@ -107,10 +119,13 @@ describe('a fork without its parent\'s hash', () => {
     expect(await db.receipt.count({ where: { coilSlug: 'lineage-orphan' } })).toBe(0);
     expect(await db.coil.count({ where: { slug: 'lineage-orphan' } })).toBe(0);
     // A root stays a root.
-    expect((await server.post('/api/tools/receipt', { coil: toolCoil({ slug: 'lineage-orphan' }), nowIso: NOW })).json.receipt.parentManifestHash).toBeUndefined();
+    expect(
+      (await server.post('/api/tools/receipt', { coil: toolCoil({ slug: 'lineage-orphan' }), nowIso: NOW })).json.receipt
+        .parentManifestHash,
+    ).toBeUndefined();
   });
 
-  it('@persistence never resolves to another wallet\'s private parent', async () => {
+  it("@persistence never resolves to another wallet's private parent", async () => {
     const privateHash = await storeParent(toolCoil({ slug: 'lineage-private', name: 'Private parent' }), { cookie: cookieA });
     const fork = toolCoil({ slug: 'lineage-private-fork', forkOf: 'lineage-private' });
     for (const headers of [{}, { cookie: cookieB }] as Array<Record<string, string>>) {
@@ -126,24 +141,41 @@ describe('a fork without its parent\'s hash', () => {
     expect(own.json.receipt.parentManifestHash).toBe(privateHash);
     // A public receipt of the same slug is what everybody else sees.
     const publicHash = await storeParent(toolCoil({ slug: 'lineage-private', name: 'Public version' }));
-    expect((await server.post('/api/tools/receipt', { coil: fork, nowIso: NOW }, { cookie: cookieB })).json.receipt.parentManifestHash).toBe(publicHash);
+    expect(
+      (await server.post('/api/tools/receipt', { coil: fork, nowIso: NOW }, { cookie: cookieB })).json.receipt.parentManifestHash,
+    ).toBe(publicHash);
   });
 });
 
 describe('the strategist forks through the same resolution', () => {
   it('stamps the newest visible parent of a basketContext slug, and refuses one it cannot resolve', async () => {
     const parentHash = await storeParent(toolCoil({ slug: 'lineage-strategist-parent' }));
-    const refined = await server.post('/api/agent/svc', { prompt: 'add some energy', basketContext: { slug: 'lineage-strategist-parent' }, nowIso: NOW });
+    const refined = await server.post('/api/agent/svc', {
+      prompt: 'add some energy',
+      basketContext: { slug: 'lineage-strategist-parent' },
+      nowIso: NOW,
+    });
     expect(refined.status, refined.text).toBe(200);
     expect(refined.json.manifest).toMatchObject({ forkOf: 'lineage-strategist-parent', parentManifestHash: parentHash });
     expect(refined.json.receipt.parentManifestHash).toBe(parentHash);
 
-    const unknown = await server.post('/api/agent/svc', { prompt: 'add some energy', basketContext: { slug: 'lineage-nobody-stored-this' }, nowIso: NOW });
+    const unknown = await server.post('/api/agent/svc', {
+      prompt: 'add some energy',
+      basketContext: { slug: 'lineage-nobody-stored-this' },
+      nowIso: NOW,
+    });
     expect(unknown.status, unknown.text).toBe(422);
-    expect(unknown.json.error).toMatchObject({ code: 'FORK_PARENT_NOT_FOUND', issues: [expect.objectContaining({ path: 'basketContext.slug' })] });
+    expect(unknown.json.error).toMatchObject({
+      code: 'FORK_PARENT_NOT_FOUND',
+      issues: [expect.objectContaining({ path: 'basketContext.slug' })],
+    });
 
     await storeParent(toolCoil({ slug: 'lineage-strategist-private' }), { cookie: cookieA });
-    const hidden = await server.post('/api/agent/svc', { prompt: 'more AI', basketContext: { slug: 'lineage-strategist-private' }, nowIso: NOW }, { cookie: cookieB });
+    const hidden = await server.post(
+      '/api/agent/svc',
+      { prompt: 'more AI', basketContext: { slug: 'lineage-strategist-private' }, nowIso: NOW },
+      { cookie: cookieB },
+    );
     expect(hidden.status).toBe(422);
     expect(hidden.json.error.code).toBe('FORK_PARENT_NOT_FOUND');
 
@@ -151,7 +183,10 @@ describe('the strategist forks through the same resolution', () => {
     const edited = toolCoil({ slug: 'lineage-strategist-parent', name: 'Edited, never stored' });
     const unstored = await server.post('/api/agent/svc', { prompt: 'more AI', basketContext: edited, nowIso: NOW });
     expect(unstored.status).toBe(422);
-    expect(unstored.json.error).toMatchObject({ code: 'FORK_PARENT_MISMATCH', issues: [expect.objectContaining({ path: 'basketContext' })] });
+    expect(unstored.json.error).toMatchObject({
+      code: 'FORK_PARENT_MISMATCH',
+      issues: [expect.objectContaining({ path: 'basketContext' })],
+    });
   });
 });
 
@@ -165,7 +200,10 @@ describe('verification of a fork', () => {
     expect(withHash.json.verification.ok).toBe(true);
     const forged = await server.post('/api/coil/verify', { coil: fork, receipt: { ...receipt, parentManifestHash: 'e'.repeat(64) } });
     expect(forged.status).toBe(422);
-    expect(forged.json.error).toMatchObject({ code: 'FORK_PARENT_MISMATCH', issues: [expect.objectContaining({ path: 'receipt.parentManifestHash' })] });
+    expect(forged.json.error).toMatchObject({
+      code: 'FORK_PARENT_MISMATCH',
+      issues: [expect.objectContaining({ path: 'receipt.parentManifestHash' })],
+    });
     // A receipt that names no parent does not verify a fork: the resolved parent differs.
     const { parentManifestHash: _dropped, ...rootClaim } = receipt;
     const asRoot = await server.post('/api/coil/verify', { coil: fork, receipt: rootClaim });

@@ -13,14 +13,16 @@ afterAll(async () => {
 });
 
 const NOW = '2026-05-01T00:00:00Z';
-const component = (passport: { components: Array<{ name: string; value: number }> }, name: string) => passport.components.find((c) => c.name === name)!.value;
+const component = (passport: { components: Array<{ name: string; value: number }> }, name: string) =>
+  passport.components.find((c) => c.name === name)!.value;
 
 describe('@persistence Coil store', () => {
   it('keeps lineage (fork depth 3), passports and share-card images across a restart', async () => {
     const first = await startServer({ env: { STRATEGIST_PROVIDER: 'mock' } });
     const root = (await first.post('/api/tools/generate-coil', { prompt: 'AI chips and data centers', nowIso: NOW })).json;
     const fork1 = (await first.post('/api/agent/svc', { prompt: 'add some crypto', basketContext: root.coil, nowIso: NOW })).json;
-    const fork2 = (await first.post('/api/agent/svc', { prompt: 'add energy', basketContext: { slug: fork1.manifest.slug }, nowIso: NOW })).json;
+    const fork2 = (await first.post('/api/agent/svc', { prompt: 'add energy', basketContext: { slug: fork1.manifest.slug }, nowIso: NOW }))
+      .json;
     const userFork = rawCoil({ slug: 'user-fork', forkOf: fork2.manifest.slug, parentManifestHash: fork2.receipt.manifestHash });
     const fork3 = (await first.post('/api/tools/receipt', { coil: userFork, nowIso: NOW })).json;
     expect(fork3.provenance.forkDepth).toBe(3);
@@ -54,7 +56,13 @@ describe('@persistence Coil store', () => {
     expect(await img.text()).toContain(card.receipt.receiptId);
 
     // The parent of a refinement by slug is found in the stored Coils after the restart too.
-    const fork4 = (await second.post('/api/agent/svc', { prompt: 'less energy', basketContext: { slug: fork2.manifest.slug, assets: [{ tokenAddress: ADDR.SPY }] }, nowIso: NOW })).json;
+    const fork4 = (
+      await second.post('/api/agent/svc', {
+        prompt: 'less energy',
+        basketContext: { slug: fork2.manifest.slug, assets: [{ tokenAddress: ADDR.SPY }] },
+        nowIso: NOW,
+      })
+    ).json;
     expect(fork4.receipt.parentManifestHash).toBe(fork2.receipt.manifestHash);
   });
 

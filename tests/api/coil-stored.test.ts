@@ -24,7 +24,13 @@ describe('GET /api/coil/manifests/{manifestHash} @persistence', () => {
     const hash = generated.receipt.manifestHash;
     const res = await server.get(`/api/coil/manifests/${hash}`);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ tool: 'stored-coil', manifestHash: hash, coiledBy: ['mock'], notInvestmentAdvice: true, liveOrderSent: false });
+    expect(res.json).toMatchObject({
+      tool: 'stored-coil',
+      manifestHash: hash,
+      coiledBy: ['mock'],
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
+    });
     expect(res.json.coil.slug).toBe(generated.coil.slug);
     expect(res.json.coil.assets).toEqual(generated.coil.assets);
     expect(res.json.health).toEqual(generated.health);
@@ -48,7 +54,10 @@ describe('GET /api/coil/manifests/{manifestHash} @persistence', () => {
     const fork = {
       ...parent.coil,
       slug: `${parent.coil.slug}-fork`,
-      assets: parent.coil.assets.map((x: { weightBps: number }, i: number) => ({ ...x, weightBps: i === 0 ? a.weightBps - 50 : i === 1 ? b.weightBps + 50 : x.weightBps })),
+      assets: parent.coil.assets.map((x: { weightBps: number }, i: number) => ({
+        ...x,
+        weightBps: i === 0 ? a.weightBps - 50 : i === 1 ? b.weightBps + 50 : x.weightBps,
+      })),
       forkOf: parent.coil.slug,
       parentManifestHash: parent.receipt.manifestHash,
     };

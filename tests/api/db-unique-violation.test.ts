@@ -51,11 +51,18 @@ async function exercise(db: TestDb): Promise<void> {
   const nonce = { nonce: 'n-1', createdAt: at, expiresAt: at };
   await db.authNonce.create({ data: nonce });
   expect(isUniqueViolation(await errorOf(() => db.authNonce.create({ data: nonce }))), 'duplicate primary key').toBe(true);
-  expect(isUniqueViolation(await errorOf(() => db.$transaction([db.authNonce.create({ data: nonce })]))), 'in a batch transaction').toBe(true);
-  expect(isUniqueViolation(await errorOf(() => db.$transaction((tx) => tx.authNonce.create({ data: nonce })))), 'in an interactive transaction').toBe(true);
+  expect(isUniqueViolation(await errorOf(() => db.$transaction([db.authNonce.create({ data: nonce })]))), 'in a batch transaction').toBe(
+    true,
+  );
+  expect(
+    isUniqueViolation(await errorOf(() => db.$transaction((tx) => tx.authNonce.create({ data: nonce })))),
+    'in an interactive transaction',
+  ).toBe(true);
   expect(
     isUniqueViolation(
-      await errorOf(() => db.$executeRawUnsafe(`INSERT INTO "AuthNonce" ("nonce", "createdAt", "expiresAt") VALUES ('n-1', '2026-11-22', '2026-11-22')`)),
+      await errorOf(() =>
+        db.$executeRawUnsafe(`INSERT INTO "AuthNonce" ("nonce", "createdAt", "expiresAt") VALUES ('n-1', '2026-11-22', '2026-11-22')`),
+      ),
     ),
     'raw insert',
   ).toBe(true);
@@ -75,18 +82,33 @@ async function exercise(db: TestDb): Promise<void> {
     updatedAt: at,
   };
   await db.x402Authorization.create({ data: authorization });
-  expect(isUniqueViolation(await errorOf(() => db.x402Authorization.create({ data: { ...authorization, id: 'xauth_2' } }))), 'duplicate compound key').toBe(true);
+  expect(
+    isUniqueViolation(await errorOf(() => db.x402Authorization.create({ data: { ...authorization, id: 'xauth_2' } }))),
+    'duplicate compound key',
+  ).toBe(true);
 
   await db.stockReceipt.create({ data: stockReceipt('r1', '0xproof') });
   await db.stockReceipt.create({ data: stockReceipt('r2', null) });
-  expect(isUniqueViolation(await errorOf(() => db.stockReceipt.update({ where: { id: 'r2' }, data: { txHash: '0xproof' } }))), 'update into a taken unique column').toBe(true);
-
-  expect(isUniqueViolation(await errorOf(() => db.stockReceipt.update({ where: { id: 'missing' }, data: { status: 'x' } }))), 'a missing row is not a unique violation').toBe(false);
   expect(
-    isUniqueViolation(await errorOf(() => db.stockReceiptEvent.create({ data: { id: 'e1', receiptId: 'no-such-receipt', seq: 0, trigger: 't', toStatus: 's', at } }))),
+    isUniqueViolation(await errorOf(() => db.stockReceipt.update({ where: { id: 'r2' }, data: { txHash: '0xproof' } }))),
+    'update into a taken unique column',
+  ).toBe(true);
+
+  expect(
+    isUniqueViolation(await errorOf(() => db.stockReceipt.update({ where: { id: 'missing' }, data: { status: 'x' } }))),
+    'a missing row is not a unique violation',
+  ).toBe(false);
+  expect(
+    isUniqueViolation(
+      await errorOf(() =>
+        db.stockReceiptEvent.create({ data: { id: 'e1', receiptId: 'no-such-receipt', seq: 0, trigger: 't', toStatus: 's', at } }),
+      ),
+    ),
     'a foreign-key violation is not a unique violation',
   ).toBe(false);
-  expect(isUniqueViolation(new Error('Unique constraint failed on the fields: (`nonce`)')), 'message text alone decides nothing').toBe(false);
+  expect(isUniqueViolation(new Error('Unique constraint failed on the fields: (`nonce`)')), 'message text alone decides nothing').toBe(
+    false,
+  );
   expect(isUniqueViolation(null)).toBe(false);
 }
 

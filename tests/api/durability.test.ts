@@ -20,7 +20,9 @@ const CONCURRENCY = 24;
 /** Answers received before the kill: the rest of the burst is still in flight or unsent. */
 const KILL_AFTER = 60;
 
-async function burstThenKill(server: TestServer): Promise<{ answered: Array<{ receiptId: string; manifestHash: string }>; unanswered: number }> {
+async function burstThenKill(
+  server: TestServer,
+): Promise<{ answered: Array<{ receiptId: string; manifestHash: string }>; unanswered: number }> {
   const answered: Array<{ receiptId: string; manifestHash: string }> = [];
   let unanswered = 0;
   let next = 0;

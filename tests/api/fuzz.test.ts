@@ -51,7 +51,7 @@ afterAll(async () => {
 function isEnvelope(body: any): boolean {
   const e = body?.error;
   if (e && typeof e === 'object') return typeof e.code === 'string' && typeof e.message === 'string' && Array.isArray(e.issues);
-  // Strategist failures (spec 4.2) and the x402 v1 challenge body.
+  // Strategist failures (interface 4.2) and the x402 v1 challenge body.
   if (typeof e === 'string' && typeof body.code === 'string' && typeof body.prompt === 'string') return true;
   return typeof e === 'string' && typeof body.x402Version === 'number' && Array.isArray(body.accepts);
 }
@@ -59,13 +59,20 @@ function isEnvelope(body: any): boolean {
 function errorTexts(body: any): string[] {
   const e = body?.error;
   if (typeof e === 'string') return [e];
-  return [e?.message, ...((e?.issues ?? []) as Array<{ message?: string }>).map((i) => i.message)].filter((t): t is string => typeof t === 'string');
+  return [e?.message, ...((e?.issues ?? []) as Array<{ message?: string }>).map((i) => i.message)].filter(
+    (t): t is string => typeof t === 'string',
+  );
 }
 
 async function send(req: FuzzRequest) {
   const body = typeof req.body === 'string' ? new TextEncoder().encode(req.body) : req.body;
   // A Uint8Array body gets no content type from fetch: only the generated headers are sent.
-  const res = await fetch(server.url + req.path, { method: 'POST', headers: req.headers, body: body as BodyInit | undefined, redirect: 'manual' });
+  const res = await fetch(server.url + req.path, {
+    method: 'POST',
+    headers: req.headers,
+    body: body as BodyInit | undefined,
+    redirect: 'manual',
+  });
   const text = await res.text();
   server.assertNoSecrets(text + [...res.headers.values()].join('\n'), `POST ${req.path}`);
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };
@@ -108,42 +115,50 @@ describe('generated bodies at every POST route of the OpenAPI document', () => {
     for (const r of routes) expect(r.body, r.template).toBeDefined();
   });
 
-  it.skipIf(SOAK_RUNS !== undefined)('never a 500, never a non-JSON answer, never an echoed credential, never an error quoting the request', { timeout: 180_000 }, async () => {
-    for (const route of routes) {
-      await fc.assert(
-        fc.asyncProperty(fuzzRequest([route], doc), async (req) => check(req, await send(req))),
-        { numRuns: PER_ROUTE, seed: SEED, endOnFailure: process.env.FUZZ_SHRINK !== '1' },
-      );
-    }
-    if (process.env.FUZZ_REPORT) console.log([...seen.entries()].sort((a, b) => b[1] - a[1]));
-    const logs = server.logs.join('\n');
-    expect(logs).not.toContain(CREDENTIAL_MARKER);
-    expect(logs).not.toContain(STRING_MARKER);
-    expect(server.logs.some((l) => l.includes('"level":50') && !l.includes('"event":"output_guard"'))).toBe(false);
-  });
+  it.skipIf(SOAK_RUNS !== undefined)(
+    'never a 500, never a non-JSON answer, never an echoed credential, never an error quoting the request',
+    { timeout: 180_000 },
+    async () => {
+      for (const route of routes) {
+        await fc.assert(
+          fc.asyncProperty(fuzzRequest([route], doc), async (req) => check(req, await send(req))),
+          { numRuns: PER_ROUTE, seed: SEED, endOnFailure: process.env.FUZZ_SHRINK !== '1' },
+        );
+      }
+      if (process.env.FUZZ_REPORT) console.log([...seen.entries()].sort((a, b) => b[1] - a[1]));
+      const logs = server.logs.join('\n');
+      expect(logs).not.toContain(CREDENTIAL_MARKER);
+      expect(logs).not.toContain(STRING_MARKER);
+      expect(server.logs.some((l) => l.includes('"level":50') && !l.includes('"event":"output_guard"'))).toBe(false);
+    },
+  );
 
-  it.runIf(SOAK_RUNS !== undefined)('soak: the same properties over many requests, sent concurrently, with the server memory sampled', { timeout: 3_600_000 }, async () => {
-    const total = SOAK_RUNS!;
-    const arbitrary = fuzzRequest(routes, doc);
-    const samples: Array<{ requests: number; mb: ReturnType<typeof rssMb> }> = [{ requests: 0, mb: rssMb() }];
-    let sent = 0;
-    for (let batch = 0; sent < total; batch++) {
-      const requests = fc.sample(arbitrary, { numRuns: Math.min(2000, total - sent), seed: (SEED ?? 1) + batch });
-      // Generating a batch blocks this process for seconds: let the HTTP client see the
-      // kept-alive sockets the server closed meanwhile before it reuses one.
-      await new Promise((r) => setTimeout(r, 200));
-      let next = 0;
-      const worker = async () => {
-        while (next < requests.length) {
-          const req = requests[next++]!;
-          check(req, await send(req));
-        }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-      sent += requests.length;
-      samples.push({ requests: sent, mb: rssMb() });
-      if (process.env.FUZZ_MEMORY_REPORT) console.log(`requests ${sent}: server memory (MB) ${JSON.stringify(samples.at(-1)!.mb)}`);
-    }
-    if (process.env.FUZZ_MEMORY_REPORT) console.log(JSON.stringify(samples));
-  });
+  it.runIf(SOAK_RUNS !== undefined)(
+    'soak: the same properties over many requests, sent concurrently, with the server memory sampled',
+    { timeout: 3_600_000 },
+    async () => {
+      const total = SOAK_RUNS!;
+      const arbitrary = fuzzRequest(routes, doc);
+      const samples: Array<{ requests: number; mb: ReturnType<typeof rssMb> }> = [{ requests: 0, mb: rssMb() }];
+      let sent = 0;
+      for (let batch = 0; sent < total; batch++) {
+        const requests = fc.sample(arbitrary, { numRuns: Math.min(2000, total - sent), seed: (SEED ?? 1) + batch });
+        // Generating a batch blocks this process for seconds: let the HTTP client see the
+        // kept-alive sockets the server closed meanwhile before it reuses one.
+        await new Promise((r) => setTimeout(r, 200));
+        let next = 0;
+        const worker = async () => {
+          while (next < requests.length) {
+            const req = requests[next++]!;
+            check(req, await send(req));
+          }
+        };
+        await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+        sent += requests.length;
+        samples.push({ requests: sent, mb: rssMb() });
+        if (process.env.FUZZ_MEMORY_REPORT) console.log(`requests ${sent}: server memory (MB) ${JSON.stringify(samples.at(-1)!.mb)}`);
+      }
+      if (process.env.FUZZ_MEMORY_REPORT) console.log(JSON.stringify(samples));
+    },
+  );
 });

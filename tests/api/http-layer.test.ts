@@ -18,7 +18,10 @@ const SEED12 = 'abandon ability able about above absent absorb abstract absurd a
 
 describe('JSON bodies', () => {
   it('rejects malformed JSON with 400 BODY_MALFORMED_JSON in the tools envelope', async () => {
-    const res = await server.request('POST', '/api/stocks/registry/resolve', { rawBody: '{"ticker":', headers: { 'content-type': 'application/json' } });
+    const res = await server.request('POST', '/api/stocks/registry/resolve', {
+      rawBody: '{"ticker":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('BODY_MALFORMED_JSON');
     expect(res.json.error.message).toEqual(expect.any(String));
@@ -26,13 +29,19 @@ describe('JSON bodies', () => {
   });
 
   it.each([['[1,2]'], ['"NVDA"'], ['42'], ['null']])('rejects the non-object body %s with BODY_NOT_OBJECT', async (raw) => {
-    const res = await server.request('POST', '/api/stocks/registry/resolve', { rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const res = await server.request('POST', '/api/stocks/registry/resolve', {
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('BODY_NOT_OBJECT');
   });
 
   it('rejects a non-JSON content type', async () => {
-    const res = await server.request('POST', '/api/stocks/registry/resolve', { rawBody: 'ticker=NVDA', headers: { 'content-type': 'text/plain' } });
+    const res = await server.request('POST', '/api/stocks/registry/resolve', {
+      rawBody: 'ticker=NVDA',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('BODY_CONTENT_TYPE');
   });
@@ -57,7 +66,10 @@ describe('256 KB body cap', () => {
   const big = JSON.stringify({ ticker: 'NVDA', pad: 'x'.repeat(256 * 1024) });
 
   it('answers 413 BODY_TOO_LARGE for a declared oversize body', async () => {
-    const res = await server.request('POST', '/api/stocks/registry/resolve', { rawBody: big, headers: { 'content-type': 'application/json' } });
+    const res = await server.request('POST', '/api/stocks/registry/resolve', {
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.json.error.code).toBe('BODY_TOO_LARGE');
   });
@@ -84,7 +96,10 @@ describe('256 KB body cap', () => {
 
   it('accepts a body just under the cap', async () => {
     const body = JSON.stringify({ ticker: 'NVDA', pad: 'x'.repeat(200 * 1024) });
-    const res = await server.request('POST', '/api/stocks/registry/resolve', { rawBody: body, headers: { 'content-type': 'application/json' } });
+    const res = await server.request('POST', '/api/stocks/registry/resolve', {
+      rawBody: body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -140,7 +155,7 @@ describe('invariants', () => {
     expect(res.json.mcpToolCount).toBe(34);
   });
 
-  it('stamps them on that family\'s error envelopes too', async () => {
+  it("stamps them on that family's error envelopes too", async () => {
     const res = await server.get('/api/agents/schema?nowIso=not-a-date');
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ error: { code: 'NOW_ISO_INVALID' }, notInvestmentAdvice: true, liveOrderSent: false });
@@ -186,7 +201,15 @@ describe('routing and logs', () => {
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     await new Promise((r) => setTimeout(r, 100));
-    const line = server.logs.map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.requestId === id);
+    const line = server.logs
+      .map((l) => {
+        try {
+          return JSON.parse(l);
+        } catch {
+          return undefined;
+        }
+      })
+      .find((l) => l?.requestId === id);
     expect(line).toMatchObject({ method: 'GET', route: 'GET /api/health', status: 200, durationMs: expect.any(Number) });
   });
 

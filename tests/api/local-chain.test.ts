@@ -53,7 +53,14 @@ describe('local chain', () => {
     const payee = chain.accounts[3]!.address;
     await chain.send(usdg, abi, 'mint', [payer.address, 10_000_000n]);
     const now = BigInt(Math.floor(Date.now() / 1000));
-    const message = { from: payer.address, to: payee, value: 1_500_000n, validAfter: 0n, validBefore: now + 3600n, nonce: ('0x' + '42'.repeat(32)) as Hex };
+    const message = {
+      from: payer.address,
+      to: payee,
+      value: 1_500_000n,
+      validAfter: 0n,
+      validBefore: now + 3600n,
+      nonce: ('0x' + '42'.repeat(32)) as Hex,
+    };
     const signature = await payer.signTypedData({
       domain: { name: USDG.name, version: '1', chainId: 4663, verifyingContract: getAddress(usdg) },
       types: {

@@ -32,12 +32,18 @@ const receiptIdsOf = (res: { json: { items: Array<{ receiptId: string }> } }) =>
 
 describe('tools requests and /api/me', () => {
   it('@persistence a tools request with a valid session saves its Coil and receipt to that wallet; without a session it never appears under /api/me; another wallet can never read it', async () => {
-    const owned = await server.post('/api/tools/generate-coil', { prompt: 'AI chip makers keep compounding as data centres scale' }, { cookie: cookieA });
+    const owned = await server.post(
+      '/api/tools/generate-coil',
+      { prompt: 'AI chip makers keep compounding as data centres scale' },
+      { cookie: cookieA },
+    );
     expect(owned.status, owned.text).toBe(200);
     const ownedSlug: string = owned.json.coil.slug;
     const ownedReceipt: string = owned.json.receipt.receiptId;
 
-    const anonymous = await server.post('/api/tools/generate-coil', { prompt: 'Defensive dividend payers and broad index exposure for a slow year' });
+    const anonymous = await server.post('/api/tools/generate-coil', {
+      prompt: 'Defensive dividend payers and broad index exposure for a slow year',
+    });
     expect(anonymous.status, anonymous.text).toBe(200);
     const anonymousSlug: string = anonymous.json.coil.slug;
     const anonymousReceipt: string = anonymous.json.receipt.receiptId;
@@ -86,7 +92,11 @@ describe('tools requests and /api/me', () => {
   });
 
   it('@persistence a strategist request (POST /api/agent/svc) with a session saves its Coil to that wallet only', async () => {
-    const res = await server.post('/api/agent/svc', { prompt: 'Cloud software and payments networks for a long horizon', mode: 'paper' }, { cookie: cookieB });
+    const res = await server.post(
+      '/api/agent/svc',
+      { prompt: 'Cloud software and payments networks for a long horizon', mode: 'paper' },
+      { cookie: cookieB },
+    );
     expect(res.status, res.text).toBe(200);
     const slug: string = res.json.manifest.slug;
     expect(slugsOf(await server.get('/api/me/coils?limit=100', { cookie: cookieB }))).toContain(slug);
@@ -95,9 +105,17 @@ describe('tools requests and /api/me', () => {
   });
 
   it('@persistence rows are stored at the server clock: a later request that pins an older nowIso is still the newest, and its answer keeps the pinned time', async () => {
-    const first = await server.post('/api/tools/receipt', { coil: coilNamed('clock-first'), nowIso: '2031-01-01T00:00:00Z' }, { cookie: cookieA });
+    const first = await server.post(
+      '/api/tools/receipt',
+      { coil: coilNamed('clock-first'), nowIso: '2031-01-01T00:00:00Z' },
+      { cookie: cookieA },
+    );
     expect(first.status, first.text).toBe(200);
-    const second = await server.post('/api/tools/receipt', { coil: coilNamed('clock-second'), nowIso: '2020-01-01T00:00:00Z' }, { cookie: cookieA });
+    const second = await server.post(
+      '/api/tools/receipt',
+      { coil: coilNamed('clock-second'), nowIso: '2020-01-01T00:00:00Z' },
+      { cookie: cookieA },
+    );
     expect(second.status, second.text).toBe(200);
     expect(second.json.generatedAt).toBe('2020-01-01T00:00:00.000Z');
     const slugs = slugsOf(await server.get('/api/me/coils?limit=100', { cookie: cookieA }));
@@ -109,9 +127,10 @@ describe('tools requests and /api/me', () => {
     expect((await server.post('/api/tools/receipt', { coil }, { cookie: cookieA })).status).toBe(200);
     const list = await server.get('/api/me/coils?limit=100', { cookie: cookieA });
     expect(list.status).toBe(200);
-    expect(list.json.items.find((c: { slug: string }) => c.slug === 'claiming-memo').manifest.memo.body).toBe('The agent sold NVDA yesterday.');
+    expect(list.json.items.find((c: { slug: string }) => c.slug === 'claiming-memo').manifest.memo.body).toBe(
+      'The agent sold NVDA yesterday.',
+    );
     const one = await server.get('/api/me/coils/claiming-memo', { cookie: cookieA });
     expect(one.status).toBe(200);
   });
 });
-

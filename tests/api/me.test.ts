@@ -91,7 +91,12 @@ describe('GET /api/me/*: sessions required', () => {
     for (const path of ['/me/coils', '/me/coils/{slug}', '/me/receipts']) {
       expect(doc.paths[path].get.security).toEqual([{ walletSession: [] }]);
     }
-    for (const [path, method] of [['/auth/nonce', 'get'], ['/auth/verify', 'post'], ['/auth/session', 'get'], ['/auth/logout', 'post']] as const) {
+    for (const [path, method] of [
+      ['/auth/nonce', 'get'],
+      ['/auth/verify', 'post'],
+      ['/auth/session', 'get'],
+      ['/auth/logout', 'post'],
+    ] as const) {
       expect(doc.paths[path][method].security ?? []).toEqual([]);
     }
     const limit = doc.paths['/me/coils'].get.parameters.find((p: { name: string }) => p.name === 'limit');
@@ -163,12 +168,17 @@ describe('GET /api/me/coils', () => {
 });
 
 describe('GET /api/me/coils/{slug}', () => {
-  it('@persistence returns the caller\'s Coil with its receipts', async () => {
+  it("@persistence returns the caller's Coil with its receipts", async () => {
     const res = await server.get('/api/me/coils/a-coil-2', { cookie: cookieA });
     expect(res.status).toBe(200);
     expect(res.json.coil).toMatchObject({ slug: 'a-coil-2', manifestHash: ownedByA[2]!.manifestHash });
     expect(res.json.receipts).toHaveLength(1);
-    expect(res.json.receipts[0]).toMatchObject({ coilSlug: 'a-coil-2', manifestHash: ownedByA[2]!.manifestHash, kind: 'coil_manifest', receipt: { anchoring: 'paper' } });
+    expect(res.json.receipts[0]).toMatchObject({
+      coilSlug: 'a-coil-2',
+      manifestHash: ownedByA[2]!.manifestHash,
+      kind: 'coil_manifest',
+      receipt: { anchoring: 'paper' },
+    });
     expect(res.json.receiptsNextCursor).toBeNull();
   });
 
@@ -227,7 +237,14 @@ describe('persistence across a restart', () => {
     try {
       const { cookie } = await signIn(first, WALLET_A);
       await firstDb.coil.create({
-        data: { id: randomUUID(), slug: 'survivor', manifestHash: 'e'.repeat(64), ownerAddress: WALLET_A.address, manifestJson: '{"slug":"survivor"}', createdAt: new Date() },
+        data: {
+          id: randomUUID(),
+          slug: 'survivor',
+          manifestHash: 'e'.repeat(64),
+          ownerAddress: WALLET_A.address,
+          manifestJson: '{"slug":"survivor"}',
+          createdAt: new Date(),
+        },
       });
       await firstDb.$disconnect();
       await first.stop({ keepData: true });

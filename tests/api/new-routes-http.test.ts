@@ -16,7 +16,10 @@ const cases = newRouteCases(createVaultManifest(VAULT_MANIFEST_INPUT).manifest);
 beforeAll(async () => {
   [server, limited] = await Promise.all([
     startServer({ allowPostgres: false }),
-    startServer({ allowPostgres: false, env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '300', RATE_LIMIT_NAMESPACE: `new-routes-${Date.now()}` } }),
+    startServer({
+      allowPostgres: false,
+      env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '300', RATE_LIMIT_NAMESPACE: `new-routes-${Date.now()}` },
+    }),
   ]);
 });
 afterAll(async () => {

@@ -25,7 +25,10 @@ describe('partner rails over HTTP', () => {
   });
 
   it('an artifact sent back whole to be verified names a setting (apiKeyEnvVar): refused as a credential field before any procedure runs', async () => {
-    const res = await server.post('/api/receipts/verify', { receipt: {}, subject: { commandPack: { agentApi: { apiKeyEnvVar: 'PARTNER_API_KEY' } } } });
+    const res = await server.post('/api/receipts/verify', {
+      receipt: {},
+      subject: { commandPack: { agentApi: { apiKeyEnvVar: 'PARTNER_API_KEY' } } },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('CREDENTIAL_FIELD_REJECTED');
   });

@@ -1,4 +1,4 @@
-/** GET /api/partnerbot/schema (spec 4.4): the autonomy path described, never executed. */
+/** GET /api/partnerbot/schema (interface 4.4): the autonomy path described, never executed. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server';
 
@@ -26,15 +26,30 @@ describe('GET /api/partnerbot/schema', () => {
   it('is stamped, versioned and lists only routes that exist', async () => {
     const res = await server.get('/api/partnerbot/schema?nowIso=2026-01-01T00:00:00Z');
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ schemaVersion: 'svc-partnerbot-schema-1.0.0', generatedAt: '2026-01-01T00:00:00.000Z', notInvestmentAdvice: true, liveOrderSent: false });
+    expect(res.json).toMatchObject({
+      schemaVersion: 'svc-partnerbot-schema-1.0.0',
+      generatedAt: '2026-01-01T00:00:00.000Z',
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
+    });
     const doc = (await server.get('/api/openapi.json')).json;
-    const documented = new Set(Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} /api${p}`)));
+    const documented = new Set(
+      Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} /api${p}`)),
+    );
     expect(res.json.routes.length).toBeGreaterThan(8);
     for (const r of res.json.routes) expect(documented).toContain(`${r.method} ${r.path}`);
     const rails = new Set(res.json.routes.map((r: { railId: string | null }) => r.railId));
     expect(rails).toEqual(new Set([null, 'rail_a_vault_deposit', 'rail_b_partner_stock_token']));
-    const autonomy = res.json.routes.filter((r: { workflow: string }) => r.workflow === 'partner_autonomy_path').map((r: { method: string; path: string }) => `${r.method} ${r.path}`);
-    for (const route of ['validate-autonomy', 'compile-broker-path', 'generate-command-pack', 'broker-mcp-instructions', 'post-run-audit']) {
+    const autonomy = res.json.routes
+      .filter((r: { workflow: string }) => r.workflow === 'partner_autonomy_path')
+      .map((r: { method: string; path: string }) => `${r.method} ${r.path}`);
+    for (const route of [
+      'validate-autonomy',
+      'compile-broker-path',
+      'generate-command-pack',
+      'broker-mcp-instructions',
+      'post-run-audit',
+    ]) {
       expect(autonomy).toContain(`POST /api/partnerbot/${route}`);
     }
     expect(documented).toContain('GET /api/partnerbot/schema');
@@ -50,7 +65,12 @@ describe('GET /api/partnerbot/schema', () => {
     expect(json.modes.map((m: { mode: string }) => m.mode)).toEqual(['A', 'B', 'C']);
     const b = json.modes[1];
     expect(b.refusalCodes).toEqual(['MODE_B_DISABLED', 'OWNER_APPROVAL_REQUIRED', 'PARTNER_KEY_MISSING', 'RECEIVER_NOT_PARTNER_WALLET']);
-    expect(b.envGates).toEqual(['PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'PARTNER_WALLET_ADDRESS']);
+    expect(b.envGates).toEqual([
+      'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED',
+      'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT',
+      'PARTNER_API_KEY',
+      'PARTNER_WALLET_ADDRESS',
+    ]);
   });
 
   it('names as mandatory every fuse a capsule requires, plus the run notional, market hours and the stop conditions: the list validate-autonomy applies', async () => {
@@ -60,7 +80,9 @@ describe('GET /api/partnerbot/schema', () => {
     const audit = await server.post('/api/tools/risk-audit', { coil: generated.json.coil });
     expect(audit.status).toBe(200);
     for (const kind of audit.json.requiredForCapsule) expect(kinds).toContain(kind);
-    expect(kinds).toEqual(expect.arrayContaining(['maxTotalNotional', 'marketHoursOnly', 'stopIfOracleUnhealthy', 'stopIfReceiptMismatch']));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['maxTotalNotional', 'marketHoursOnly', 'stopIfOracleUnhealthy', 'stopIfReceiptMismatch']),
+    );
     // The validation names as missing exactly the published kinds the Coil does not imply.
     const validated = await server.post('/api/partnerbot/validate-autonomy', { coil: generated.json.coil });
     const implied: string[] = validated.json.fuses.map((f: { kind: string }) => f.kind);
@@ -71,8 +93,13 @@ describe('GET /api/partnerbot/schema', () => {
   it('shapes the live-autonomy acknowledgment as booleans that must all be true', async () => {
     const { json } = await server.get('/api/partnerbot/schema');
     expect(json.liveAutonomyAcknowledgment.fields.length).toBeGreaterThanOrEqual(9);
-    for (const f of json.liveAutonomyAcknowledgment.fields) expect(f).toMatchObject({ type: 'boolean', mustBe: true, statement: expect.any(String) });
-    expect(json.liveAutonomyAcknowledgment).toMatchObject({ timestampField: 'acknowledgedAt', maxAgeSeconds: 86_400, futureSkewSeconds: 120 });
+    for (const f of json.liveAutonomyAcknowledgment.fields)
+      expect(f).toMatchObject({ type: 'boolean', mustBe: true, statement: expect.any(String) });
+    expect(json.liveAutonomyAcknowledgment).toMatchObject({
+      timestampField: 'acknowledgedAt',
+      maxAgeSeconds: 86_400,
+      futureSkewSeconds: 120,
+    });
   });
 
   it('gives the x402 call plan on the lane selected now, with the prices of the x402 schema', async () => {

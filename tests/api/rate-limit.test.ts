@@ -34,7 +34,8 @@ describe('rate limit', () => {
     // The typed client's call of the same procedure is the same tool.
     expect((await s.get('/trpc/system.registry')).status).toBe(429);
     // Bad requests count too: the limit is checked before the body is read.
-    for (let i = 0; i < 3; i++) await s.request('POST', '/api/stocks/registry/resolve', { rawBody: '{', headers: { 'content-type': 'application/json' } });
+    for (let i = 0; i < 3; i++)
+      await s.request('POST', '/api/stocks/registry/resolve', { rawBody: '{', headers: { 'content-type': 'application/json' } });
     expect((await s.post('/api/stocks/registry/resolve', { ticker: 'NVDA' })).status).toBe(429);
   });
 

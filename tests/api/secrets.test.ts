@@ -63,7 +63,9 @@ describe('secrets never leave', () => {
       for (const method of Object.keys(methods)) {
         const url = `/api${fillPath(path)}`;
         calls.push(method === 'get' ? server.get(url) : server.post(url, {}));
-        calls.push(method === 'get' ? server.get(`${url}?nowIso=2026-01-01T00:00:00Z`) : server.post(url, { nowIso: '2026-01-01T00:00:00Z' }));
+        calls.push(
+          method === 'get' ? server.get(`${url}?nowIso=2026-01-01T00:00:00Z`) : server.post(url, { nowIso: '2026-01-01T00:00:00Z' }),
+        );
       }
     }
     calls.push(server.get('/'), server.get('/docs'), server.get('/trpc/system.health'), server.get('/trpc/system.readiness'));

@@ -1,5 +1,5 @@
 /**
- * Stock-token lane through the real server and a fake partner API (spec 4.5, 2.8, 2.9, 3.1):
+ * Stock-token lane through the real server and a fake partner API (interface 4.5, 2.8, 2.9, 3.1):
  * prepare and every intent rejection, the submit gates one by one and in order, the
  * one-job-per-plan rule (repeated and concurrent), the key only in X-API-Key, partner
  * failures, the console-verification passthrough, and the job-poll mapping.
@@ -76,7 +76,12 @@ describe('GET /api/stocks/partner-status', () => {
     });
     expect(on.text).not.toContain(partner.url);
     const off = await laneOff.get('/api/stocks/partner-status');
-    expect(off.json).toMatchObject({ laneStatus: 'not_enabled', submitAvailable: false, partnerAgentApiEnabled: false, partnerApiKeyConfigured: true });
+    expect(off.json).toMatchObject({
+      laneStatus: 'not_enabled',
+      submitAvailable: false,
+      partnerAgentApiEnabled: false,
+      partnerApiKeyConfigured: true,
+    });
     const missingKey = await noKey.get('/api/stocks/partner-status');
     expect(missingKey.json).toMatchObject({ submitAvailable: false, partnerAgentApiEnabled: true, partnerApiKeyConfigured: false });
     expect((await cap100.get('/api/stocks/partner-status')).json.notionalCapUsd).toBe(100);
@@ -92,8 +97,18 @@ describe('POST /api/stocks/prepare-partner-command', () => {
     expect(body.generatedAt).toBe('2026-03-02T10:00:00.000Z');
     expect(body.planHash).toBe(planHashOf(intent(), nowIso));
     expect(body.plan.intent).toEqual(intent());
-    expect(body).toMatchObject({ svcExecutesTrade: false, svcCollectsLocation: false, requiresPartnerLocationVerification: true, partnerContacted: false });
-    expect(body.plan).toMatchObject({ svcExecutesTrade: false, svcCollectsLocation: false, requiresPartnerLocationVerification: true, chainId: 4663 });
+    expect(body).toMatchObject({
+      svcExecutesTrade: false,
+      svcCollectsLocation: false,
+      requiresPartnerLocationVerification: true,
+      partnerContacted: false,
+    });
+    expect(body.plan).toMatchObject({
+      svcExecutesTrade: false,
+      svcCollectsLocation: false,
+      requiresPartnerLocationVerification: true,
+      chainId: 4663,
+    });
     expect(body.commandPack).toEqual({
       social: '@partnerbot buy $25 of NVDA on broker',
       cli: 'partner --ni "buy $25 of NVDA on broker"',
@@ -114,7 +129,9 @@ describe('POST /api/stocks/prepare-partner-command', () => {
     const stored = await main.get(`/api/stocks/receipts/${body.planHash}`);
     expect(stored.status).toBe(200);
     expect(stored.json.receipt).toMatchObject({ status: 'prepared', jobId: null, txHash: null, planHash: body.planHash });
-    expect(stored.json.receipt.history).toEqual([expect.objectContaining({ seq: 1, trigger: 'prepare', fromStatus: null, toStatus: 'prepared' })]);
+    expect(stored.json.receipt.history).toEqual([
+      expect.objectContaining({ seq: 1, trigger: 'prepare', fromStatus: null, toStatus: 'prepared' }),
+    ]);
     // The plan's life runs from this server's first prepare (its clock), not from nowIso.
     expect(body.plan.lifetimeSeconds).toBe(900);
     expect(body.plan.expiresAt).toBe(stored.json.receipt.expiresAt);
@@ -132,7 +149,11 @@ describe('POST /api/stocks/prepare-partner-command', () => {
       urlNote: expect.stringMatching(/PARTNER_API_URL is not configured/),
     });
     const configured = (await laneOff.post(PREPARE, { intent: intent(), nowIso: freshNowIso() })).json.commandPack.agentApi;
-    expect(configured).toMatchObject({ url: `${partner.url}/agent/prompt`, pollUrlTemplate: `${partner.url}/agent/job/{jobId}`, partnerApiUrlConfigured: true });
+    expect(configured).toMatchObject({
+      url: `${partner.url}/agent/prompt`,
+      pollUrlTemplate: `${partner.url}/agent/job/{jobId}`,
+      partnerApiUrlConfigured: true,
+    });
   });
 
   it('is deterministic: the same intent at the same nowIso gives a byte-identical answer and one receipt', async () => {
@@ -165,7 +186,8 @@ describe('POST /api/stocks/prepare-partner-command', () => {
       expect(pack.social).toBe(`@partnerbot ${command}`);
       expect(pack.cli).toBe(`partner --ni "${command}"`);
       expect(pack.agentApi.body.prompt).toBe(command);
-      for (const text of [pack.social, pack.agentApi.body.prompt, pack.cli.replace(/"$/, '')]) expect(text.endsWith(' on broker')).toBe(true);
+      for (const text of [pack.social, pack.agentApi.body.prompt, pack.cli.replace(/"$/, '')])
+        expect(text.endsWith(' on broker')).toBe(true);
     }
   });
 
@@ -180,9 +202,21 @@ describe('POST /api/stocks/prepare-partner-command', () => {
 
 describe('intent rejections (422 STOCK_INTENT_INVALID, one code per rule, never clamped)', () => {
   const rejections: Array<[string, Record<string, unknown>, string]> = [
-    ['a non-canonical target address', { targetSymbol: 'XNVDA', targetTokenAddress: '0x1111111111111111111111111111111111111111' }, 'NON_CANONICAL_ADDRESS'],
-    ['a canonical ticker at another address', { targetSymbol: 'NVDA', targetTokenAddress: '0x2222222222222222222222222222222222222222' }, 'TICKER_ADDRESS_MISMATCH'],
-    ['a canonical ticker at another canonical token\'s address', { targetSymbol: 'NVDA', targetTokenAddress: AAPL }, 'TICKER_ADDRESS_MISMATCH'],
+    [
+      'a non-canonical target address',
+      { targetSymbol: 'XNVDA', targetTokenAddress: '0x1111111111111111111111111111111111111111' },
+      'NON_CANONICAL_ADDRESS',
+    ],
+    [
+      'a canonical ticker at another address',
+      { targetSymbol: 'NVDA', targetTokenAddress: '0x2222222222222222222222222222222222222222' },
+      'TICKER_ADDRESS_MISMATCH',
+    ],
+    [
+      "a canonical ticker at another canonical token's address",
+      { targetSymbol: 'NVDA', targetTokenAddress: AAPL },
+      'TICKER_ADDRESS_MISMATCH',
+    ],
     ['a ticker-only intent', { targetTokenAddress: undefined }, 'TARGET_ADDRESS_REQUIRED'],
     ['a malformed address', { targetTokenAddress: '0x1234' }, 'TARGET_ADDRESS_MALFORMED'],
     ['a non-stock canonical token (USDG)', { targetSymbol: 'USDG', targetTokenAddress: USDG.address }, 'TARGET_NOT_STOCK_TOKEN'],
@@ -193,16 +227,28 @@ describe('intent rejections (422 STOCK_INTENT_INVALID, one code per rule, never 
     ['a negative slippage', { maxSlippageBps: -1 }, 'SLIPPAGE_INVALID'],
     ['a notional above the cap', { maxNotionalUsd: 500.01 }, 'NOTIONAL_ABOVE_CAP'],
     ['a zero notional', { maxNotionalUsd: 0 }, 'NOTIONAL_INVALID'],
-    ['an amount above the intent\'s own notional', { inputAmount: '150', maxNotionalUsd: 100 }, 'INPUT_AMOUNT_ABOVE_MAX_NOTIONAL'],
+    ["an amount above the intent's own notional", { inputAmount: '150', maxNotionalUsd: 100 }, 'INPUT_AMOUNT_ABOVE_MAX_NOTIONAL'],
     ['a malformed amount', { inputAmount: '25USD' }, 'INPUT_AMOUNT_INVALID'],
     ['an amount with 7 decimals', { inputAmount: '1.0000001' }, 'INPUT_AMOUNT_INVALID'],
     ['a zero amount', { inputAmount: '0' }, 'INPUT_AMOUNT_INVALID'],
     ['a wrong chain', { chainId: 1 }, 'WRONG_CHAIN'],
-    ['a missing exposure acknowledgment', { userAcknowledgedTokenizedExposureNotDirectStockOwnership: undefined }, 'ACK_TOKENIZED_EXPOSURE_REQUIRED'],
-    ['a false exposure acknowledgment', { userAcknowledgedTokenizedExposureNotDirectStockOwnership: false }, 'ACK_TOKENIZED_EXPOSURE_REQUIRED'],
+    [
+      'a missing exposure acknowledgment',
+      { userAcknowledgedTokenizedExposureNotDirectStockOwnership: undefined },
+      'ACK_TOKENIZED_EXPOSURE_REQUIRED',
+    ],
+    [
+      'a false exposure acknowledgment',
+      { userAcknowledgedTokenizedExposureNotDirectStockOwnership: false },
+      'ACK_TOKENIZED_EXPOSURE_REQUIRED',
+    ],
     ['a missing partner acknowledgment', { userAcknowledgedPartnerExecutesTrade: undefined }, 'ACK_PARTNER_EXECUTES_REQUIRED'],
     ['a false partner acknowledgment', { userAcknowledgedPartnerExecutesTrade: false }, 'ACK_PARTNER_EXECUTES_REQUIRED'],
-    ['a vault_operator_rebalance intent without an explicit venue', { mode: 'vault_operator_rebalance' }, 'VENUE_REQUIRED_FOR_VAULT_REBALANCE'],
+    [
+      'a vault_operator_rebalance intent without an explicit venue',
+      { mode: 'vault_operator_rebalance' },
+      'VENUE_REQUIRED_FOR_VAULT_REBALANCE',
+    ],
     ['another venue', { venue: 'elsewhere' }, 'VENUE_UNSUPPORTED'],
     ['an unknown mode', { mode: 'autopilot' }, 'MODE_UNSUPPORTED'],
     ['an unknown side', { side: 'short' }, 'SIDE_UNSUPPORTED'],
@@ -225,19 +271,35 @@ describe('intent rejections (422 STOCK_INTENT_INVALID, one code per rule, never 
   }
 
   it('accepts the limits themselves: 500 bps and a notional equal to the cap', async () => {
-    const res = await main.post(PREPARE, { intent: intent({ maxSlippageBps: 500, maxNotionalUsd: 500, inputAmount: '500' }), nowIso: freshNowIso() });
+    const res = await main.post(PREPARE, {
+      intent: intent({ maxSlippageBps: 500, maxNotionalUsd: 500, inputAmount: '500' }),
+      nowIso: freshNowIso(),
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.json.plan.intent).toMatchObject({ maxSlippageBps: 500, maxNotionalUsd: 500 });
   });
 
   it('reports every broken rule at once, each with its own code', async () => {
-    const res = await main.post(PREPARE, { intent: intent({ maxSlippageBps: 900, maxNotionalUsd: 9000, chainId: 8453, userAcknowledgedPartnerExecutesTrade: false }) });
+    const res = await main.post(PREPARE, {
+      intent: intent({ maxSlippageBps: 900, maxNotionalUsd: 9000, chainId: 8453, userAcknowledgedPartnerExecutesTrade: false }),
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error.issues.map((i: { code: string }) => i.code).sort()).toEqual(['ACK_PARTNER_EXECUTES_REQUIRED', 'NOTIONAL_ABOVE_CAP', 'SLIPPAGE_ABOVE_CAP', 'WRONG_CHAIN']);
+    expect(res.json.error.issues.map((i: { code: string }) => i.code).sort()).toEqual([
+      'ACK_PARTNER_EXECUTES_REQUIRED',
+      'NOTIONAL_ABOVE_CAP',
+      'SLIPPAGE_ABOVE_CAP',
+      'WRONG_CHAIN',
+    ]);
   });
 
   it('answers wrong types and unknown fields with 400 STOCK_INTENT_SHAPE (no coercion)', async () => {
-    for (const body of [intent({ maxSlippageBps: '100' }), intent({ userAcknowledgedPartnerExecutesTrade: 'true' }), intent({ maxNotionalUsd: '100' }), intent({ maxSlipageBps: 10 }), intent({ inputAmount: 25 })]) {
+    for (const body of [
+      intent({ maxSlippageBps: '100' }),
+      intent({ userAcknowledgedPartnerExecutesTrade: 'true' }),
+      intent({ maxNotionalUsd: '100' }),
+      intent({ maxSlipageBps: 10 }),
+      intent({ inputAmount: 25 }),
+    ]) {
       const res = await main.post(PREPARE, { intent: body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json.error.code).toBe('STOCK_INTENT_SHAPE');
@@ -292,7 +354,7 @@ describe('POST /api/stocks/submit-partner-intent: gates in order', () => {
     expect((await main.get(`/api/stocks/receipts/${p.planHash}`)).json.receipt.status).toBe('prepared');
   });
 
-  it('gate 3: the notional is revalidated against this server\'s cap (a plan confirmed under a higher cap is refused)', async () => {
+  it("gate 3: the notional is revalidated against this server's cap (a plan confirmed under a higher cap is refused)", async () => {
     const p = await prepared(main, { maxNotionalUsd: 400, inputAmount: '300' });
     const seen = await partnerRequestsDuring(async () => {
       const res = await submit(cap100, p);
@@ -307,7 +369,12 @@ describe('POST /api/stocks/submit-partner-intent: gates in order', () => {
     const overCap = await prepared(main, { maxNotionalUsd: 400, inputAmount: '300' });
     const wrongHash = await submit(cap100, { ...overCap, planHash: 'a'.repeat(64) });
     expect(wrongHash.status).toBe(409);
-    const rebalanceOverCap = await prepared(main, { mode: 'vault_operator_rebalance', venue: 'broker', maxNotionalUsd: 400, inputAmount: '300' });
+    const rebalanceOverCap = await prepared(main, {
+      mode: 'vault_operator_rebalance',
+      venue: 'broker',
+      maxNotionalUsd: 400,
+      inputAmount: '300',
+    });
     const res = await submit(cap100, rebalanceOverCap);
     expect(res.status).toBe(422);
     expect(res.json.error.issues.map((i: { code: string }) => i.code)).toEqual(['NOTIONAL_ABOVE_CAP']);
@@ -334,7 +401,7 @@ describe('POST /api/stocks/submit-partner-intent: gates in order', () => {
   });
 });
 
-describe('POST /api/stocks/submit-partner-intent: a plan has a bounded life on the server\'s clock', () => {
+describe("POST /api/stocks/submit-partner-intent: a plan has a bounded life on the server's clock", () => {
   it('refuses (409 PLAN_EXPIRED) a plan first prepared more than 15 minutes ago, although nowIso names its generatedAt; preparing it again does not revive it', async () => {
     const p = await prepared(main, { inputAmount: '17' });
     // The plan's first prepare (a server-clock fact stored with it) moved 16 minutes back.
@@ -396,7 +463,10 @@ describe('POST /api/stocks/submit-partner-intent: one partner job per confirmed 
     expect(again).toEqual([]);
     const receipt = (await main.get(`/api/stocks/receipts/${p.planHash}`)).json.receipt;
     expect(receipt).toMatchObject({ status: 'job_pending', partnerJobStatus: 'pending' });
-    expect(receipt.history.map((h: { trigger: string; toStatus: string }) => `${h.trigger}:${h.toStatus}`)).toEqual(['prepare:prepared', 'submit:job_pending']);
+    expect(receipt.history.map((h: { trigger: string; toStatus: string }) => `${h.trigger}:${h.toStatus}`)).toEqual([
+      'prepare:prepared',
+      'submit:job_pending',
+    ]);
   });
 
   it('@persistence sends one job when the same plan is submitted concurrently (and without a prior prepare)', async () => {
@@ -405,7 +475,9 @@ describe('POST /api/stocks/submit-partner-intent: one partner job per confirmed 
     const planHash = planHashOf(body, nowIso);
     partner.failNextSubmit({ kind: 'delay', ms: 400 });
     const seen = await partnerRequestsDuring(async () => {
-      const answers = await Promise.all(Array.from({ length: 6 }, () => main.post(SUBMIT, { intent: body, userConfirmedPlanHash: planHash, nowIso })));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => main.post(SUBMIT, { intent: body, userConfirmedPlanHash: planHash, nowIso })),
+      );
       for (const res of answers) expect(res.status, res.text).toBe(200);
       expect(new Set(answers.map((r) => r.json.jobId)).size).toBe(1);
       expect(answers.filter((r) => r.json.replayed === false)).toHaveLength(1);
@@ -504,7 +576,7 @@ describe('GET /api/stocks/partner-job/{jobId}', () => {
     ]);
   });
 
-  it('says a completed job is the partner\'s word, unconfirmed, and never relays the partner\'s own text', async () => {
+  it("says a completed job is the partner's word, unconfirmed, and never relays the partner's own text", async () => {
     const p = await prepared(main);
     const jobId = (await submit(main, p)).json.jobId as string;
     partner.setJob(jobId, { statuses: ['completed'], response: 'I bought 0.18 NVDA for you. Trade executed.' });

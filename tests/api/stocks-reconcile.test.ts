@@ -1,5 +1,5 @@
 /**
- * Stock receipt reconciliation against the real local chain 4663 (spec 3.1, 4.5). A
+ * Stock receipt reconciliation against the real local chain 4663 (interface 3.1, 4.5). A
  * transaction proves a plan only when it is that plan's trade: mined after the plan was first
  * prepared here, its sender spent at most the plan's USDG and received the target token (a
  * test swap route, tests/support/chain/contracts/TestSwapRoute.sol, makes such trades), and no
@@ -81,7 +81,13 @@ async function trade(opts: { usdg?: string; out?: string; target?: string } = {}
 
 /** The plan's own route call with the plan's parameters, mined with status 0x0 (the route cannot pay out). */
 async function revertedTrade(usdg = '25') {
-  const receipt = await chain.sendUnchecked(route, routeAbi(), 'swap', [USDG.address, NVDA, parseUnits(usdg, 6), parseUnits('1000000', 18)], TRADER);
+  const receipt = await chain.sendUnchecked(
+    route,
+    routeAbi(),
+    'swap',
+    [USDG.address, NVDA, parseUnits(usdg, 6), parseUnits('1000000', 18)],
+    TRADER,
+  );
   expect(receipt.status).toBe('reverted');
   return receipt;
 }
@@ -89,14 +95,26 @@ async function revertedTrade(usdg = '25') {
 /** A stranger sends some of a stock token to another stranger: it spends no USDG. */
 async function strangerTransfer(token: string, amount = '0.001') {
   await chain.send(token as Address, tokenAbi(), 'mint', [chain.accounts[STRANGER]!.address, parseUnits('10', 18)]);
-  const receipt = await chain.send(token as Address, tokenAbi(), 'transfer', [chain.accounts[1]!.address, parseUnits(amount, 18)], STRANGER);
+  const receipt = await chain.send(
+    token as Address,
+    tokenAbi(),
+    'transfer',
+    [chain.accounts[1]!.address, parseUnits(amount, 18)],
+    STRANGER,
+  );
   expect(receipt.status).toBe('success');
   return receipt;
 }
 
 /** A stranger's transfer from an empty account, mined with status 0x0. */
 async function revertedTransfer(token: string) {
-  const receipt = await chain.sendUnchecked(token as Address, tokenAbi(), 'transfer', [chain.accounts[1]!.address, parseUnits('1000000', 18)], 7);
+  const receipt = await chain.sendUnchecked(
+    token as Address,
+    tokenAbi(),
+    'transfer',
+    [chain.accounts[1]!.address, parseUnits('1000000', 18)],
+    7,
+  );
   expect(receipt.status).toBe('reverted');
   return receipt;
 }
@@ -111,7 +129,11 @@ async function prepared(server: TestServer, overrides: Record<string, unknown> =
 /** Prepares a plan and hands it to the (fake) partner: the receipt is `job_pending`. */
 async function submitted(server: TestServer, overrides: Record<string, unknown> = {}) {
   const plan = await prepared(server, overrides);
-  const sub = await server.post('/api/stocks/submit-partner-intent', { intent: plan.intent, userConfirmedPlanHash: plan.planHash, nowIso: plan.generatedAt });
+  const sub = await server.post('/api/stocks/submit-partner-intent', {
+    intent: plan.intent,
+    userConfirmedPlanHash: plan.planHash,
+    nowIso: plan.generatedAt,
+  });
   expect(sub.status, sub.text).toBe(200);
   return { ...plan, jobId: sub.json.jobId as string };
 }
@@ -125,8 +147,8 @@ const passedChecks = (res: { json: { reconciliation: { proofChecks: Array<{ chec
 const failedCheck = (res: { json: { reconciliation: { proofChecks: Array<{ check: string; passed: boolean }> } } }) =>
   res.json.reconciliation.proofChecks.find((c) => !c.passed)?.check;
 
-describe('a transaction proves a plan only when it is that plan\'s trade', () => {
-  it('a matching trade (the sender spent at most the plan\'s USDG and received the target) moves the receipt to onchain_confirmed with its block', async () => {
+describe("a transaction proves a plan only when it is that plan's trade", () => {
+  it("a matching trade (the sender spent at most the plan's USDG and received the target) moves the receipt to onchain_confirmed with its block", async () => {
     const plan = await submitted(main);
     const tx = await trade({ usdg: '24.5' });
     const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash });
@@ -145,15 +167,33 @@ describe('a transaction proves a plan only when it is that plan\'s trade', () =>
       moved: true,
       chainIdVerified: true,
       reason: null,
-      senderFlows: { sender: chain.accounts[TRADER]!.address, targetDelta: parseUnits('0.15', 18).toString(), usdgDelta: (-parseUnits('24.5', 6)).toString() },
+      senderFlows: {
+        sender: chain.accounts[TRADER]!.address,
+        targetDelta: parseUnits('0.15', 18).toString(),
+        usdgDelta: (-parseUnits('24.5', 6)).toString(),
+      },
     });
-    expect(passedChecks(res)).toEqual(['mined_after_plan', 'not_proof_of_other_plan', 'moves_target_token', 'target_leg_by_sender', 'usdg_leg_by_sender', 'usdg_within_plan']);
+    expect(passedChecks(res)).toEqual([
+      'mined_after_plan',
+      'not_proof_of_other_plan',
+      'moves_target_token',
+      'target_leg_by_sender',
+      'usdg_leg_by_sender',
+      'usdg_within_plan',
+    ]);
     const last = res.json.receipt.history.at(-1);
-    expect(last).toMatchObject({ trigger: 'reconcile', fromStatus: 'job_pending', toStatus: 'onchain_confirmed', txHash: tx.transactionHash, blockNumber: tx.blockNumber.toString(), chainId: 4663 });
+    expect(last).toMatchObject({
+      trigger: 'reconcile',
+      fromStatus: 'job_pending',
+      toStatus: 'onchain_confirmed',
+      txHash: tx.transactionHash,
+      blockNumber: tx.blockNumber.toString(),
+      chainId: 4663,
+    });
     expect(res.text).not.toContain(new URL(chain.rpcUrl).pathname);
   });
 
-  it('a stranger\'s 0.001 NVDA transfer proves nothing for two unrelated plans, submitted or not', async () => {
+  it("a stranger's 0.001 NVDA transfer proves nothing for two unrelated plans, submitted or not", async () => {
     const never = await prepared(main, { inputAmount: '10' });
     const other = await submitted(main, { inputAmount: '12' });
     const tx = await strangerTransfer(NVDA);
@@ -176,7 +216,7 @@ describe('a transaction proves a plan only when it is that plan\'s trade', () =>
     expect(failedCheck(res)).toBe('moves_target_token');
   });
 
-  it('an over-spend proves nothing: more USDG than the plan\'s inputAmount', async () => {
+  it("an over-spend proves nothing: more USDG than the plan's inputAmount", async () => {
     const plan = await submitted(main);
     const larger = await prepared(main, { inputAmount: '26' });
     const tx = await trade({ usdg: '25.000001' });
@@ -185,7 +225,9 @@ describe('a transaction proves a plan only when it is that plan\'s trade', () =>
     expect(res.json.receipt).toMatchObject({ status: 'prepared', statusReason: 'USDG_SPENT_ABOVE_PLAN', txHash: null });
     expect(failedCheck(res)).toBe('usdg_within_plan');
     // The same trade is within a larger plan, which it then proves.
-    expect((await main.post(RECONCILE, { planHash: larger.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe('onchain_confirmed');
+    expect((await main.post(RECONCILE, { planHash: larger.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe(
+      'onchain_confirmed',
+    );
   });
 
   it('a trade mined before the plan was first prepared here proves nothing, whatever nowIso says', async () => {
@@ -194,7 +236,10 @@ describe('a transaction proves a plan only when it is that plan\'s trade', () =>
     const plan = await prepared(main);
     // The chain's clock may run ahead of the server's; place the plan's first prepare (a
     // server-clock fact stored with the plan) a minute after the trade's block.
-    await db.stockReceipt.update({ where: { planHash: plan.planHash }, data: { firstPreparedAt: new Date(Number(block.timestamp) * 1000 + 60_000) } });
+    await db.stockReceipt.update({
+      where: { planHash: plan.planHash },
+      data: { firstPreparedAt: new Date(Number(block.timestamp) * 1000 + 60_000) },
+    });
     const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash, nowIso: '2020-01-01T00:00:00Z' });
     expect(res.status, res.text).toBe(200);
     expect(res.json.receipt).toMatchObject({ status: 'prepared', txHash: null });
@@ -206,13 +251,18 @@ describe('a transaction proves a plan only when it is that plan\'s trade', () =>
     const first = await submitted(main, { inputAmount: '30' });
     const second = await submitted(main, { inputAmount: '30' });
     const tx = await trade({ usdg: '29' });
-    expect((await main.post(RECONCILE, { planHash: first.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe('onchain_confirmed');
+    expect((await main.post(RECONCILE, { planHash: first.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe(
+      'onchain_confirmed',
+    );
     const again = await main.post(RECONCILE, { planHash: second.planHash, txHash: tx.transactionHash });
     expect(again.status).toBe(200);
     expect(again.json.receipt).toMatchObject({ status: 'prepared', statusReason: 'TX_PROVES_OTHER_PLAN', txHash: null });
     expect(failedCheck(again)).toBe('not_proof_of_other_plan');
     // The plan that holds it is unchanged, and reconciling by the hash alone finds that plan.
-    expect((await main.post(RECONCILE, { txHash: tx.transactionHash })).json.receipt).toMatchObject({ planHash: first.planHash, status: 'onchain_confirmed' });
+    expect((await main.post(RECONCILE, { txHash: tx.transactionHash })).json.receipt).toMatchObject({
+      planHash: first.planHash,
+      status: 'onchain_confirmed',
+    });
     await expect(db.stockReceipt.update({ where: { planHash: second.planHash }, data: { txHash: tx.transactionHash } })).rejects.toThrow();
   });
 
@@ -224,13 +274,14 @@ describe('a transaction proves a plan only when it is that plan\'s trade', () =>
     const statuses = answers.map((r) => r.json.receipt.status);
     expect(statuses.filter((s) => s === 'onchain_confirmed')).toHaveLength(1);
     expect(statuses.filter((s) => s === 'prepared')).toHaveLength(3);
-    for (const res of answers.filter((r) => r.json.receipt.status === 'prepared')) expect(res.json.reconciliation.reason).toBe('TX_PROVES_OTHER_PLAN');
+    for (const res of answers.filter((r) => r.json.receipt.status === 'prepared'))
+      expect(res.json.reconciliation.reason).toBe('TX_PROVES_OTHER_PLAN');
     expect(await db.stockReceipt.count({ where: { txHash: tx.transactionHash } })).toBe(1);
   });
 });
 
 describe('a reverted transaction marks a plan onchain_reverted only when it is tied to it', () => {
-  it('a reverted AAPL transfer does not revert an NVDA plan, nor does a stranger\'s reverted NVDA transfer', async () => {
+  it("a reverted AAPL transfer does not revert an NVDA plan, nor does a stranger's reverted NVDA transfer", async () => {
     const plan = await submitted(main);
     for (const tx of [await revertedTransfer(AAPL), await revertedTransfer(NVDA)]) {
       const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash });
@@ -240,22 +291,32 @@ describe('a reverted transaction marks a plan onchain_reverted only when it is t
     }
   });
 
-  it('the plan\'s own route call with the plan\'s parameters, reverted, moves it to onchain_reverted; another amount does not', async () => {
+  it("the plan's own route call with the plan's parameters, reverted, moves it to onchain_reverted; another amount does not", async () => {
     const plan = await submitted(main);
     const otherAmount = await revertedTrade('24');
-    expect((await main.post(RECONCILE, { planHash: plan.planHash, txHash: otherAmount.transactionHash })).json.receipt.statusReason).toBe('REVERTED_TX_NOT_TIED_TO_PLAN');
+    expect((await main.post(RECONCILE, { planHash: plan.planHash, txHash: otherAmount.transactionHash })).json.receipt.statusReason).toBe(
+      'REVERTED_TX_NOT_TIED_TO_PLAN',
+    );
     const tx = await revertedTrade('25');
     const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.receipt).toMatchObject({ status: 'onchain_reverted', txHash: tx.transactionHash, blockNumber: tx.blockNumber.toString() });
+    expect(res.json.receipt).toMatchObject({
+      status: 'onchain_reverted',
+      txHash: tx.transactionHash,
+      blockNumber: tx.blockNumber.toString(),
+    });
     expect(res.json.receipt.statusMeaning).toMatch(/0x0/);
   });
 
-  it('a revert the partner\'s answer for the plan\'s own job names is tied to that plan, and to no other', async () => {
+  it("a revert the partner's answer for the plan's own job names is tied to that plan, and to no other", async () => {
     const plan = await submitted(main);
     const other = await submitted(main);
     const tx = await revertedTransfer(NVDA);
-    partner.setJob(plan.jobId, { statuses: ['failed'], reads: 0, error: `The swap on broker reverted in transaction ${tx.transactionHash}.` });
+    partner.setJob(plan.jobId, {
+      statuses: ['failed'],
+      reads: 0,
+      error: `The swap on broker reverted in transaction ${tx.transactionHash}.`,
+    });
     const notTheirs = await main.post(RECONCILE, { planHash: other.planHash, txHash: tx.transactionHash });
     expect(notTheirs.json.receipt).toMatchObject({ status: 'prepared', statusReason: 'REVERTED_TX_NOT_TIED_TO_PLAN' });
     const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash });
@@ -279,20 +340,38 @@ describe('POST /api/stocks/reconcile-receipt on chain 4663', () => {
     const plan = await submitted(main);
     const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: randomHash() });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.receipt).toMatchObject({ status: 'prepared', statusReason: 'TX_RECEIPT_NOT_FOUND', txHash: null, blockNumber: null, jobId: plan.jobId });
-    expect(res.json.reconciliation).toMatchObject({ moved: true, previousStatus: 'job_pending', reason: 'TX_RECEIPT_NOT_FOUND', chainIdVerified: true, proofChecks: [] });
+    expect(res.json.receipt).toMatchObject({
+      status: 'prepared',
+      statusReason: 'TX_RECEIPT_NOT_FOUND',
+      txHash: null,
+      blockNumber: null,
+      jobId: plan.jobId,
+    });
+    expect(res.json.reconciliation).toMatchObject({
+      moved: true,
+      previousStatus: 'job_pending',
+      reason: 'TX_RECEIPT_NOT_FOUND',
+      chainIdVerified: true,
+      proofChecks: [],
+    });
   });
 
   it('onchain_confirmed never moves backwards on later job polls or reconciliations without new proof', async () => {
     const plan = await submitted(main);
     const tx = await trade();
-    expect((await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe('onchain_confirmed');
+    expect((await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe(
+      'onchain_confirmed',
+    );
 
     for (const partnerStatus of ['failed', 'pending', 'cancelled', 'completed'] as const) {
       partner.setJob(plan.jobId, { statuses: [partnerStatus], reads: 0 });
       const poll = await main.get(`/api/stocks/partner-job/${plan.jobId}`);
       expect(poll.status, poll.text).toBe(200);
-      expect(poll.json).toMatchObject({ partnerJobStatus: partnerStatus, receiptStatus: 'onchain_confirmed', statusKeptReason: 'ONCHAIN_PROOF_KEPT' });
+      expect(poll.json).toMatchObject({
+        partnerJobStatus: partnerStatus,
+        receiptStatus: 'onchain_confirmed',
+        statusKeptReason: 'ONCHAIN_PROOF_KEPT',
+      });
       expect(poll.json.receipt).toMatchObject({ status: 'onchain_confirmed', txHash: tx.transactionHash, partnerJobStatus: partnerStatus });
     }
 
@@ -312,13 +391,17 @@ describe('POST /api/stocks/reconcile-receipt on chain 4663', () => {
     expect(sameAgain.json.reconciliation).toMatchObject({ moved: false, reason: null });
     const history = sameAgain.json.receipt.history as Array<{ toStatus: string; trigger: string }>;
     expect(history.filter((h) => h.toStatus === 'onchain_confirmed' && h.trigger === 'reconcile')).toHaveLength(1);
-    expect(history.slice(history.findIndex((h) => h.toStatus === 'onchain_confirmed')).every((h) => h.toStatus === 'onchain_confirmed')).toBe(true);
+    expect(
+      history.slice(history.findIndex((h) => h.toStatus === 'onchain_confirmed')).every((h) => h.toStatus === 'onchain_confirmed'),
+    ).toBe(true);
   });
 
   it('new on-chain proof does move a receipt: a later matching trade supersedes a tied revert', async () => {
     const plan = await submitted(main);
     const first = await revertedTrade();
-    expect((await main.post(RECONCILE, { planHash: plan.planHash, txHash: first.transactionHash })).json.receipt.status).toBe('onchain_reverted');
+    expect((await main.post(RECONCILE, { planHash: plan.planHash, txHash: first.transactionHash })).json.receipt.status).toBe(
+      'onchain_reverted',
+    );
     partner.setJob(plan.jobId, { statuses: ['completed'], reads: 0 });
     expect((await main.get(`/api/stocks/partner-job/${plan.jobId}`)).json.receiptStatus).toBe('onchain_reverted');
     const stranger = await strangerTransfer(NVDA);
@@ -333,9 +416,15 @@ describe('POST /api/stocks/reconcile-receipt on chain 4663', () => {
   it('a plan already proven on chain without a job is not submitted to the partner (409 RECEIPT_NOT_SUBMITTABLE)', async () => {
     const plan = await prepared(main, { inputAmount: '41' });
     const tx = await trade({ usdg: '41' });
-    expect((await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe('onchain_confirmed');
+    expect((await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe(
+      'onchain_confirmed',
+    );
     const before = partner.submissions().length;
-    const res = await main.post('/api/stocks/submit-partner-intent', { intent: plan.intent, userConfirmedPlanHash: plan.planHash, nowIso: plan.generatedAt });
+    const res = await main.post('/api/stocks/submit-partner-intent', {
+      intent: plan.intent,
+      userConfirmedPlanHash: plan.planHash,
+      nowIso: plan.generatedAt,
+    });
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('RECEIPT_NOT_SUBMITTABLE');
     expect(partner.submissions().length).toBe(before);
@@ -351,7 +440,11 @@ describe('POST /api/stocks/reconcile-receipt on chain 4663', () => {
     partner.failNextJobRead({ kind: 'status', status: 502 });
     const failed = await main.post(RECONCILE, { jobId: plan.jobId });
     expect(failed.status).toBe(200);
-    expect(failed.json.reconciliation).toMatchObject({ moved: false, reason: 'PARTNER_JOB_READ_FAILED', partnerErrorCode: 'PARTNER_HTTP_ERROR' });
+    expect(failed.json.reconciliation).toMatchObject({
+      moved: false,
+      reason: 'PARTNER_JOB_READ_FAILED',
+      partnerErrorCode: 'PARTNER_HTTP_ERROR',
+    });
     expect(failed.json.receipt.status).toBe('job_completed_unconfirmed');
   });
 
@@ -389,7 +482,12 @@ describe('reconciliation does not trust what it cannot verify', () => {
     const res = await wrongChain.post(RECONCILE, { planHash: plan.planHash, txHash: randomHash() });
     expect(res.status, res.text).toBe(200);
     expect(res.json.receipt).toMatchObject({ status: 'job_pending', txHash: null });
-    expect(res.json.reconciliation).toMatchObject({ moved: false, reason: 'CHAIN_ID_MISMATCH', chainIdVerified: false, expectedChainId: 4663 });
+    expect(res.json.reconciliation).toMatchObject({
+      moved: false,
+      reason: 'CHAIN_ID_MISMATCH',
+      chainIdVerified: false,
+      expectedChainId: 4663,
+    });
     const asked = otherChainRpc.methods.slice(before);
     expect(asked).toContain('eth_chainId');
     expect(asked).not.toContain('eth_getTransactionReceipt');
@@ -421,7 +519,9 @@ describe('@persistence', () => {
     const first = await startServer({ env: mainEnv });
     const plan = await submitted(first, { inputAmount: '42' });
     const tx = await trade({ usdg: '42' });
-    expect((await first.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe('onchain_confirmed');
+    expect((await first.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe(
+      'onchain_confirmed',
+    );
     const before = (await first.get(`/api/stocks/receipts/${plan.planHash}`)).json.receipt;
     await first.stop({ keepData: true });
 
@@ -430,11 +530,20 @@ describe('@persistence', () => {
     extra.push(again);
     const after = (await again.get(`/api/stocks/receipts/${plan.planHash}`)).json.receipt;
     expect(after).toEqual(before);
-    expect(after).toMatchObject({ status: 'onchain_confirmed', jobId: plan.jobId, txHash: tx.transactionHash, blockNumber: tx.blockNumber.toString() });
+    expect(after).toMatchObject({
+      status: 'onchain_confirmed',
+      jobId: plan.jobId,
+      txHash: tx.transactionHash,
+      blockNumber: tx.blockNumber.toString(),
+    });
     expect(after.history.map((h: { toStatus: string }) => h.toStatus)).toEqual(['prepared', 'job_pending', 'onchain_confirmed']);
 
     const submissionsBefore = partner.submissions().length;
-    const resubmit = await again.post('/api/stocks/submit-partner-intent', { intent: plan.intent, userConfirmedPlanHash: plan.planHash, nowIso: plan.generatedAt });
+    const resubmit = await again.post('/api/stocks/submit-partner-intent', {
+      intent: plan.intent,
+      userConfirmedPlanHash: plan.planHash,
+      nowIso: plan.generatedAt,
+    });
     expect(resubmit.status).toBe(200);
     expect(resubmit.json).toMatchObject({ jobId: plan.jobId, replayed: true, receiptStatus: 'onchain_confirmed' });
     expect(partner.submissions().length).toBe(submissionsBefore);

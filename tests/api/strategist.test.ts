@@ -1,5 +1,5 @@
 /**
- * The strategist (spec 4.2) through the real server: only what crosses HTTP, the failure
+ * The strategist (interface 4.2) through the real server: only what crosses HTTP, the failure
  * body `{ error, code, prompt }` as sent (stamped with the invariants, nothing else) and REST
  * inputs never coerced. Provider selection, fallback and every failure code are tested in
  * process, in tests/inproc/strategist.test.ts.
@@ -21,7 +21,12 @@ describe('POST /api/agent/svc over HTTP', () => {
     for (const path of ['/api/agent/svc', '/api/tools/generate-coil']) {
       const res = await unconfigured.post(path, { prompt: 'anything' });
       expect(res.status).toBe(503);
-      expect(res.json).toMatchObject({ code: 'PARTNER_NOT_CONFIGURED', prompt: 'anything', notInvestmentAdvice: true, liveOrderSent: false });
+      expect(res.json).toMatchObject({
+        code: 'PARTNER_NOT_CONFIGURED',
+        prompt: 'anything',
+        notInvestmentAdvice: true,
+        liveOrderSent: false,
+      });
       expect(typeof res.json.error).toBe('string');
       expect(Object.keys(res.json).sort()).toEqual(['code', 'error', 'liveOrderSent', 'notInvestmentAdvice', 'prompt']);
     }

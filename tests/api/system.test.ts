@@ -48,7 +48,10 @@ describe('health', () => {
 describe('stock submit availability: one rule for /api/health and /api/stocks/partner-status', () => {
   it('the flag and the key without PARTNER_API_URL are not enough for either (the partner cannot be called without its address); with it, both say yes', async () => {
     const key = { PARTNER_AGENT_API_ENABLED: 'true', PARTNER_API_KEY: 'svc-test-secret-partner-key-0001' };
-    const [noUrl, withUrl] = await Promise.all([startServer({ env: key }), startServer({ env: { ...key, PARTNER_API_URL: 'http://127.0.0.1:9' } })]);
+    const [noUrl, withUrl] = await Promise.all([
+      startServer({ env: key }),
+      startServer({ env: { ...key, PARTNER_API_URL: 'http://127.0.0.1:9' } }),
+    ]);
     extra.push(noUrl, withUrl);
     for (const [s, available] of [
       [server, false],
@@ -107,7 +110,10 @@ describe('registry', () => {
 
   it('resolves by address case-insensitively and checksums the answer', async () => {
     const res = await server.post('/api/stocks/registry/resolve', { address: '0x5FC5360D0400A0FD4F2AF552ADD042D716F1D168'.toLowerCase() });
-    expect(res.json).toMatchObject({ status: 'canonical', asset: { ticker: 'USDG', address: '0x5fc5360D0400a0Fd4f2af552ADD042D716F1d168' } });
+    expect(res.json).toMatchObject({
+      status: 'canonical',
+      asset: { ticker: 'USDG', address: '0x5fc5360D0400a0Fd4f2af552ADD042D716F1d168' },
+    });
     const mismatch = await server.post('/api/stocks/registry/resolve', { ticker: 'NVDA', address: '0x' + '11'.repeat(20) });
     expect(mismatch.json.status).toBe('ticker_address_mismatch');
   });
@@ -124,7 +130,7 @@ describe('OpenAPI and docs', () => {
     expect(res.json.paths['/health'].get.security).toBeUndefined();
   });
 
-  it('serves the docs page for people: the API viewer of this server\'s own OpenAPI document (rendered in the browser)', async () => {
+  it("serves the docs page for people: the API viewer of this server's own OpenAPI document (rendered in the browser)", async () => {
     const res = await fetch(`${server.url}/docs`);
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -145,13 +151,29 @@ describe('@persistence', () => {
   it('applies migrations once: a restart on the same database applies nothing and stays current', async () => {
     const first = await startServer();
     const dbUrl = first.databaseUrl;
-    const firstLog = first.logs.map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.event === 'migrations');
+    const firstLog = first.logs
+      .map((l) => {
+        try {
+          return JSON.parse(l);
+        } catch {
+          return undefined;
+        }
+      })
+      .find((l) => l?.event === 'migrations');
     expect(firstLog.applied.length).toBeGreaterThan(0);
     await first.stop({ keepData: true });
     const again = await startServer({ databaseUrl: dbUrl });
     again.adoptDataOf(first);
     extra.push(again);
-    const log = again.logs.map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.event === 'migrations');
+    const log = again.logs
+      .map((l) => {
+        try {
+          return JSON.parse(l);
+        } catch {
+          return undefined;
+        }
+      })
+      .find((l) => l?.event === 'migrations');
     expect(log).toMatchObject({ applied: [], alreadyApplied: firstLog.applied.length });
     expect((await again.get('/api/readiness')).json.database.migrations).toBe('current');
   });

@@ -1,5 +1,5 @@
 /**
- * The tools API (spec 4.3) through the real server: what crosses HTTP only (the stamped
+ * The tools API (interface 4.3) through the real server: what crosses HTTP only (the stamped
  * error envelope, REST inputs never coerced, the share-card image, the OpenAPI document and
  * the typed client at /trpc). The procedures' logic is tested in process, in
  * tests/inproc/tools.test.ts.
@@ -23,7 +23,6 @@ function expectToolEnvelope(json: Record<string, unknown>, tool: string) {
   expect(typeof json.generatedAt).toBe('string');
 }
 
-
 describe('POST /api/tools/validate-coil', () => {
   it('rejects a string where a number or a boolean is expected, never coercing it', async () => {
     const weight = rawCoil();
@@ -38,7 +37,10 @@ describe('POST /api/tools/validate-coil', () => {
     expect(f.status).toBe(400);
     expect(f.json.error.issues[0].path).toBe('coil.risk.allowNonCanonicalAssets');
     // Outside the Coil too: the REST dispatch hands the procedure the JSON as sent.
-    const ack = await server.post('/api/tools/compile-capsule', { coil: rawCoil({ mode: 'brokerage-mcp-plan', fuses: FULL_FUSES }), options: { userAcknowledgedAgenticMode: 'false' } });
+    const ack = await server.post('/api/tools/compile-capsule', {
+      coil: rawCoil({ mode: 'brokerage-mcp-plan', fuses: FULL_FUSES }),
+      options: { userAcknowledgedAgenticMode: 'false' },
+    });
     expect(ack.status).toBe(400);
     expect(ack.json.error.issues[0].path).toBe('options.userAcknowledgedAgenticMode');
     const bps = await server.post('/api/tools/drift-check', { coil: rawCoil(), currentWeightsBps: { NVDA: '12abc' } });
@@ -62,7 +64,10 @@ describe('POST /api/tools/compile-capsule', () => {
 
 describe('POST /api/tools/share-card and the SVG image', () => {
   it('returns a thesis card and serves it as an escaped SVG image', async () => {
-    const coil = rawCoil({ name: 'Chips <&> "AI"', memo: { title: '<script>alert(1)</script>', body: 'Accelerators keep scaling.', disclaimer: 'Not investment advice.' } });
+    const coil = rawCoil({
+      name: 'Chips <&> "AI"',
+      memo: { title: '<script>alert(1)</script>', body: 'Accelerators keep scaling.', disclaimer: 'Not investment advice.' },
+    });
     const res = await server.post('/api/tools/share-card', { coil, shareUrlBase: 'https://share.example/c', nowIso: NOW });
     expect(res.status).toBe(200);
     expectToolEnvelope(res.json, 'share-card');
@@ -111,11 +116,26 @@ describe("the caller's own words in tool answers: never a 500", () => {
 describe('documentation and the typed client', () => {
   it('lists every tools route, the image route and the passport caps in the OpenAPI document', async () => {
     const doc = (await server.get('/api/openapi.json')).json;
-    for (const path of ['/tools/generate-coil', '/tools/validate-coil', '/tools/score-coil', '/tools/compile-capsule', '/tools/risk-audit', '/tools/drift-check', '/tools/receipt', '/tools/share-card', '/coil/verify', '/coil/provenance/{manifestHash}', '/agents/passport/{agentId}', '/agent/svc', '/share-card/{receiptId}.svg']) {
+    for (const path of [
+      '/tools/generate-coil',
+      '/tools/validate-coil',
+      '/tools/score-coil',
+      '/tools/compile-capsule',
+      '/tools/risk-audit',
+      '/tools/drift-check',
+      '/tools/receipt',
+      '/tools/share-card',
+      '/coil/verify',
+      '/coil/provenance/{manifestHash}',
+      '/agents/passport/{agentId}',
+      '/agent/svc',
+      '/share-card/{receiptId}.svg',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     const passport = doc.paths['/agents/passport/{agentId}'].get.description as string;
-    for (const text of ['x6 capped at 300', 'x5 capped at 250', 'x2 capped at 200', 'x2 capped at 250', 'strategist id']) expect(passport).toContain(text);
+    for (const text of ['x6 capped at 300', 'x5 capped at 250', 'x2 capped at 200', 'x2 capped at 250', 'strategist id'])
+      expect(passport).toContain(text);
     expect(doc.paths['/share-card/{receiptId}.svg'].get.responses['200'].content['image/svg+xml']).toBeDefined();
   });
 

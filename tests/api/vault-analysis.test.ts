@@ -14,9 +14,22 @@ afterAll(async () => {
 const addr = (t: string) => findAssetByTicker(t)!.address;
 
 function expectChainBlocks(json: any) {
-  expect(json.vaultChain).toEqual({ name: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetAddress: USDG.address, baseAssetDecimals: 6, role: expect.any(String) });
+  expect(json.vaultChain).toEqual({
+    name: 'broker_chain',
+    chainId: 4663,
+    baseAsset: 'USDG',
+    baseAssetAddress: USDG.address,
+    baseAssetDecimals: 6,
+    role: expect.any(String),
+  });
   // Without the facilitator the x402 lane is the partner cloud on base: reported apart from the vault chain.
-  expect(json.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', chainId: 8453, asset: 'USDC', settlesHere: false });
+  expect(json.x402PaymentChain).toMatchObject({
+    lane: 'partnerCloud',
+    paymentChain: 'base',
+    chainId: 8453,
+    asset: 'USDC',
+    settlesHere: false,
+  });
   expect(json.sourceVerification.every((b: any) => /^\d{4}-\d{2}-\d{2}$/.test(b.lastVerified))).toBe(true);
   expect(json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
 }
@@ -83,7 +96,13 @@ describe('POST /api/vaults/compare', () => {
     const res = await server.post('/api/vaults/compare', {
       vaults: [
         { label: 'B', allocations: [{ tokenAddress: addr('TSLA'), weightBps: 10000 }] },
-        { label: 'A', allocations: [{ tokenAddress: addr('SPY'), weightBps: 9000 }, { tokenAddress: USDG.address, weightBps: 1000 }] },
+        {
+          label: 'A',
+          allocations: [
+            { tokenAddress: addr('SPY'), weightBps: 9000 },
+            { tokenAddress: USDG.address, weightBps: 1000 },
+          ],
+        },
       ],
     });
     expect(res.status).toBe(200);
@@ -93,7 +112,9 @@ describe('POST /api/vaults/compare', () => {
   });
 
   it('needs two to five vaults', async () => {
-    const res = await server.post('/api/vaults/compare', { vaults: [{ label: 'solo', allocations: [{ tokenAddress: USDG.address, weightBps: 10000 }] }] });
+    const res = await server.post('/api/vaults/compare', {
+      vaults: [{ label: 'solo', allocations: [{ tokenAddress: USDG.address, weightBps: 10000 }] }],
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('VAULT_COMPARISON_SHAPE');
   });

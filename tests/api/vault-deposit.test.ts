@@ -88,7 +88,13 @@ describe('deposit pack (Mode A)', () => {
     expect(deposit.args).toEqual([125_500_000n, receiver, RISK, JURISDICTION]);
     expect(pack.depositCalldata.slice(0, 10)).not.toBe(toHex(keccak256(stringToBytes('deposit(uint256,address)'))).slice(0, 10));
 
-    expect(res.json.ackVerification).toMatchObject({ source: 'onchain_eth_call', readFrom: 'vault_ack_views', chainRead: true, matches: true, readAddress: V1_VAULT.address });
+    expect(res.json.ackVerification).toMatchObject({
+      source: 'onchain_eth_call',
+      readFrom: 'vault_ack_views',
+      chainRead: true,
+      matches: true,
+      readAddress: V1_VAULT.address,
+    });
     expect(res.json.partnerbotSocialCommand).toMatch(/^@partnerbot .*depositWithAcks.*on broker$/);
     expect(res.json.partnerbotSocialCommand).toContain(V1_VAULT.address);
     expect(res.json.modes.A.executionVerifiable).toBe(false);
@@ -98,7 +104,12 @@ describe('deposit pack (Mode A)', () => {
     expect(link.pathname).toBe(`/vaults/${V1_VAULT.slug}/deposit`);
     expect(link.searchParams.get('amount')).toBe('125.5');
     expect(res.json.vaultChain).toMatchObject({ chainId: 4663, baseAsset: 'USDG', baseAssetDecimals: 6 });
-    expect(res.json.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', facilitatorState: 'disabled', settlesHere: false });
+    expect(res.json.x402PaymentChain).toMatchObject({
+      lane: 'partnerCloud',
+      paymentChain: 'base',
+      facilitatorState: 'disabled',
+      settlesHere: false,
+    });
     expect(res.json.sourceVerification.some((s: { method: string }) => s.method === 'live_chain_read')).toBe(true);
     for (const s of res.json.sourceVerification) expect(s.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}/);
   });
@@ -112,7 +123,7 @@ describe('deposit pack (Mode A)', () => {
     expect(c.json.pack.planHash).not.toBe(a.json.pack.planHash);
   });
 
-  it('a pack sent from the depositor\'s own wallet completes only with the vault\'s Deposit event', async () => {
+  it("a pack sent from the depositor's own wallet completes only with the vault's Deposit event", async () => {
     const depositor = 2;
     const receiver = chain.accounts[depositor]!.address;
     await fund(depositor, '500');
@@ -144,7 +155,9 @@ describe('deposit pack (Mode A)', () => {
     const otherAmount = await server.get(`/api/partnerbot/vault-deposit/status/${deposit.transactionHash}?amount=250.74`);
     expect(otherAmount.json.complete).toBe(false);
     expect(otherAmount.json.verification.amountMatches).toBe(false);
-    const otherReceiver = await server.get(`/api/partnerbot/vault-deposit/status/${deposit.transactionHash}?receiver=${chain.accounts[3]!.address}`);
+    const otherReceiver = await server.get(
+      `/api/partnerbot/vault-deposit/status/${deposit.transactionHash}?receiver=${chain.accounts[3]!.address}`,
+    );
     expect(otherReceiver.json.complete).toBe(false);
     expect(otherReceiver.json.verification.receiverMatches).toBe(false);
 
@@ -153,8 +166,18 @@ describe('deposit pack (Mode A)', () => {
     expect(approvalStatus.json.complete).toBe(false);
     expect(approvalStatus.json.verification).toMatchObject({ txStatus: 'success', toIsVault: false, confirmedVaultDeposit: false });
 
-    const receipt = await server.post('/api/vaults/receipt', { txHash: deposit.transactionHash, receiver, amountUsdg: '250.75', nowIso: NOW });
-    expect(receipt.json.receipt).toMatchObject({ stage: 'SETTLEMENT', status: 'onchain_confirmed', kind: 'deposit_settlement', anchoring: 'paper' });
+    const receipt = await server.post('/api/vaults/receipt', {
+      txHash: deposit.transactionHash,
+      receiver,
+      amountUsdg: '250.75',
+      nowIso: NOW,
+    });
+    expect(receipt.json.receipt).toMatchObject({
+      stage: 'SETTLEMENT',
+      status: 'onchain_confirmed',
+      kind: 'deposit_settlement',
+      anchoring: 'paper',
+    });
     expect(receipt.json.receipt.receiptId).toMatch(/^vrcpt_[0-9a-f]{24}$/);
   });
 
@@ -180,7 +203,12 @@ describe('deposit pack (Mode A)', () => {
     expect(tx.logs.length).toBe(1);
     const status = await server.get(`/api/partnerbot/vault-deposit/status/${tx.transactionHash}`);
     expect(status.json.complete).toBe(false);
-    expect(status.json.verification).toMatchObject({ txStatus: 'success', toIsVault: false, depositEvent: null, confirmedVaultDeposit: false });
+    expect(status.json.verification).toMatchObject({
+      txStatus: 'success',
+      toIsVault: false,
+      depositEvent: null,
+      confirmedVaultDeposit: false,
+    });
   });
 
   it('a confirmed transaction to the vault without a Deposit event is not complete', async () => {
@@ -188,19 +216,33 @@ describe('deposit pack (Mode A)', () => {
     expect(tx.status).toBe('success');
     const status = await server.get(`/api/partnerbot/vault-deposit/status/${tx.transactionHash}`);
     expect(status.json.complete).toBe(false);
-    expect(status.json.verification).toMatchObject({ txStatus: 'success', toIsVault: true, depositEvent: null, confirmedVaultDeposit: false });
+    expect(status.json.verification).toMatchObject({
+      txStatus: 'success',
+      toIsVault: true,
+      depositEvent: null,
+      confirmedVaultDeposit: false,
+    });
     expect(status.json.verification.reason).toMatch(/no Deposit event/);
   });
 
   it('the reference vault refuses a plain ERC-4626 deposit()', async () => {
-    const tx = await chain.sendUnchecked(V1_VAULT.address, parseAbi(['function deposit(uint256 assets, address receiver) returns (uint256)']), 'deposit', [1n, chain.accounts[0]!.address]);
+    const tx = await chain.sendUnchecked(
+      V1_VAULT.address,
+      parseAbi(['function deposit(uint256 assets, address receiver) returns (uint256)']),
+      'deposit',
+      [1n, chain.accounts[0]!.address],
+    );
     expect(tx.status).toBe('reverted');
   });
 
   it('an unknown transaction hash is found: false and not complete; a malformed id is 400', async () => {
     const res = await server.get(`/api/partnerbot/vault-deposit/status/0x${'ab'.repeat(32)}`);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ kind: 'tx-reconcile', complete: false, verification: { found: false, txStatus: 'not_found', chainIdVerified: true } });
+    expect(res.json).toMatchObject({
+      kind: 'tx-reconcile',
+      complete: false,
+      verification: { found: false, txStatus: 'not_found', chainIdVerified: true },
+    });
     const bad = await server.get('/api/partnerbot/vault-deposit/status/not-a-hash');
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('DEPOSIT_STATUS_ID_INVALID');
@@ -218,7 +260,10 @@ describe('deposit pack (Mode A)', () => {
       expect(res.json.error.issues).toHaveLength(1);
       expect(res.json.error.issues[0].path).toBe('ackHashes.risk');
       expect(res.json.notInvestmentAdvice).toBe(true);
-      const viaSlug = await server.post(`/api/vaults/${V1_VAULT.slug}/deposit-partnerbot-intent`, { amountUsdg: '10', receiver: chain.accounts[1]!.address });
+      const viaSlug = await server.post(`/api/vaults/${V1_VAULT.slug}/deposit-partnerbot-intent`, {
+        amountUsdg: '10',
+        receiver: chain.accounts[1]!.address,
+      });
       expect(viaSlug.json.error.code).toBe('ACK_HASH_MISMATCH');
     } finally {
       await v1.restorePinnedAcks();
@@ -231,7 +276,11 @@ describe('deposit pack (Mode A)', () => {
     try {
       const res = await prepare({ amountUsdg: '10', receiver: chain.accounts[1]!.address });
       expect(res.status, res.text).toBe(200);
-      expect(res.json.ackVerification).toMatchObject({ source: 'onchain_eth_call', readFrom: 'access_policy_get_vault_policy', readAddress: V1_VAULT.accessPolicyAddress });
+      expect(res.json.ackVerification).toMatchObject({
+        source: 'onchain_eth_call',
+        readFrom: 'access_policy_get_vault_policy',
+        readAddress: V1_VAULT.accessPolicyAddress,
+      });
     } finally {
       await chain.send(V1_VAULT.address, v1.vaultAbi, 'setAckViewsEnabled', [true]);
     }
@@ -251,9 +300,17 @@ describe('rejections: never clamped, each with its own code', () => {
     ['the USDG token as receiver', () => ({ amountUsdg: '1', receiver: USDG.address.toLowerCase() }), 'RECEIVER_IS_USDG_TOKEN'],
     ['the zero address as receiver', () => ({ amountUsdg: '1', receiver: `0x${'0'.repeat(40)}` }), 'RECEIVER_ZERO_ADDRESS'],
     ['a malformed receiver', () => ({ amountUsdg: '1', receiver: '0x1234' }), 'RECEIVER_MALFORMED'],
-    ['a receiver with a wrong checksum', () => ({ amountUsdg: '1', receiver: receiver().replace(/[a-f]/, (c) => c.toUpperCase()) }), 'RECEIVER_MALFORMED'],
+    [
+      'a receiver with a wrong checksum',
+      () => ({ amountUsdg: '1', receiver: receiver().replace(/[a-f]/, (c) => c.toUpperCase()) }),
+      'RECEIVER_MALFORMED',
+    ],
     ['an unknown vault', () => ({ vaultId: 'another-vault', amountUsdg: '1', receiver: receiver() }), 'VAULT_UNKNOWN'],
-    ['the V2 vault (not a Rail A vault)', () => ({ vaultId: V2_SUITE[0]!.address, amountUsdg: '1', receiver: receiver() }), 'VAULT_UNKNOWN'],
+    [
+      'the V2 vault (not a Rail A vault)',
+      () => ({ vaultId: V2_SUITE[0]!.address, amountUsdg: '1', receiver: receiver() }),
+      'VAULT_UNKNOWN',
+    ],
     ['a lifetime below the bounds', () => ({ amountUsdg: '1', receiver: receiver(), expiresInSeconds: 59 }), 'EXPIRY_OUT_OF_BOUNDS'],
     ['a lifetime above the bounds', () => ({ amountUsdg: '1', receiver: receiver(), expiresInSeconds: 86_401 }), 'EXPIRY_OUT_OF_BOUNDS'],
   ];
@@ -275,12 +332,19 @@ describe('rejections: never clamped, each with its own code', () => {
 
 describe('vault-scoped deposit routes', () => {
   it('deposit-partnerbot-intent is Mode A pinned to the slug; an unknown slug fails closed', async () => {
-    const res = await server.post(`/api/vaults/${V1_VAULT.slug}/deposit-partnerbot-intent`, { amountUsdg: '42', receiver: chain.accounts[1]!.address, nowIso: NOW });
+    const res = await server.post(`/api/vaults/${V1_VAULT.slug}/deposit-partnerbot-intent`, {
+      amountUsdg: '42',
+      receiver: chain.accounts[1]!.address,
+      nowIso: NOW,
+    });
     expect(res.status).toBe(200);
     expect(res.json.pack).toMatchObject({ vaultSlug: V1_VAULT.slug, amountUnits: '42000000' });
     const direct = await prepare({ amountUsdg: '42', receiver: chain.accounts[1]!.address });
     expect(res.json.pack.planHash).toBe(direct.json.pack.planHash);
-    const unknown = await server.post('/api/vaults/no-such-vault/deposit-partnerbot-intent', { amountUsdg: '42', receiver: chain.accounts[1]!.address });
+    const unknown = await server.post('/api/vaults/no-such-vault/deposit-partnerbot-intent', {
+      amountUsdg: '42',
+      receiver: chain.accounts[1]!.address,
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.code).toBe('VAULT_UNKNOWN');
   });

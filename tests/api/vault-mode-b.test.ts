@@ -1,5 +1,5 @@
 /**
- * Mode B (spec 4.6) through the real server, the fake partner API and the local chain: the
+ * Mode B (interface 4.6) through the real server, the fake partner API and the local chain: the
  * refusals in their order, one prompt per plan for the operator's own partner wallet, a
  * status that completes only on the chain's proof, and jobs that survive a restart.
  */
@@ -47,7 +47,14 @@ beforeAll(async () => {
     // Every other gate would also fail here: the first refusal must still be MODE_B_DISABLED.
     startServer({ env: { BROKER_CHAIN_RPC_URL: chain.rpcUrl } }),
     startServer({ env: { BROKER_CHAIN_RPC_URL: chain.rpcUrl, PARTNERBOT_DEPOSIT_EXECUTION_ENABLED: 'true' } }),
-    startServer({ env: { BROKER_CHAIN_RPC_URL: chain.rpcUrl, PARTNERBOT_DEPOSIT_EXECUTION_ENABLED: 'true', OWNER_APPROVED_PARTNER_WALLET_DEPOSIT: 'true', PARTNER_WALLET_ADDRESS: wallet } }),
+    startServer({
+      env: {
+        BROKER_CHAIN_RPC_URL: chain.rpcUrl,
+        PARTNERBOT_DEPOSIT_EXECUTION_ENABLED: 'true',
+        OWNER_APPROVED_PARTNER_WALLET_DEPOSIT: 'true',
+        PARTNER_WALLET_ADDRESS: wallet,
+      },
+    }),
     startServer({ env }),
   ]);
 });
@@ -63,8 +70,17 @@ async function prepared(server: TestServer, amountUsdg: string, receiver: string
   return res.json.pack;
 }
 
-function submitBody(pack: { amount: string; receiver: string; planHash: string; generatedAt: string }, overrides: Record<string, unknown> = {}) {
-  return { amountUsdg: pack.amount, receiver: pack.receiver, confirmPlanHash: pack.planHash, packGeneratedAt: pack.generatedAt, ...overrides };
+function submitBody(
+  pack: { amount: string; receiver: string; planHash: string; generatedAt: string },
+  overrides: Record<string, unknown> = {},
+) {
+  return {
+    amountUsdg: pack.amount,
+    receiver: pack.receiver,
+    confirmPlanHash: pack.planHash,
+    packGeneratedAt: pack.generatedAt,
+    ...overrides,
+  };
 }
 
 async function sendFromWallet(to: Address, data: Hex) {
@@ -75,7 +91,12 @@ async function sendFromWallet(to: Address, data: Hex) {
 
 describe('Mode B refusals, in order', () => {
   it('1. MODE_B_DISABLED first, even when every other gate would fail too', async () => {
-    const res = await off.post('/api/partnerbot/vault-deposit/submit-intent', { amountUsdg: '5', receiver: chain.accounts[1]!.address, confirmPlanHash: 'nope', packGeneratedAt: new Date().toISOString() });
+    const res = await off.post('/api/partnerbot/vault-deposit/submit-intent', {
+      amountUsdg: '5',
+      receiver: chain.accounts[1]!.address,
+      confirmPlanHash: 'nope',
+      packGeneratedAt: new Date().toISOString(),
+    });
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe('MODE_B_DISABLED');
     expect(res.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
@@ -109,7 +130,12 @@ describe('Mode B refusals, in order', () => {
   });
 
   it('2. OWNER_APPROVAL_REQUIRED when execution is enabled without the owner approval', async () => {
-    const res = await noOwner.post('/api/partnerbot/vault-deposit/submit-intent', { amountUsdg: '5', receiver: chain.accounts[1]!.address, confirmPlanHash: 'nope', packGeneratedAt: new Date().toISOString() });
+    const res = await noOwner.post('/api/partnerbot/vault-deposit/submit-intent', {
+      amountUsdg: '5',
+      receiver: chain.accounts[1]!.address,
+      confirmPlanHash: 'nope',
+      packGeneratedAt: new Date().toISOString(),
+    });
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe('OWNER_APPROVAL_REQUIRED');
   });
@@ -132,7 +158,10 @@ describe('Mode B refusals, in order', () => {
 
   it('5. an inexact confirmPlanHash is refused and nothing reaches the partner', async () => {
     const pack = await prepared(full, '5');
-    const wrong = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack, { confirmPlanHash: pack.planHash.replace(/.$/, (c: string) => (c === '0' ? '1' : '0')) }));
+    const wrong = await full.post(
+      '/api/partnerbot/vault-deposit/submit-intent',
+      submitBody(pack, { confirmPlanHash: pack.planHash.replace(/.$/, (c: string) => (c === '0' ? '1' : '0')) }),
+    );
     expect(wrong.status).toBe(409);
     expect(wrong.json.error.code).toBe('CONFIRM_PLAN_HASH_MISMATCH');
     const otherAmount = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack, { amountUsdg: '5.000001' }));
@@ -141,7 +170,11 @@ describe('Mode B refusals, in order', () => {
   });
 
   it('an expired pack is refused even with its exact planHash', async () => {
-    const old = await full.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg: '5', receiver: wallet, nowIso: new Date(Date.now() - 3_600_000).toISOString() });
+    const old = await full.post('/api/partnerbot/vault-deposit/prepare-command', {
+      amountUsdg: '5',
+      receiver: wallet,
+      nowIso: new Date(Date.now() - 3_600_000).toISOString(),
+    });
     const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(old.json.pack));
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('PACK_EXPIRED');
@@ -149,8 +182,15 @@ describe('Mode B refusals, in order', () => {
   });
 
   it('an expired pack sent with nowIso pinned to its creation time is still expired: the expiry reads the server clock', async () => {
-    const old = await full.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg: '5', receiver: wallet, nowIso: new Date(Date.now() - 3_600_000).toISOString() });
-    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(old.json.pack, { nowIso: old.json.pack.generatedAt }));
+    const old = await full.post('/api/partnerbot/vault-deposit/prepare-command', {
+      amountUsdg: '5',
+      receiver: wallet,
+      nowIso: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    const res = await full.post(
+      '/api/partnerbot/vault-deposit/submit-intent',
+      submitBody(old.json.pack, { nowIso: old.json.pack.generatedAt }),
+    );
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('PACK_EXPIRED');
     expect(partner.submissions()).toHaveLength(0);
@@ -166,7 +206,14 @@ describe('Mode B with every gate open', () => {
     const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
     expect(res.status).toBe(200);
     expect(res.json.complete).toBe(false);
-    expect(res.json.job).toMatchObject({ submitState: 'submitted', receiver: wallet, amount: '12.5', amountUnits: '12500000', planHash: pack.planHash, userDepositPath: false });
+    expect(res.json.job).toMatchObject({
+      submitState: 'submitted',
+      receiver: wallet,
+      amount: '12.5',
+      amountUnits: '12500000',
+      planHash: pack.planHash,
+      userDepositPath: false,
+    });
     expect(res.json.job.id).toMatch(/^bvd_[0-9a-f]{24}$/);
     expect(res.json.verification).toMatchObject({ found: false, confirmedVaultDeposit: false, txHash: null });
     jobId = res.json.job.id;
@@ -186,7 +233,10 @@ describe('Mode B with every gate open', () => {
     const again = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe('PLAN_ALREADY_SUBMITTED');
-    const bare = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack, { confirmPlanHash: pack.planHash.slice(2) }));
+    const bare = await full.post(
+      '/api/partnerbot/vault-deposit/submit-intent',
+      submitBody(pack, { confirmPlanHash: pack.planHash.slice(2) }),
+    );
     expect(bare.status).toBe(409);
     expect(bare.json.error.code).toBe('PLAN_ALREADY_SUBMITTED');
     expect(partner.submissions()).toHaveLength(1);
@@ -195,7 +245,12 @@ describe('Mode B with every gate open', () => {
   it('the job is not complete while the partner reports pending, nor when it reports completed without proof', async () => {
     const pending = await full.get(`/api/partnerbot/vault-deposit/status/${jobId}`);
     expect(pending.status).toBe(200);
-    expect(pending.json).toMatchObject({ kind: 'partner-job', jobId, complete: false, partnerJob: { state: 'read', status: 'pending', statusIsProof: false } });
+    expect(pending.json).toMatchObject({
+      kind: 'partner-job',
+      jobId,
+      complete: false,
+      partnerJob: { state: 'read', status: 'pending', statusIsProof: false },
+    });
 
     const partnerJobId = pending.json.job.partnerJobId as string;
     partner.setJob(partnerJobId, { statuses: ['completed'], response: 'I deposited 12.5 USDG into the vault for you.' });
@@ -209,7 +264,7 @@ describe('Mode B with every gate open', () => {
     expect(claimed.text).not.toContain('I deposited');
   });
 
-  it('completes once the operator wallet\'s deposit is on chain and the partner names its hash', async () => {
+  it("completes once the operator wallet's deposit is on chain and the partner names its hash", async () => {
     const approval = await sendFromWallet(pack.assetAddress, pack.approveCalldata);
     const deposit = await sendFromWallet(pack.vaultAddress, pack.depositCalldata);
     expect(deposit.status).toBe('success');
@@ -239,7 +294,13 @@ describe('Mode B with every gate open', () => {
     expect(res.status).toBe(200);
     // A deposit without an approval: transferFrom fails and the transaction reverts on chain.
     const w = chain.wallet(WALLET_INDEX);
-    const hash = await w.sendTransaction({ to: other.vaultAddress, data: other.depositCalldata, gas: 300_000n, account: w.account, chain: w.chain });
+    const hash = await w.sendTransaction({
+      to: other.vaultAddress,
+      data: other.depositCalldata,
+      gas: 300_000n,
+      account: w.account,
+      chain: w.chain,
+    });
     const reverted = await chain.publicClient.waitForTransactionReceipt({ hash });
     expect(reverted.status).toBe('reverted');
     const status = await full.get(`/api/partnerbot/vault-deposit/status/${res.json.job.id}?txHash=${hash}`);
@@ -276,7 +337,13 @@ describe('@persistence Mode B jobs', () => {
     extra.push(second);
     const status = await second.get(`/api/partnerbot/vault-deposit/status/${jobId}`);
     expect(status.status).toBe(200);
-    expect(status.json.job).toMatchObject({ id: jobId, planHash: pack.planHash, amount: '7.25', receiver: wallet, submitState: 'submitted' });
+    expect(status.json.job).toMatchObject({
+      id: jobId,
+      planHash: pack.planHash,
+      amount: '7.25',
+      receiver: wallet,
+      submitState: 'submitted',
+    });
     expect(status.json.job.createdAt).toBe(submitted.json.job.createdAt);
     expect(status.json.complete).toBe(false);
 

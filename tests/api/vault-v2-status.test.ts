@@ -73,16 +73,33 @@ describe('V2 status with the suite live', () => {
 
     // Capacities: deposit = the smallest buy capacity (NVDA 8000); redemption = min(smallest
     // sell 45000, cash 40000) = 40000, limited by the USDG cash buffer.
-    expect(s.immediateDepositCapacityUsdg).toMatchObject({ state: 'live', usdg: V2_FIXTURE.nvda.buyUsdg, units: '8000000000', limitingAssetTicker: 'NVDA' });
-    expect(s.immediateUsdgRedemptionCapacityUsdg).toMatchObject({ state: 'live', usdg: V2_FIXTURE.usdgCashUsdg, limitingAssetTicker: 'USDG' });
+    expect(s.immediateDepositCapacityUsdg).toMatchObject({
+      state: 'live',
+      usdg: V2_FIXTURE.nvda.buyUsdg,
+      units: '8000000000',
+      limitingAssetTicker: 'NVDA',
+    });
+    expect(s.immediateUsdgRedemptionCapacityUsdg).toMatchObject({
+      state: 'live',
+      usdg: V2_FIXTURE.usdgCashUsdg,
+      limitingAssetTicker: 'USDG',
+    });
     expect(s.limitingFuse.deposit).toMatchObject({ state: 'live', value: 'manipulation_cost' });
     expect(s.limitingFuse.redemption).toMatchObject({ state: 'live', value: 'usdg_cash_buffer' });
 
     expect(s.mode).toMatchObject({ state: 'live', value: 'SINGLE_VENUE_BOUNDED' });
     const nvda = s.heldAssets.value.find((a: Json) => a.ticker === 'NVDA');
     expect(nvda.token).toBe(findAssetByTicker('NVDA')!.address);
-    expect(nvda.executionMode).toMatchObject({ state: 'live', value: 'SINGLE_VENUE_BOUNDED', source: { interface: 'expected_unpublished' } });
-    expect(nvda.buyCapacityUsdg).toMatchObject({ state: 'live', value: { usdg: '8000' }, source: { contract: 'price_mesh', interface: 'published' } });
+    expect(nvda.executionMode).toMatchObject({
+      state: 'live',
+      value: 'SINGLE_VENUE_BOUNDED',
+      source: { interface: 'expected_unpublished' },
+    });
+    expect(nvda.buyCapacityUsdg).toMatchObject({
+      state: 'live',
+      value: { usdg: '8000' },
+      source: { contract: 'price_mesh', interface: 'published' },
+    });
     expect(s.heldAssets.value.find((a: Json) => a.ticker === 'AAPL').executionMode.value).toBe('MULTI_VENUE_EXECUTABLE');
 
     expect(s.liveness).toMatchObject({ state: 'live', value: { state: 'OK', executionAllowed: true, observedChainId: '4663' } });
@@ -100,7 +117,15 @@ describe('V2 status with the suite live', () => {
     expect(s.stageLadder[2].onchainCount).toMatchObject({ state: 'live', value: '17' });
     expect(s.timelock).toMatchObject({
       state: 'live',
-      value: [{ id: V2_FIXTURE.timelock.id, label: V2_FIXTURE.timelock.label, etaUnix: '1900000000', eta: new Date(1_900_000_000_000).toISOString(), ready: false }],
+      value: [
+        {
+          id: V2_FIXTURE.timelock.id,
+          label: V2_FIXTURE.timelock.label,
+          etaUnix: '1900000000',
+          eta: new Date(1_900_000_000_000).toISOString(),
+          ready: false,
+        },
+      ],
     });
     expect(s.usdgCash).toMatchObject({ state: 'live', value: { usdg: '40000' } });
     expect(s.navUsdg).toMatchObject({ state: 'live', value: { usdg: '250000' } });
@@ -196,7 +221,16 @@ describe('V2 status without a usable chain', () => {
     expect(s.chain.state).toBe('unusable');
     expect(s.chain.reason).toMatch(/could not be reached|did not answer/);
     expect(s.readSummary).toMatchObject({ live: 0, overall: 'unknown' });
-    for (const key of ['immediateDepositCapacityUsdg', 'immediateUsdgRedemptionCapacityUsdg', 'mode', 'liveness', 'usdgCash', 'navUsdg', 'timelock', 'heldAssets']) {
+    for (const key of [
+      'immediateDepositCapacityUsdg',
+      'immediateUsdgRedemptionCapacityUsdg',
+      'mode',
+      'liveness',
+      'usdgCash',
+      'navUsdg',
+      'timelock',
+      'heldAssets',
+    ]) {
       expect(s[key].state, key).toBe('unknown');
     }
     expect(s.limitingFuse.deposit.state).toBe('unknown');

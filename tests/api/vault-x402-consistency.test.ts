@@ -1,6 +1,6 @@
 /**
  * The vault family and the x402 family state the same facts the same way: the architecture
- * object of spec 2.11 is one object in both schemas, every response reports the same x402
+ * object of interface 2.11 is one object in both schemas, every response reports the same x402
  * lane (with the same chain blocks) for the same configuration, and the fee schedule the vault
  * schema shows is the one the fee calculation applies.
  */
@@ -48,14 +48,25 @@ describe('lane selection and the chain blocks', () => {
     disabled: { env: {}, lane: 'partnerCloud', facilitatorState: 'disabled', settlesHere: false },
     key_missing: { env: { FACILITATOR_ENABLED: 'true' }, lane: 'partnerCloud', facilitatorState: 'key_missing', settlesHere: false },
     configured: {
-      env: { FACILITATOR_ENABLED: 'true', FACILITATOR_API_KEY: secretMarker('facilitator'), FACILITATOR_URL: 'http://127.0.0.1:9', FACILITATOR_PAYTO_ADDRESS: PAY_TO },
+      env: {
+        FACILITATOR_ENABLED: 'true',
+        FACILITATOR_API_KEY: secretMarker('facilitator'),
+        FACILITATOR_URL: 'http://127.0.0.1:9',
+        FACILITATOR_PAYTO_ADDRESS: PAY_TO,
+      },
       lane: 'facilitator',
       facilitatorState: 'configured',
       settlesHere: true,
     },
     // Selected (enabled, key set) but on a testnet chain id: blocked, never the partner-cloud lane.
     blocked: {
-      env: { FACILITATOR_ENABLED: 'true', FACILITATOR_API_KEY: secretMarker('facilitator'), FACILITATOR_URL: 'http://127.0.0.1:9', FACILITATOR_PAYTO_ADDRESS: PAY_TO, FACILITATOR_CHAIN_ID: '46630' },
+      env: {
+        FACILITATOR_ENABLED: 'true',
+        FACILITATOR_API_KEY: secretMarker('facilitator'),
+        FACILITATOR_URL: 'http://127.0.0.1:9',
+        FACILITATOR_PAYTO_ADDRESS: PAY_TO,
+        FACILITATOR_CHAIN_ID: '46630',
+      },
       lane: 'facilitator',
       facilitatorState: 'blocked',
       settlesHere: false,
@@ -85,7 +96,8 @@ describe('lane selection and the chain blocks', () => {
 
       const block = providers.json.x402PaymentChain;
       expect(block).toMatchObject({ lane: expected.lane, facilitatorState: expected.facilitatorState, settlesHere: expected.settlesHere });
-      if (expected.lane === 'facilitator') expect(block).toMatchObject({ paymentChain: 'broker_chain', chainId: 4663, network: 'eip155:4663', asset: 'USDG' });
+      if (expected.lane === 'facilitator')
+        expect(block).toMatchObject({ paymentChain: 'broker_chain', chainId: 4663, network: 'eip155:4663', asset: 'USDG' });
       else expect(block).toMatchObject({ paymentChain: 'base', chainId: 8453, asset: 'USDC' });
       if (name === 'blocked') expect(block.reason).toMatch(/blocked/);
 
@@ -95,7 +107,12 @@ describe('lane selection and the chain blocks', () => {
       expect(pack.json.x402PaymentChain).toEqual(block);
       expect(providers.json.providers.facilitator.status).toBe(expected.facilitatorState);
       for (const entry of providers.json.laneSelection.vaultServices) {
-        expect(entry.lane).toMatchObject({ lane: block.lane, facilitatorState: block.facilitatorState, settlesHere: block.settlesHere, reason: block.reason });
+        expect(entry.lane).toMatchObject({
+          lane: block.lane,
+          facilitatorState: block.facilitatorState,
+          settlesHere: block.settlesHere,
+          reason: block.reason,
+        });
       }
 
       // The vault chain block is one shape too, and the vault family only appends sources.
@@ -124,16 +141,28 @@ describe('fee schedule', () => {
     const { defaultBps } = schema.feeSchedule.performanceFee;
     const shareBps = schema.feeSchedule.protocolShare.defaultBps;
     expect(calc.json.calculation.scheduleVersion).toBe(schema.feeSchedule.scheduleVersion);
-    expect(calc.json.calculation.rates).toMatchObject({ performanceFeeBps: defaultBps, protocolShareBps: shareBps, managementFeeBps: schema.feeSchedule.managementFeeBps });
+    expect(calc.json.calculation.rates).toMatchObject({
+      performanceFeeBps: defaultBps,
+      protocolShareBps: shareBps,
+      managementFeeBps: schema.feeSchedule.managementFeeBps,
+    });
     const feeUnits = (200_000_000n * BigInt(defaultBps)) / 10_000n;
     expect(calc.json.calculation.performanceFee.units).toBe(feeUnits.toString());
     expect(calc.json.calculation.protocolShare.units).toBe(((feeUnits * BigInt(shareBps)) / 10_000n).toString());
 
     // A rate above the schedule's stated cap is refused by the calculation, never clamped.
-    const above = await plain.post('/api/vaults/fees/calculate', { highWaterMarkUsdg: '1000', navUsdg: '1200', performanceFeeBps: schema.feeSchedule.performanceFee.capBps + 1 });
+    const above = await plain.post('/api/vaults/fees/calculate', {
+      highWaterMarkUsdg: '1000',
+      navUsdg: '1200',
+      performanceFeeBps: schema.feeSchedule.performanceFee.capBps + 1,
+    });
     expect(above.status).toBe(422);
     expect(above.json.error.code).toBe('PERF_FEE_CAP');
-    const atCap = await plain.post('/api/vaults/fees/calculate', { highWaterMarkUsdg: '1000', navUsdg: '1200', performanceFeeBps: schema.feeSchedule.performanceFee.capBps });
+    const atCap = await plain.post('/api/vaults/fees/calculate', {
+      highWaterMarkUsdg: '1000',
+      navUsdg: '1200',
+      performanceFeeBps: schema.feeSchedule.performanceFee.capBps,
+    });
     expect(atCap.status).toBe(200);
   });
 });

@@ -57,7 +57,14 @@ describe('vault schema and registries', () => {
       baseAssetAddress: USDG.address,
       x402Providers: {
         partnerCloud: { status: 'live_or_configured', paymentChain: 'base', label: expect.any(String) },
-        facilitator: { status: 'configured_or_live_or_blocked', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', facilitator: null, label: expect.any(String) },
+        facilitator: {
+          status: 'configured_or_live_or_blocked',
+          paymentChain: 'broker_chain',
+          chainId: 4663,
+          asset: 'USDG',
+          facilitator: null,
+          label: expect.any(String),
+        },
       },
       brokerMcpUsedForVaultExecution: false,
       svcStoresBrokerCredentials: false,
@@ -71,12 +78,27 @@ describe('vault schema and registries', () => {
     const s = (await server.get('/api/vaults/schema')).json;
     expect(s).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
     const paths = s.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`);
-    for (const p of ['GET /api/vaults/schema', 'GET /api/vaults/asset-registry', 'GET /api/vaults/v2/status', 'GET /api/vaults/{slug}/deposit-link', 'POST /api/partnerbot/vault-deposit/submit-intent']) {
+    for (const p of [
+      'GET /api/vaults/schema',
+      'GET /api/vaults/asset-registry',
+      'GET /api/vaults/v2/status',
+      'GET /api/vaults/{slug}/deposit-link',
+      'POST /api/partnerbot/vault-deposit/submit-intent',
+    ]) {
       expect(paths).toContain(p);
     }
     expect(s.feeSchedule).toMatchObject({ managementFeeBps: 0, entryFeeBps: 0, exitFeeBps: 0, performanceFee: { defaultBps: 1000 } });
-    expect(s.publicDepositGate).toMatchObject({ refusalCode: 'DEPOSIT_GATE_CLOSED', depositReadinessRegistry: V1_VAULT.depositReadinessRegistryAddress });
-    expect(s.depositRail).toMatchObject({ railId: 'rail_a_vault_deposit', packVersion: 'partnerbot-vault-deposit-1.0.0', maxAmountPerPackUsdg: '10000', plainDepositReverts: true, svcExecutesDeposit: false });
+    expect(s.publicDepositGate).toMatchObject({
+      refusalCode: 'DEPOSIT_GATE_CLOSED',
+      depositReadinessRegistry: V1_VAULT.depositReadinessRegistryAddress,
+    });
+    expect(s.depositRail).toMatchObject({
+      railId: 'rail_a_vault_deposit',
+      packVersion: 'partnerbot-vault-deposit-1.0.0',
+      maxAmountPerPackUsdg: '10000',
+      plainDepositReverts: true,
+      svcExecutesDeposit: false,
+    });
     expect(s.chainModel.vaultChain).toMatchObject({ chainId: 4663, baseAsset: 'USDG', baseAssetDecimals: 6 });
     expect(s.vaults.map((v: { slug: string }) => v.slug)).toEqual([V1_VAULT.slug, 'svc-vault-v2']);
   });
@@ -84,12 +106,25 @@ describe('vault schema and registries', () => {
   it('keeps vaultChain and x402PaymentChain apart, with the lane chosen from configuration', async () => {
     const partnerLane = (await server.get('/api/vaults/schema')).json;
     expect(partnerLane.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663 });
-    expect(partnerLane.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', asset: 'USDC', facilitatorState: 'disabled', settlesHere: false });
+    expect(partnerLane.x402PaymentChain).toMatchObject({
+      lane: 'partnerCloud',
+      paymentChain: 'base',
+      asset: 'USDC',
+      facilitatorState: 'disabled',
+      settlesHere: false,
+    });
     const facilitatorLane = (await facilitator.get('/api/vaults/schema')).json;
     expect(facilitatorLane.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663 });
     // Enabled with a key but no FACILITATOR_URL / FACILITATOR_PAYTO_ADDRESS: the facilitator
     // lane is selected and blocked, never shown as settling and never swapped for partner cloud.
-    expect(facilitatorLane.x402PaymentChain).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', facilitatorState: 'blocked', settlesHere: false });
+    expect(facilitatorLane.x402PaymentChain).toMatchObject({
+      lane: 'facilitator',
+      paymentChain: 'broker_chain',
+      chainId: 4663,
+      asset: 'USDG',
+      facilitatorState: 'blocked',
+      settlesHere: false,
+    });
     expect(facilitatorLane.x402PaymentChain.reason).toMatch(/blocked/);
     for (const v of partnerLane.sourceVerification) expect(v.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -99,10 +134,17 @@ describe('vault schema and registries', () => {
     expect(r.chainId).toBe(4663);
     expect(r.assets).toHaveLength(17);
     const a = r.assets.find((x: { ticker: string }) => x.ticker === 'AAPL');
-    expect(a).toMatchObject({ address: aapl().address, v2ExecutionGrade: true, oraclePolicy: { priceBasis: 'EXCHANGE_LIVE', maxPriceAgeSeconds: 3600 } });
+    expect(a).toMatchObject({
+      address: aapl().address,
+      v2ExecutionGrade: true,
+      oraclePolicy: { priceBasis: 'EXCHANGE_LIVE', maxPriceAgeSeconds: 3600 },
+    });
     expect(a.jurisdictionPolicy).toMatchObject({ svcGatesOnJurisdiction: false, svcCollectsLocation: false });
     expect(a.sourceVerification.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(r.assets.find((x: { ticker: string }) => x.ticker === 'SGOV').oraclePolicy).toMatchObject({ priceBasis: 'MODEL_ACCRUAL', maxPriceAgeSeconds: 93_600 });
+    expect(r.assets.find((x: { ticker: string }) => x.ticker === 'SGOV').oraclePolicy).toMatchObject({
+      priceBasis: 'MODEL_ACCRUAL',
+      maxPriceAgeSeconds: 93_600,
+    });
     expect(r.assets.find((x: { ticker: string }) => x.ticker === 'USDG').oraclePolicy.priceBasis).toBe('ACCOUNTING_IDENTITY');
     expect(r.assets.filter((x: { v2ExecutionGrade: boolean }) => x.v2ExecutionGrade)).toHaveLength(1);
   });
@@ -151,13 +193,23 @@ describe('route precedence', () => {
       expect(Object.keys(doc.paths), p).toContain(p);
     }
     // The vault schema lists every vault route the OpenAPI document has, with its method.
-    const listed = new Set((await server.get('/api/vaults/schema')).json.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`));
+    const listed = new Set(
+      (await server.get('/api/vaults/schema')).json.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`),
+    );
     for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
       if (!path.startsWith('/vaults') && !path.startsWith('/partnerbot/vault-deposit')) continue;
-      for (const method of ['get', 'post']) if (item[method]) expect(listed, `${method} ${path}`).toContain(`${method.toUpperCase()} /api${path}`);
+      for (const method of ['get', 'post'])
+        if (item[method]) expect(listed, `${method} ${path}`).toContain(`${method.toUpperCase()} /api${path}`);
     }
     const v2 = JSON.stringify(doc.paths['/vaults/v2/status']);
-    for (const field of ['immediateDepositCapacityUsdg', 'immediateUsdgRedemptionCapacityUsdg', 'limitingFuse', 'stageLadder', 'timelock', 'rebalancing']) {
+    for (const field of [
+      'immediateDepositCapacityUsdg',
+      'immediateUsdgRedemptionCapacityUsdg',
+      'limitingFuse',
+      'stageLadder',
+      'timelock',
+      'rebalancing',
+    ]) {
       expect(v2).toContain(field);
     }
   });
@@ -194,14 +246,29 @@ describe('deposit gate and the intents it guards', () => {
       expect(gate).toMatchObject({ state: 'OPEN', open: true });
       const dep = await server.post(`/api/vaults/${V1_VAULT.slug}/deposit-intent`, body());
       expect(dep.status).toBe(200);
-      expect(dep.json.intent).toMatchObject({ kind: 'deposit', stage: 'PREPARATION', liveTransactionSent: false, planHash: dep.json.pack.planHash });
+      expect(dep.json.intent).toMatchObject({
+        kind: 'deposit',
+        stage: 'PREPARATION',
+        liveTransactionSent: false,
+        planHash: dep.json.pack.planHash,
+      });
       expect(dep.json.intent.calls.map((c: { to: string }) => c.to)).toEqual([USDG.address, V1_VAULT.address]);
 
-      const wd = await server.post(`/api/vaults/${V1_VAULT.slug}/withdraw-intent`, { shares: '1000', receiver: chain.accounts[1]!.address, nowIso: NOW });
+      const wd = await server.post(`/api/vaults/${V1_VAULT.slug}/withdraw-intent`, {
+        shares: '1000',
+        receiver: chain.accounts[1]!.address,
+        nowIso: NOW,
+      });
       expect(wd.status).toBe(200);
-      const decoded = decodeFunctionData({ abi: parseAbi(['function redeem(uint256 shares, address receiver, address owner) returns (uint256)']), data: wd.json.intent.calls[0].data });
+      const decoded = decodeFunctionData({
+        abi: parseAbi(['function redeem(uint256 shares, address receiver, address owner) returns (uint256)']),
+        data: wd.json.intent.calls[0].data,
+      });
       expect(decoded.args).toEqual([1000n, chain.accounts[1]!.address, chain.accounts[1]!.address]);
-      const badShares = await server.post(`/api/vaults/${V1_VAULT.slug}/withdraw-intent`, { shares: '0', receiver: chain.accounts[1]!.address });
+      const badShares = await server.post(`/api/vaults/${V1_VAULT.slug}/withdraw-intent`, {
+        shares: '0',
+        receiver: chain.accounts[1]!.address,
+      });
       expect(badShares.json.error.code).toBe('SHARES_NOT_POSITIVE');
 
       await chain.send(V1_VAULT.address, v1.vaultAbi, 'setPaused', [true]);
@@ -217,15 +284,34 @@ describe('deposit gate and the intents it guards', () => {
 
 describe('manifests, rebalance policies and receipts', () => {
   it('issues deterministic receipts for a manifest and a pack, and refuses an edited pack', async () => {
-    const { json } = await server.post('/api/vaults/manifests/create', { slug: 'mega-tech', name: 'Mega tech', allocations: allocations() });
+    const { json } = await server.post('/api/vaults/manifests/create', {
+      slug: 'mega-tech',
+      name: 'Mega tech',
+      allocations: allocations(),
+    });
     const r1 = await server.post('/api/vaults/receipt', { manifest: json.manifest, nowIso: NOW });
     const r2 = await server.post('/api/vaults/receipt', { manifest: json.manifest, nowIso: NOW });
     expect(r1.text).toBe(r2.text);
-    expect(r1.json.receipt).toMatchObject({ kind: 'vault_manifest', stage: 'PREPARATION', status: 'paper', subjectHash: json.manifestHash, validationStatus: 'valid', anchoring: 'paper' });
+    expect(r1.json.receipt).toMatchObject({
+      kind: 'vault_manifest',
+      stage: 'PREPARATION',
+      status: 'paper',
+      subjectHash: json.manifestHash,
+      validationStatus: 'valid',
+      anchoring: 'paper',
+    });
 
-    const prepared = await server.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg: '5', receiver: chain.accounts[1]!.address, nowIso: NOW });
+    const prepared = await server.post('/api/partnerbot/vault-deposit/prepare-command', {
+      amountUsdg: '5',
+      receiver: chain.accounts[1]!.address,
+      nowIso: NOW,
+    });
     const packReceipt = await server.post('/api/vaults/receipt', { pack: prepared.json.pack, nowIso: NOW });
-    expect(packReceipt.json.receipt).toMatchObject({ kind: 'deposit_pack', subjectHash: prepared.json.pack.planHash, stage: 'PREPARATION' });
+    expect(packReceipt.json.receipt).toMatchObject({
+      kind: 'deposit_pack',
+      subjectHash: prepared.json.pack.planHash,
+      stage: 'PREPARATION',
+    });
     const edited = { ...prepared.json.pack, amountUnits: '5000001' };
     const refused = await server.post('/api/vaults/receipt', { pack: edited });
     expect(refused.status).toBe(409);

@@ -58,7 +58,7 @@ const usdgAbi = () => chain.artifact('TestUSDG').abi;
 const balanceOf = (who: Address) => chain.read<bigint>(USDG.address as Address, usdgAbi(), 'balanceOf', [who]);
 
 describe('settlement on the local chain 4663', () => {
-  it("moves the price from the payer to the pinned payee with transferWithAuthorization, and the receipt names the real transaction", async () => {
+  it('moves the price from the payer to the pinned payee with transferWithAuthorization, and the receipt names the real transaction', async () => {
     const payer = chain.accounts[2]!;
     await chain.send(USDG.address as Address, usdgAbi(), 'mint', [payer.address, 1_000_000n]);
     const [payerBefore, payeeBefore] = await Promise.all([balanceOf(payer.address), balanceOf(payTo)]);
@@ -81,7 +81,9 @@ describe('settlement on the local chain 4663', () => {
     expect(receipt.status).toBe('success');
     expect(getAddress(receipt.from)).toBe(facilitator.signerAddress());
     expect(res.json.payment.receipt.facilitatorTransaction).toBe(settled.transaction);
-    expect(await chain.read<boolean>(USDG.address as Address, usdgAbi(), 'authorizationState', [payer.address, signed.authorization.nonce])).toBe(true);
+    expect(
+      await chain.read<boolean>(USDG.address as Address, usdgAbi(), 'authorizationState', [payer.address, signed.authorization.nonce]),
+    ).toBe(true);
   });
 
   it('a payment built by the x402 reference client from the PAYMENT-REQUIRED header settles for real', async () => {
@@ -140,8 +142,18 @@ describe('the paid deposit pack on the local chain 4663', () => {
     const payeeBefore = await balanceOf(payTo);
     const res = await payForPack(6, { amountUsdg: '40', receiver });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.result.ackVerification).toMatchObject({ source: 'onchain_eth_call', chainRead: true, readFrom: 'vault_ack_views', readAddress: V1_VAULT.address });
-    expect(res.json.result.pack).toMatchObject({ vaultAddress: V1_VAULT.address, amountUnits: '40000000', receiver, ackHashes: { risk: ACK_HASHES.risk, jurisdiction: ACK_HASHES.jurisdiction } });
+    expect(res.json.result.ackVerification).toMatchObject({
+      source: 'onchain_eth_call',
+      chainRead: true,
+      readFrom: 'vault_ack_views',
+      readAddress: V1_VAULT.address,
+    });
+    expect(res.json.result.pack).toMatchObject({
+      vaultAddress: V1_VAULT.address,
+      amountUnits: '40000000',
+      receiver,
+      ackHashes: { risk: ACK_HASHES.risk, jurisdiction: ACK_HASHES.jurisdiction },
+    });
     expect(await balanceOf(payTo)).toBe(payeeBefore + 30_000n);
   });
 

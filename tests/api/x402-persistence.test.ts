@@ -38,15 +38,27 @@ describe('@persistence x402', () => {
 
     const challenge = await first.post('/api/vaults/x402/vault-risk-score', body);
     const accepted = decodePaymentRequiredHeader(challenge.headers.get('payment-required')!).accepts[0]!;
-    const settledHeader = v2PaymentHeader(await signAuthorization(privateKeyToAccount(generatePrivateKey()), { to: PAY_TO, value: 20_000n }), accepted);
-    const paid = await first.request('POST', '/api/vaults/x402/vault-risk-score', { body, headers: { 'PAYMENT-SIGNATURE': settledHeader } });
+    const settledHeader = v2PaymentHeader(
+      await signAuthorization(privateKeyToAccount(generatePrivateKey()), { to: PAY_TO, value: 20_000n }),
+      accepted,
+    );
+    const paid = await first.request('POST', '/api/vaults/x402/vault-risk-score', {
+      body,
+      headers: { 'PAYMENT-SIGNATURE': settledHeader },
+    });
     expect(paid.status).toBe(200);
     const receiptId = paid.json.payment.receipt.receiptId;
     const receiptText = (await first.get(`/api/x402/receipts/${receiptId}`)).text;
 
     facilitator.nextSettle({ kind: 'hang' });
-    const unknownHeader = v2PaymentHeader(await signAuthorization(privateKeyToAccount(generatePrivateKey()), { to: PAY_TO, value: 20_000n }), accepted);
-    const unknown = await first.request('POST', '/api/vaults/x402/vault-risk-score', { body, headers: { 'PAYMENT-SIGNATURE': unknownHeader } });
+    const unknownHeader = v2PaymentHeader(
+      await signAuthorization(privateKeyToAccount(generatePrivateKey()), { to: PAY_TO, value: 20_000n }),
+      accepted,
+    );
+    const unknown = await first.request('POST', '/api/vaults/x402/vault-risk-score', {
+      body,
+      headers: { 'PAYMENT-SIGNATURE': unknownHeader },
+    });
     expect(unknown.status).toBe(202);
 
     await first.stop({ keepData: true });
@@ -55,10 +67,16 @@ describe('@persistence x402', () => {
     started.push(again);
 
     const settles = facilitator.settleCalls().length;
-    const replay = await again.request('POST', '/api/vaults/x402/vault-risk-score', { body, headers: { 'PAYMENT-SIGNATURE': settledHeader } });
+    const replay = await again.request('POST', '/api/vaults/x402/vault-risk-score', {
+      body,
+      headers: { 'PAYMENT-SIGNATURE': settledHeader },
+    });
     expect(replay.status).toBe(409);
     expect(replay.json.error.code).toBe('X402_NONCE_USED');
-    const pending = await again.request('POST', '/api/vaults/x402/vault-risk-score', { body, headers: { 'PAYMENT-SIGNATURE': unknownHeader } });
+    const pending = await again.request('POST', '/api/vaults/x402/vault-risk-score', {
+      body,
+      headers: { 'PAYMENT-SIGNATURE': unknownHeader },
+    });
     expect(pending.status).toBe(409);
     expect(pending.json.error.code).toBe('X402_SETTLEMENT_PENDING_RECONCILIATION');
     expect(facilitator.settleCalls().length).toBe(settles);

@@ -129,8 +129,23 @@ describe('discovery', () => {
       settlementAsset: { symbol: 'USDG', address: USDG.address, decimals: 6, chain: 'broker_chain' },
       settlesHere: true,
     });
-    expect(res.json.vaultChain).toEqual({ name: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetAddress: USDG.address, baseAssetDecimals: 6, role: expect.any(String) });
-    expect(res.json.x402PaymentChain).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, network: 'eip155:4663', asset: 'USDG', facilitatorState: 'configured', settlesHere: true });
+    expect(res.json.vaultChain).toEqual({
+      name: 'broker_chain',
+      chainId: 4663,
+      baseAsset: 'USDG',
+      baseAssetAddress: USDG.address,
+      baseAssetDecimals: 6,
+      role: expect.any(String),
+    });
+    expect(res.json.x402PaymentChain).toMatchObject({
+      lane: 'facilitator',
+      paymentChain: 'broker_chain',
+      chainId: 4663,
+      network: 'eip155:4663',
+      asset: 'USDG',
+      facilitatorState: 'configured',
+      settlesHere: true,
+    });
     expect(res.json.sourceVerification.length).toBeGreaterThan(0);
     for (const block of res.json.sourceVerification) expect(block.lastVerified).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -142,7 +157,15 @@ describe('discovery', () => {
     expect(partnerCloud).toMatchObject({ paymentChain: 'base', chainId: 8453, asset: 'USDC', status: 'live', endpointCount: 11 });
     expect(partnerCloud.endpoints).toHaveLength(11);
     expect(new Set(partnerCloud.endpoints.map((e: any) => e.name)).size).toBe(11);
-    expect(f).toMatchObject({ status: 'configured', chainId: 4663, asset: 'USDG', mainnetOnly: true, testnetLane: false, payTo: PAY_TO, blockers: [] });
+    expect(f).toMatchObject({
+      status: 'configured',
+      chainId: 4663,
+      asset: 'USDG',
+      mainnetOnly: true,
+      testnetLane: false,
+      payTo: PAY_TO,
+      blockers: [],
+    });
     expect(selfHosted).toMatchObject({ status: 'disabled', paymentChain: null, asset: null });
     for (const entry of res.json.laneSelection.vaultServices) {
       expect(entry.lane).toMatchObject({ lane: 'facilitator', provider: 'facilitator', paymentChain: 'broker_chain', settlesHere: true });
@@ -165,8 +188,21 @@ describe('discovery', () => {
       usdgAddressConfigured: true,
     });
     expect(res.json.state).toBe('configured');
-    expect(res.json.constants).toMatchObject({ network: 'eip155:4663', chainId: 4663, asset: 'USDG', mainnetOnly: true, verifyRouteUsed: false, eip712: { name: 'Global Dollar', version: '1' } });
-    expect(res.json.reachability).toMatchObject({ checked: true, state: 'reachable', supportsLane: true, reportedPayTo: PAY_TO, payToMatchesPinned: true });
+    expect(res.json.constants).toMatchObject({
+      network: 'eip155:4663',
+      chainId: 4663,
+      asset: 'USDG',
+      mainnetOnly: true,
+      verifyRouteUsed: false,
+      eip712: { name: 'Global Dollar', version: '1' },
+    });
+    expect(res.json.reachability).toMatchObject({
+      checked: true,
+      state: 'reachable',
+      supportsLane: true,
+      reportedPayTo: PAY_TO,
+      payToMatchesPinned: true,
+    });
     const call = facilitator.requests.slice(before).find((r) => r.path === '/supported');
     expect(call?.authorization).toBe(`Bearer ${apiKey}`);
     expect(res.text).not.toContain(apiKey);
@@ -195,7 +231,13 @@ describe('requirements', () => {
         extra: { name: 'Global Dollar', version: '1' },
       },
     ]);
-    expect(res.json.acceptsV1[0]).toMatchObject({ network: 'broker', maxAmountRequired: '20000', payTo: PAY_TO, asset: USDG.address, resource: `${server.url}/api/vaults/x402/vault-risk-score` });
+    expect(res.json.acceptsV1[0]).toMatchObject({
+      network: 'broker',
+      maxAmountRequired: '20000',
+      payTo: PAY_TO,
+      asset: USDG.address,
+      resource: `${server.url}/api/vaults/x402/vault-risk-score`,
+    });
     expect(res.json.ignoredBuyerFields).toEqual(['amount', 'asset', 'maxAmountRequired', 'network', 'payTo']);
     expect(res.json.lane).toMatchObject({ provider: 'facilitator', paymentChain: 'broker_chain', settlesHere: true });
   });
@@ -234,7 +276,16 @@ describe('402 challenge', () => {
     expect(v2).toMatchObject({
       x402Version: 2,
       resource: { url: `${server.url}/api/vaults/x402/vault-risk-score` },
-      accepts: [{ scheme: 'exact', network: 'eip155:4663', amount: '20000', asset: USDG.address, payTo: PAY_TO, extra: { name: 'Global Dollar', version: '1' } }],
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'eip155:4663',
+          amount: '20000',
+          asset: USDG.address,
+          payTo: PAY_TO,
+          extra: { name: 'Global Dollar', version: '1' },
+        },
+      ],
     });
     expect(res.json.vaultChain.chainId).toBe(4663);
     expect(res.json.x402PaymentChain.network).toBe('eip155:4663');
@@ -266,12 +317,25 @@ describe('paid calls', () => {
     const calls = facilitator.settleCalls().slice(before);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.authorization).toBe(`Bearer ${apiKey}`);
-    expect(calls[0]!.json.paymentRequirements).toMatchObject({ scheme: 'exact', network: 'eip155:4663', amount: '20000', asset: USDG.address, payTo: PAY_TO });
+    expect(calls[0]!.json.paymentRequirements).toMatchObject({
+      scheme: 'exact',
+      network: 'eip155:4663',
+      amount: '20000',
+      asset: USDG.address,
+      payTo: PAY_TO,
+    });
     expect(calls[0]!.json.paymentPayload.payload.authorization.nonce).toBe(signed.authorization.nonce);
     expect(facilitator.verifyCalls()).toHaveLength(0);
 
     const receipt = res.json.payment.receipt;
-    expect(receipt).toMatchObject({ serviceName: 'vault-risk-score', payer: signed.authorization.from, payTo: PAY_TO, amountUnits: '20000', authorizationNonce: signed.authorization.nonce, facilitatorTransaction: v2Response.transaction });
+    expect(receipt).toMatchObject({
+      serviceName: 'vault-risk-score',
+      payer: signed.authorization.from,
+      payTo: PAY_TO,
+      amountUnits: '20000',
+      authorizationNonce: signed.authorization.nonce,
+      facilitatorTransaction: v2Response.transaction,
+    });
     const recomputed = buildPaymentReceipt({
       serviceName: 'vault-risk-score',
       resource: `${server.url}/api/vaults/x402/vault-risk-score`,
@@ -306,7 +370,10 @@ describe('paid calls', () => {
     expect(res.json.result.performanceFee).toEqual({ usdg: '20', units: '20000000' });
     expect(decodeBase64Json(res.headers.get('x-payment-response'))).toMatchObject({ success: true, network: 'broker' });
     const call = facilitator.settleCalls().slice(before)[0]!;
-    expect(call.json).toMatchObject({ x402Version: 1, paymentRequirements: { network: 'broker', maxAmountRequired: '10000', payTo: PAY_TO } });
+    expect(call.json).toMatchObject({
+      x402Version: 1,
+      paymentRequirements: { network: 'broker', maxAmountRequired: '10000', payTo: PAY_TO },
+    });
   });
 
   it('@persistence the identical payment replayed is refused and the facilitator is not called again', async () => {
@@ -356,7 +423,10 @@ describe('paid calls', () => {
     expect(r3.json.reason).toBe('invalid_network');
 
     const v1Base = await signAuthorization(payer(), { to: PAY_TO, value: RISK_PRICE });
-    const r4 = await server.request('POST', '/api/vaults/x402/vault-risk-score', { body: composition, headers: { 'X-PAYMENT': v1PaymentHeader(v1Base, 'base') } });
+    const r4 = await server.request('POST', '/api/vaults/x402/vault-risk-score', {
+      body: composition,
+      headers: { 'X-PAYMENT': v1PaymentHeader(v1Base, 'base') },
+    });
     expect(r4.status).toBe(402);
     expect(r4.json.reason).toBe('invalid_network');
 
@@ -398,7 +468,9 @@ describe('paid calls', () => {
     const shape = await payV2(header, { allocations: 'all in' });
     expect(shape.status).toBe(400);
     expect(shape.json.error.code).toBe('VAULT_COMPOSITION_SHAPE');
-    const fake = await payV2(header, { allocations: [{ tokenAddress: '0x1111111111111111111111111111111111111111', ticker: 'AAPL', weightBps: 10000 }] });
+    const fake = await payV2(header, {
+      allocations: [{ tokenAddress: '0x1111111111111111111111111111111111111111', ticker: 'AAPL', weightBps: 10000 }],
+    });
     expect(fake.status).toBe(422);
     expect(fake.json.error.code).toBe('VAULT_COMPOSITION_INVALID');
     expect(facilitator.settleCalls().length).toBe(settles);
@@ -412,7 +484,8 @@ describe('the paid deposit pack (vault-deposit-pack)', () => {
   const NOW = '2026-11-22T10:00:00.000Z';
   const receiver = getAddress('0x00000000000000000000000000000000000b0b00');
   const packBody = { amountUsdg: '25.5', receiver, nowIso: NOW };
-  const packChallenge = async () => decodePaymentRequiredHeader((await server.post('/api/vaults/x402/vault-deposit-pack', packBody)).headers.get('payment-required')!);
+  const packChallenge = async () =>
+    decodePaymentRequiredHeader((await server.post('/api/vaults/x402/vault-deposit-pack', packBody)).headers.get('payment-required')!);
 
   it('is listed at 0.03 USDG with the free route as its twin, and answers a 402 challenge without a payment', async () => {
     const listing = (await server.get('/api/x402/schema')).json.services.find((s: any) => s.name === 'vault-deposit-pack');
@@ -455,7 +528,11 @@ describe('the paid deposit pack (vault-deposit-pack)', () => {
       headers: { 'PAYMENT-SIGNATURE': v2PaymentHeader(signed, v2.accepts[0]!, v2.resource as never) },
     });
     expect(res.status, res.text).toBe(200);
-    expect(decodeBase64Json(res.headers.get('payment-response'))).toMatchObject({ success: true, network: 'eip155:4663', payer: signed.authorization.from });
+    expect(decodeBase64Json(res.headers.get('payment-response'))).toMatchObject({
+      success: true,
+      network: 'eip155:4663',
+      payer: signed.authorization.from,
+    });
     const calls = facilitator.settleCalls().slice(before);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.json.paymentRequirements).toMatchObject({ amount: '30000', payTo: PAY_TO, asset: USDG.address });
@@ -485,15 +562,23 @@ describe('the paid deposit pack (vault-deposit-pack)', () => {
     const free = await server.post('/api/partnerbot/vault-deposit/prepare-command', packBody);
     expect(free.status).toBe(200);
     const { pack: freePack, ackVerification, modes, partnerbotSocialCommand, depositLinkUrl, svcExecutesDeposit } = free.json;
-    expect(res.json.result).toEqual({ pack: freePack, ackVerification, modes, partnerbotSocialCommand, depositLinkUrl, svcExecutesDeposit });
+    expect(res.json.result).toEqual({
+      pack: freePack,
+      ackVerification,
+      modes,
+      partnerbotSocialCommand,
+      depositLinkUrl,
+      svcExecutesDeposit,
+    });
   });
 
-  it('an invalid pack request with a payment is refused with the pack\'s own code before any settlement', async () => {
+  it("an invalid pack request with a payment is refused with the pack's own code before any settlement", async () => {
     const settles = facilitator.settleCalls().length;
     const v2 = await packChallenge();
     const signed = await signAuthorization(payer(), { to: PAY_TO, value: PACK_PRICE });
     const header = v2PaymentHeader(signed, v2.accepts[0]!, v2.resource as never);
-    const pay = (body: unknown) => server.request('POST', '/api/vaults/x402/vault-deposit-pack', { body, headers: { 'PAYMENT-SIGNATURE': header } });
+    const pay = (body: unknown) =>
+      server.request('POST', '/api/vaults/x402/vault-deposit-pack', { body, headers: { 'PAYMENT-SIGNATURE': header } });
 
     const decimals = await pay({ ...packBody, amountUsdg: '1.0000001' });
     expect(decimals.status).toBe(400);
@@ -541,11 +626,17 @@ describe('facilitator outcomes', () => {
     expect(res.headers.get('payment-required')).toBeNull();
 
     const status = await server.get(`/api/x402/authorizations/${signed.authorization.from}/${signed.authorization.nonce}`);
-    expect(status.json.authorization).toMatchObject({ status: 'settlement_unknown', facilitatorReason: 'timeout', serviceName: 'vault-risk-score' });
+    expect(status.json.authorization).toMatchObject({
+      status: 'settlement_unknown',
+      facilitatorReason: 'timeout',
+      serviceName: 'vault-risk-score',
+    });
     expect(status.json.reconciliationNeeded).toBe(true);
 
     // The operator's log names the authorization for reconciliation (never the header or the key).
-    const logged = await waitForLog((l) => l.event === 'x402_payment' && l.outcome === 'settlement_unknown' && l.authorizationId === res.json.authorization.id);
+    const logged = await waitForLog(
+      (l) => l.event === 'x402_payment' && l.outcome === 'settlement_unknown' && l.authorizationId === res.json.authorization.id,
+    );
     expect(logged.reason).toBeUndefined();
 
     const settles = facilitator.settleCalls().length;
@@ -593,9 +684,16 @@ describe('server-side settlement route', () => {
   it('POST /api/x402/facilitator/settle settles a payment given in the body and records a receipt', async () => {
     const { v2 } = await challengeFor('vault-comparison');
     const signed = await signAuthorization(payer(), { to: PAY_TO, value: 50_000n });
-    const res = await server.post('/api/x402/facilitator/settle', { serviceName: 'vault-comparison', paymentHeader: v2PaymentHeader(signed, v2.accepts[0]!) });
+    const res = await server.post('/api/x402/facilitator/settle', {
+      serviceName: 'vault-comparison',
+      paymentHeader: v2PaymentHeader(signed, v2.accepts[0]!),
+    });
     expect(res.status).toBe(200);
-    expect(res.json.settlement).toMatchObject({ outcome: 'facilitator_reported_success', amountUnits: '50000', payer: signed.authorization.from });
+    expect(res.json.settlement).toMatchObject({
+      outcome: 'facilitator_reported_success',
+      amountUnits: '50000',
+      payer: signed.authorization.from,
+    });
     expect(res.json.settlement.receipt.serviceName).toBe('vault-comparison');
     expect(res.json.result).toBeUndefined();
     expect(res.headers.get('payment-response')).toBeTruthy();
@@ -612,7 +710,10 @@ describe('server-side settlement route', () => {
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('X402_PAYMENT_MISSING');
     const signed = await signAuthorization(payer(), { to: PAY_TO, value: 1n });
-    const cheap = await server.post('/api/x402/facilitator/settle', { serviceName: 'vault-comparison', paymentHeader: v1PaymentHeader(signed) });
+    const cheap = await server.post('/api/x402/facilitator/settle', {
+      serviceName: 'vault-comparison',
+      paymentHeader: v1PaymentHeader(signed),
+    });
     expect(cheap.status).toBe(402);
     expect(cheap.json.reason).toBe('invalid_exact_evm_payload_authorization_value');
   });
@@ -689,7 +790,12 @@ describe('lane selection without the facilitator', () => {
       startServer({ allowPostgres: false }),
       startServer({
         allowPostgres: false,
-        env: { FACILITATOR_ENABLED: 'true', FACILITATOR_API_KEY: secretMarker('facilitator'), FACILITATOR_URL: 'http://127.0.0.1:9', FACILITATOR_CHAIN_ID: '46630' },
+        env: {
+          FACILITATOR_ENABLED: 'true',
+          FACILITATOR_API_KEY: secretMarker('facilitator'),
+          FACILITATOR_URL: 'http://127.0.0.1:9',
+          FACILITATOR_CHAIN_ID: '46630',
+        },
       }),
     ]);
   });
@@ -701,7 +807,13 @@ describe('lane selection without the facilitator', () => {
     const providers = await plain.get('/api/x402/providers');
     expect(providers.json.providers.facilitator.status).toBe('disabled');
     for (const entry of providers.json.laneSelection.vaultServices) {
-      expect(entry.lane).toMatchObject({ lane: 'partnerCloud', provider: 'partnerCloud', paymentChain: 'base', asset: 'USDC', settlesHere: false });
+      expect(entry.lane).toMatchObject({
+        lane: 'partnerCloud',
+        provider: 'partnerCloud',
+        paymentChain: 'base',
+        asset: 'USDC',
+        settlesHere: false,
+      });
       expect(entry.lane.reason).toContain('FACILITATOR_ENABLED is not true');
     }
     const req = await plain.post('/api/vaults/x402/vault-risk-score/requirements', {});

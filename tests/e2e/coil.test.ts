@@ -26,7 +26,9 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  const res = await server.post('/api/tools/generate-coil', { prompt: 'AI chips and data-center GPUs, with some defensive index exposure' });
+  const res = await server.post('/api/tools/generate-coil', {
+    prompt: 'AI chips and data-center GPUs, with some defensive index exposure',
+  });
   generated = res.json;
   manifestHash = res.json.receipt.manifestHash;
 });
@@ -52,7 +54,9 @@ describe('Coil hub', () => {
     await expect.poll(() => page.getByTestId('validation-status').textContent()).toBe('valid');
     await page.getByTestId('risk-audit-button').click();
     await page.getByTestId('risk-audit-result').waitFor();
-    const audit = (await server!.post('/api/tools/risk-audit', { coil: (await server!.get(`/api/coil/manifests/${manifestHash}`)).json.coil })).json;
+    const audit = (
+      await server!.post('/api/tools/risk-audit', { coil: (await server!.get(`/api/coil/manifests/${manifestHash}`)).json.coil })
+    ).json;
     expect(await page.getByTestId('fuses-set').textContent()).toBe(`${audit.fuses.length} set`);
     expect(await page.getByTestId('fuses-missing').textContent()).toBe(`${audit.missingRequired.length} missing`);
     await page.close();
@@ -157,7 +161,7 @@ describe('Coil hub', () => {
     await page.close();
   });
 
-  it('forks with weights validated as you type, and shows the fork\'s lineage back to its parent', async (ctx) => {
+  it("forks with weights validated as you type, and shows the fork's lineage back to its parent", async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await openCoil();
     const [first, second] = generated.coil.assets;

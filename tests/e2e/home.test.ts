@@ -62,7 +62,9 @@ describe('home page', () => {
     await box.fill('b'.repeat(2150));
     // Nothing is cut: the whole text stays in the box, and the page says by how much it is over.
     expect((await box.inputValue()).length).toBe(2150);
-    expect(await page.getByTestId('thesis-problem').textContent()).toContain('2150 characters; the limit is 2000. Shorten it by 150 characters.');
+    expect(await page.getByTestId('thesis-problem').textContent()).toContain(
+      '2150 characters; the limit is 2000. Shorten it by 150 characters.',
+    );
     await page.getByTestId('generate-button').click();
     expect(calls.some((u) => u.includes('tools.generateCoil'))).toBe(false);
     expect(await box.getAttribute('aria-invalid')).toBe('true');
@@ -136,10 +138,14 @@ describe('API documentation', () => {
     const viewer = page.locator('[data-testid="api-viewer"][data-state="ready"]');
     await viewer.waitFor({ timeout: 30_000 });
     const tags = await viewer.locator('.opblock-tag').allTextContents();
-    for (const family of ['tools', 'stocks', 'vaults', 'x402', 'auth', 'me']) expect(tags.some((t) => t.trim().startsWith(family))).toBe(true);
+    for (const family of ['tools', 'stocks', 'vaults', 'x402', 'auth', 'me'])
+      expect(tags.some((t) => t.trim().startsWith(family))).toBe(true);
 
     // Open GET /health, try it, and read the answer of this server.
-    await viewer.locator('.opblock-tag', { hasText: /^health/ }).first().click();
+    await viewer
+      .locator('.opblock-tag', { hasText: /^health/ })
+      .first()
+      .click();
     const op = viewer.locator('.opblock-get').filter({ hasText: '/health' }).first();
     await op.locator('.opblock-summary').click();
     await op.getByRole('button', { name: 'Try it out' }).click();
@@ -149,7 +155,10 @@ describe('API documentation', () => {
     expect(await op.locator('.live-responses-table tbody .response-col_status').first().textContent()).toContain('200');
 
     // A POST route shows its request body schema.
-    await viewer.locator('.opblock-tag', { hasText: /^tools/ }).first().click();
+    await viewer
+      .locator('.opblock-tag', { hasText: /^tools/ })
+      .first()
+      .click();
     const generate = viewer.locator('.opblock-post').filter({ hasText: '/tools/generate-coil' }).first();
     await generate.locator('.opblock-summary').click();
     await expect.poll(() => generate.textContent()).toContain('prompt');

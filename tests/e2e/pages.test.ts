@@ -30,7 +30,9 @@ beforeAll(async () => {
   await placeV2Suite(chain);
   server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock', BROKER_CHAIN_RPC_URL: chain.rpcUrl } });
   browser = await launchBrowser();
-  const generated = await server.post('/api/tools/generate-coil', { prompt: 'AI chips and data-center GPUs, with some defensive index exposure' });
+  const generated = await server.post('/api/tools/generate-coil', {
+    prompt: 'AI chips and data-center GPUs, with some defensive index exposure',
+  });
   manifestHash = generated.json.receipt.manifestHash;
   v2Slug = (await server.get('/api/vaults')).json.vaults.find((v: { generation: string }) => v.generation === 'v2').slug;
 });
@@ -86,7 +88,11 @@ const CASES: PageCase[] = [
     },
   },
   { name: 'paid', path: () => '/paid', ready: (p) => p.getByTestId('paid-services').waitFor() },
-  { name: 'docs', path: () => '/docs', ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] .opblock-tag').first().waitFor({ timeout: 30_000 }) },
+  {
+    name: 'docs',
+    path: () => '/docs',
+    ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] .opblock-tag').first().waitFor({ timeout: 30_000 }),
+  },
   { name: 'me', path: () => '/me', ready: (p) => p.getByTestId('me-signed-out').waitFor() },
   { name: 'status', path: () => '/status', ready: (p) => p.getByTestId('registry-table').waitFor() },
   { name: 'not-found', path: () => '/no-such-page', status: 404, ready: (p) => p.getByTestId('error-page').waitFor() },

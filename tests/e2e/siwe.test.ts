@@ -56,7 +56,9 @@ describe('Sign in with Ethereum (browser)', () => {
 
     // The wallet was asked to sign an EIP-4361 message for this origin.
     expect(wallet.signed).toHaveLength(1);
-    expect(wallet.signed[0]).toContain(`${new URL(server!.url).host} wants you to sign in with your Ethereum account:\n${WALLET_A.address}`);
+    expect(wallet.signed[0]).toContain(
+      `${new URL(server!.url).host} wants you to sign in with your Ethereum account:\n${WALLET_A.address}`,
+    );
     expect(wallet.signed[0]).toContain(`URI: ${server!.url}`);
     expect(wallet.signed[0]).toContain('Chain ID: 4663');
 
@@ -133,7 +135,7 @@ describe('Sign in with Ethereum (browser)', () => {
     await context.close();
   });
 
-  it('asks a wallet on chain 1 to switch to 4663 before signing, then lists that wallet\'s Coils only', async (ctx) => {
+  it("asks a wallet on chain 1 to switch to 4663 before signing, then lists that wallet's Coils only", async (ctx) => {
     if (skipReason) return ctx.skip();
     const ownSlug = await generateAs(WALLET_B, 'Energy transition utilities and grid equipment');
     const context = await browser!.newContext();
@@ -170,7 +172,9 @@ describe('Sign in with Ethereum (browser)', () => {
     await page.getByTestId('siwe-button').click();
     await expect.poll(() => page.getByTestId('siwe-status').getAttribute('data-address')).toBe(WALLET_A.address);
     const add = wallet.requests.find((r) => r.method === 'wallet_addEthereumChain');
-    expect(add?.params).toEqual([expect.objectContaining({ chainId: '0x1237', rpcUrls: [PUBLIC_RPC], nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } })]);
+    expect(add?.params).toEqual([
+      expect.objectContaining({ chainId: '0x1237', rpcUrls: [PUBLIC_RPC], nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }),
+    ]);
     expect(wallet.signed[0]).toContain('Chain ID: 4663');
     await context.close();
   });
@@ -184,7 +188,9 @@ describe('Sign in with Ethereum (browser)', () => {
       await page.goto(`${server!.url}/me`);
       await expect.poll(() => page.getByTestId('siwe-button').isEnabled()).toBe(true);
       await page.getByTestId('siwe-button').click();
-      await expect.poll(() => page.getByTestId('siwe-error').textContent()).toContain(onSwitch === 'refuse' ? 'WALLET_CHAIN_SWITCH_DECLINED' : 'WALLET_CHAIN_NOT_SWITCHED');
+      await expect
+        .poll(() => page.getByTestId('siwe-error').textContent())
+        .toContain(onSwitch === 'refuse' ? 'WALLET_CHAIN_SWITCH_DECLINED' : 'WALLET_CHAIN_NOT_SWITCHED');
       expect(await page.getByTestId('siwe-error').textContent()).toContain('nothing was signed or sent');
       expect(wallet.signed).toEqual([]);
       expect(wallet.requests.map((r) => r.method)).not.toContain('personal_sign');

@@ -25,10 +25,19 @@ let skipReason: string | undefined;
 beforeAll(async () => {
   skipReason = await browserSkipReason();
   if (skipReason) return;
-  [chain, partner] = await Promise.all([startLocalChain(), startFakePartner({ apiKey, script: () => ({ statuses: ['completed'], response: 'Done on the partner side.' }) })]);
+  [chain, partner] = await Promise.all([
+    startLocalChain(),
+    startFakePartner({ apiKey, script: () => ({ statuses: ['completed'], response: 'Done on the partner side.' }) }),
+  ]);
   server = await startServer({
     allowPostgres: false,
-    env: { PARTNER_API_URL: partner.url, PARTNER_API_KEY: apiKey, PARTNER_AGENT_API_ENABLED: 'true', PARTNER_TIMEOUT_MS: '3000', BROKER_CHAIN_RPC_URL: chain.rpcUrl },
+    env: {
+      PARTNER_API_URL: partner.url,
+      PARTNER_API_KEY: apiKey,
+      PARTNER_AGENT_API_ENABLED: 'true',
+      PARTNER_TIMEOUT_MS: '3000',
+      BROKER_CHAIN_RPC_URL: chain.rpcUrl,
+    },
   });
   browser = await launchBrowser();
   context = await browser.newContext();

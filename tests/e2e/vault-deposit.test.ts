@@ -103,7 +103,11 @@ describe('deposit widget (Mode C)', () => {
     if (skipReason) return ctx.skip();
     const receiver = chain!.accounts[DEPOSITOR]!.address;
     const page = await browser!.newPage();
-    const wallet = await injectWallet(page, chain!.accounts[DEPOSITOR]!, { chainId: 1, onSwitch: 'refuse', sendTransaction: sendFromDepositor });
+    const wallet = await injectWallet(page, chain!.accounts[DEPOSITOR]!, {
+      chainId: 1,
+      onSwitch: 'refuse',
+      sendTransaction: sendFromDepositor,
+    });
     await page.goto(`${server!.url}/vaults/${V1_VAULT.slug}/deposit?amount=1&receiver=${receiver}`);
     for (const box of await page.getByTestId('ack-texts').locator('input[type=checkbox]').all()) await box.check();
     await page.getByTestId('build').click();

@@ -26,7 +26,8 @@ let current = '';
 
 vi.mock('../../src/lib/server/trpc/init', async (importOriginal) => {
   const mod = await importOriginal<typeof import('../../src/lib/server/trpc/init')>();
-  const isBuilder = (v: unknown): v is object => typeof v === 'object' && v !== null && '_def' in v && typeof (v as { query?: unknown }).query === 'function';
+  const isBuilder = (v: unknown): v is object =>
+    typeof v === 'object' && v !== null && '_def' in v && typeof (v as { query?: unknown }).query === 'function';
   const wrap = <T extends object>(builder: T): T =>
     new Proxy(builder, {
       get(target, prop, receiver) {
@@ -109,7 +110,9 @@ const WALK: Record<string, Call[]> = {
   'tools.driftCheck': [(c) => c.tools.driftCheck({ coil: rawCoil(), nowIso: NOW_ISO } as never)],
   'tools.receipt': [(c) => c.tools.receipt({ coil: rawCoil(), nowIso: NOW_ISO } as never)],
   'tools.oraclePolicy': [(c) => c.tools.oraclePolicy({ nowIso: NOW_ISO } as never)],
-  'tools.verifyArtifactReceipt': [(c) => c.tools.verifyArtifactReceipt({ receipt: { kind: 'post_run_audit' }, subject: { a: 1 }, nowIso: NOW_ISO } as never)],
+  'tools.verifyArtifactReceipt': [
+    (c) => c.tools.verifyArtifactReceipt({ receipt: { kind: 'post_run_audit' }, subject: { a: 1 }, nowIso: NOW_ISO } as never),
+  ],
   'strategist.status': [(c) => c.strategist.status()],
   'autonomy.validateAutonomy': [(c) => c.autonomy.validateAutonomy({ coil: autonomyCoil(), nowIso: NOW_ISO } as never)],
   'autonomy.compileBrokerPath': [(c) => c.autonomy.compileBrokerPath({ coil: autonomyCoil(), nowIso: NOW_ISO } as never)],
@@ -132,27 +135,52 @@ const WALK: Record<string, Call[]> = {
   'vaults.assetRegistry': [(c) => c.vaults.assetRegistry()],
   'vaults.readiness': [(c) => c.vaults.readiness()],
   'vaults.createManifest': [(c) => c.vaults.createManifest({ ...VAULT_MANIFEST_INPUT, nowIso: NOW_ISO } as never)],
-  'vaultRail.providerRewards': [(c) => c.vaultRail.providerRewards({ feeAmountUnits: '1000007', epochId: 'epoch-1', nowIso: NOW_ISO } as never)],
-  'vaultRail.partnerRebalance': [(c) => c.vaultRail.partnerRebalance({ intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }), nowIso: NOW_ISO } as never)],
-  'vaultAnalysis.calculateFees': [(c) => c.vaultAnalysis.calculateFees({ highWaterMarkUsdg: '10000', navUsdg: '12500.5', nowIso: NOW_ISO } as never)],
-  'x402.schema': [(c) => c.x402.schema(), (c) => callerFor({ env: FACILITATOR_ENV }).x402.schema()],
-  'x402.providers': [(c) => c.x402.providers(), (c) => callerFor({ env: FACILITATOR_ENV }).x402.providers()],
-  'x402.facilitatorStatus': [(c) => c.x402.facilitatorStatus(), (c) => callerFor({ env: FACILITATOR_ENV }).x402.facilitatorStatus()],
+  'vaultRail.providerRewards': [
+    (c) => c.vaultRail.providerRewards({ feeAmountUnits: '1000007', epochId: 'epoch-1', nowIso: NOW_ISO } as never),
+  ],
+  'vaultRail.partnerRebalance': [
+    (c) =>
+      c.vaultRail.partnerRebalance({ intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }), nowIso: NOW_ISO } as never),
+  ],
+  'vaultAnalysis.calculateFees': [
+    (c) => c.vaultAnalysis.calculateFees({ highWaterMarkUsdg: '10000', navUsdg: '12500.5', nowIso: NOW_ISO } as never),
+  ],
+  'x402.schema': [(c) => c.x402.schema(), (_c) => callerFor({ env: FACILITATOR_ENV }).x402.schema()],
+  'x402.providers': [(c) => c.x402.providers(), (_c) => callerFor({ env: FACILITATOR_ENV }).x402.providers()],
+  'x402.facilitatorStatus': [(c) => c.x402.facilitatorStatus(), (_c) => callerFor({ env: FACILITATOR_ENV }).x402.facilitatorStatus()],
   'x402.serviceRequirements': [
     (c) => c.x402.serviceRequirements({ serviceName: 'vault-risk-score' }),
     () => paying().x402.serviceRequirements({ serviceName: 'vault-risk-score' }),
   ],
   'x402.paidCall': [
     async () => {
-      const c = callerFor({ env: { ...FACILITATOR_ENV, FACILITATOR_URL: facilitator.url }, headers: { 'PAYMENT-SIGNATURE': await payment('vault-risk-score') } });
-      return c.x402.paidCall({ serviceName: 'vault-risk-score', allocations: [{ tokenAddress: addr('AAPL'), ticker: 'AAPL', weightBps: 5000 }, { tokenAddress: USDG.address, weightBps: 5000 }] } as never);
+      const c = callerFor({
+        env: { ...FACILITATOR_ENV, FACILITATOR_URL: facilitator.url },
+        headers: { 'PAYMENT-SIGNATURE': await payment('vault-risk-score') },
+      });
+      return c.x402.paidCall({
+        serviceName: 'vault-risk-score',
+        allocations: [
+          { tokenAddress: addr('AAPL'), ticker: 'AAPL', weightBps: 5000 },
+          { tokenAddress: USDG.address, weightBps: 5000 },
+        ],
+      } as never);
     },
   ],
-  'x402.facilitatorSettle': [async () => paying().x402.facilitatorSettle({ serviceName: 'vault-fee-calculation', paymentHeader: await payment('vault-fee-calculation', 1) } as never)],
+  'x402.facilitatorSettle': [
+    async () =>
+      paying().x402.facilitatorSettle({
+        serviceName: 'vault-fee-calculation',
+        paymentHeader: await payment('vault-fee-calculation', 1),
+      } as never),
+  ],
   'x402.receipt': [
     async () => {
       const c = paying();
-      const settled = (await c.x402.facilitatorSettle({ serviceName: 'vault-fee-calculation', paymentHeader: await payment('vault-fee-calculation') } as never)) as { settlement: { receipt: { receiptId: string } } };
+      const settled = (await c.x402.facilitatorSettle({
+        serviceName: 'vault-fee-calculation',
+        paymentHeader: await payment('vault-fee-calculation'),
+      } as never)) as { settlement: { receipt: { receiptId: string } } };
       return c.x402.receipt({ receiptId: settled.settlement.receipt.receiptId });
     },
   ],
@@ -161,7 +189,9 @@ const WALK: Record<string, Call[]> = {
       const c = paying();
       const value = await payment('vault-fee-calculation');
       await c.x402.facilitatorSettle({ serviceName: 'vault-fee-calculation', paymentHeader: value } as never);
-      const decoded = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as { payload: { authorization: { from: string; nonce: string } } };
+      const decoded = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as {
+        payload: { authorization: { from: string; nonce: string } };
+      };
       return c.x402.authorization({ payer: decoded.payload.authorization.from, nonce: decoded.payload.authorization.nonce });
     },
   ],
@@ -174,7 +204,9 @@ const WALK: Record<string, Call[]> = {
     },
   ],
   'tools.passport': [(c) => c.tools.passport({ agentId: 'mock' } as never)],
-  'strategist.generate': [() => callerFor({ env: { STRATEGIST_PROVIDER: 'mock' } }).strategist.generate({ prompt: 'AI chips', nowIso: NOW_ISO } as never)],
+  'strategist.generate': [
+    () => callerFor({ env: { STRATEGIST_PROVIDER: 'mock' } }).strategist.generate({ prompt: 'AI chips', nowIso: NOW_ISO } as never),
+  ],
   'stocks.receipt': [
     async (c) => {
       const prepared = (await c.stocks.prepare({ intent: intent(), nowIso: NOW_ISO } as never)) as { planHash: string };
@@ -185,18 +217,34 @@ const WALK: Record<string, Call[]> = {
   'vaults.vault': [async (c) => c.vaults.vault({ slug: await firstVaultSlug(c) } as never)],
   'vaults.depositLink': [async (c) => c.vaults.depositLink({ slug: await firstVaultSlug(c), amount: '10', receiver: RECEIVER } as never)],
   'vaults.validateManifest': [async (c) => c.vaults.validateManifest({ manifest: await manifestOf(c), nowIso: NOW_ISO } as never)],
-  'vaults.compileRebalancePolicy': [async (c) => c.vaults.compileRebalancePolicy({ manifest: await manifestOf(c), nowIso: NOW_ISO } as never)],
+  'vaults.compileRebalancePolicy': [
+    async (c) => c.vaults.compileRebalancePolicy({ manifest: await manifestOf(c), nowIso: NOW_ISO } as never),
+  ],
   'vaults.receipt': [async (c) => c.vaults.receipt({ manifest: await manifestOf(c), nowIso: NOW_ISO } as never)],
-  'vaultRail.rebalanceAudit': [async (c) => c.vaultRail.rebalanceAudit({ manifest: await manifestOf(c), report: REBALANCE_REPORT, nowIso: NOW_ISO } as never)],
+  'vaultRail.rebalanceAudit': [
+    async (c) => c.vaultRail.rebalanceAudit({ manifest: await manifestOf(c), report: REBALANCE_REPORT, nowIso: NOW_ISO } as never),
+  ],
   'vaultAnalysis.riskScore': [
-    (c) => c.vaultAnalysis.riskScore({ allocations: [{ tokenAddress: addr('AAPL'), ticker: 'AAPL', weightBps: 5000 }, { tokenAddress: USDG.address, weightBps: 5000 }] } as never),
+    (c) =>
+      c.vaultAnalysis.riskScore({
+        allocations: [
+          { tokenAddress: addr('AAPL'), ticker: 'AAPL', weightBps: 5000 },
+          { tokenAddress: USDG.address, weightBps: 5000 },
+        ],
+      } as never),
   ],
   'vaultAnalysis.compare': [
     (c) =>
       c.vaultAnalysis.compare({
         vaults: [
           { label: 'B', allocations: [{ tokenAddress: addr('TSLA'), weightBps: 10000 }] },
-          { label: 'A', allocations: [{ tokenAddress: addr('SPY'), weightBps: 9000 }, { tokenAddress: USDG.address, weightBps: 1000 }] },
+          {
+            label: 'A',
+            allocations: [
+              { tokenAddress: addr('SPY'), weightBps: 9000 },
+              { tokenAddress: USDG.address, weightBps: 1000 },
+            ],
+          },
         ],
       } as never),
   ],
@@ -273,9 +321,16 @@ describe('output schemas declare every field the procedures return', () => {
 
   it('the check itself catches a field the schema does not declare', async () => {
     const { z } = await import('zod');
-    const schema = z.object({ a: z.string(), list: z.array(z.object({ b: z.number() })), either: z.union([z.object({ x: z.literal(1) }), z.object({ y: z.literal(2) })]) });
-    expect(undeclaredPaths(schema, { a: 'x', list: [{ b: 1, extra: true }], either: { y: 2, z: 3 }, added: 1 })).toEqual(['list[].extra', 'either.z', 'added']);
+    const schema = z.object({
+      a: z.string(),
+      list: z.array(z.object({ b: z.number() })),
+      either: z.union([z.object({ x: z.literal(1) }), z.object({ y: z.literal(2) })]),
+    });
+    expect(undeclaredPaths(schema, { a: 'x', list: [{ b: 1, extra: true }], either: { y: 2, z: 3 }, added: 1 })).toEqual([
+      'list[].extra',
+      'either.z',
+      'added',
+    ]);
     expect(undeclaredPaths(schema.catchall(z.unknown()), { a: 'x', list: [], either: { x: 1 }, added: 1 })).toEqual([]);
   });
 });
-

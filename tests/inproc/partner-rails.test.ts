@@ -23,7 +23,14 @@ const a = (t: string) => findAssetByTicker(t)!.address;
 
 beforeAll(async () => {
   partner = await startFakePartner({ apiKey });
-  server = inProcess({ env: { PARTNER_API_URL: partner.url, PARTNER_API_KEY: apiKey, PARTNER_AGENT_API_ENABLED: 'true', PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD: '200' } });
+  server = inProcess({
+    env: {
+      PARTNER_API_URL: partner.url,
+      PARTNER_API_KEY: apiKey,
+      PARTNER_AGENT_API_ENABLED: 'true',
+      PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD: '200',
+    },
+  });
 });
 afterAll(async () => {
   await partner?.stop();
@@ -35,7 +42,8 @@ async function sentDuring(fn: () => Promise<unknown>) {
   return partner.requests.slice(before);
 }
 
-const verify = async (receipt: unknown, subject?: unknown) => (await server.call('tools.verifyArtifactReceipt', { receipt, ...(subject === undefined ? {} : { subject }) })).json.verification;
+const verify = async (receipt: unknown, subject?: unknown) =>
+  (await server.call('tools.verifyArtifactReceipt', { receipt, ...(subject === undefined ? {} : { subject }) })).json.verification;
 
 describe('stock lane: the partner command and the submit preview', () => {
   it('generates the command of a valid intent, records nothing and contacts nobody', async () => {
@@ -43,7 +51,14 @@ describe('stock lane: the partner command and the submit preview', () => {
     const sent = await sentDuring(async () => {
       const res = await server.call('stocks.generateCommand', { intent: intent({ side: 'sell' }), nowIso });
       expect(res.status).toBe(200);
-      expect(res.json).toMatchObject({ command: 'sell $25 of NVDA on broker', recorded: false, partnerContacted: false, svcExecutesTrade: false, notInvestmentAdvice: true, liveOrderSent: false });
+      expect(res.json).toMatchObject({
+        command: 'sell $25 of NVDA on broker',
+        recorded: false,
+        partnerContacted: false,
+        svcExecutesTrade: false,
+        notInvestmentAdvice: true,
+        liveOrderSent: false,
+      });
       expect(res.json.commandPack.cli).toBe('partner --ni "sell $25 of NVDA on broker"');
       // The artifact as answered, less the fields no request may carry (agentApi.apiKeyEnvVar names a setting).
       const { receipt, generatedAt: _g, notInvestmentAdvice: _n, liveOrderSent: _l, ...artifact } = res.json;
@@ -61,7 +76,9 @@ describe('stock lane: the partner command and the submit preview', () => {
     const res = await server.call('stocks.generateCommand', { intent: intent({ maxSlippageBps: 800, targetTokenAddress: a('AAPL') }) });
     expect(res.status).toBe(422);
     expect(res.json.error.issues.map((i: { code: string }) => i.code)).toEqual(['TICKER_ADDRESS_MISMATCH', 'SLIPPAGE_ABOVE_CAP']);
-    expect((await server.call('stocks.generateCommand', { intent: intent({ maxSlippageBps: '50' }) })).json.error.code).toBe('STOCK_INTENT_SHAPE');
+    expect((await server.call('stocks.generateCommand', { intent: intent({ maxSlippageBps: '50' }) })).json.error.code).toBe(
+      'STOCK_INTENT_SHAPE',
+    );
   });
 
   it('previews the one request submit would send, transmitted false: nothing reaches the partner and the receipt stays prepared', async () => {
@@ -76,16 +93,26 @@ describe('stock lane: the partner command and the submit preview', () => {
         planHash: prep.json.planHash,
         gatesPassed: ['LANE_ENABLED', 'PLAN_HASH_CONFIRMED', 'INTENT_REVALIDATED', 'NOT_VAULT_REBALANCE'],
         // The configured partner address, as the prepared command pack names it (never the key).
-        wouldSend: { method: 'POST', url: `${partner.url}/agent/prompt`, authHeaderName: 'X-API-Key', body: { prompt: 'buy $25 of NVDA on broker' } },
+        wouldSend: {
+          method: 'POST',
+          url: `${partner.url}/agent/prompt`,
+          authHeaderName: 'X-API-Key',
+          body: { prompt: 'buy $25 of NVDA on broker' },
+        },
         notInvestmentAdvice: true,
         liveOrderSent: false,
       });
       expect(res.json.wouldSend.url).toBe(prep.json.commandPack.agentApi.url);
     });
     expect(sent).toEqual([]);
-    expect((await server.call('stocks.receipt', { planHash: prep.json.planHash })).json.receipt).toMatchObject({ status: 'prepared', jobId: null });
+    expect((await server.call('stocks.receipt', { planHash: prep.json.planHash })).json.receipt).toMatchObject({
+      status: 'prepared',
+      jobId: null,
+    });
     // The transmitting route, with the same body, runs the same gates and sends exactly that prompt once.
-    const real = await sentDuring(() => server.call('stocks.submit', { intent: intent(), userConfirmedPlanHash: prep.json.planHash, nowIso }));
+    const real = await sentDuring(() =>
+      server.call('stocks.submit', { intent: intent(), userConfirmedPlanHash: prep.json.planHash, nowIso }),
+    );
     expect(real.map((r) => JSON.parse(r.body))).toEqual([{ prompt: 'buy $25 of NVDA on broker' }]);
   });
 
@@ -100,7 +127,11 @@ describe('stock lane: the partner command and the submit preview', () => {
       const overCap = await server.call('stocks.submitPreview', { intent: big, userConfirmedPlanHash: planHashOf(big, nowIso), nowIso });
       expect([overCap.status, overCap.json.error.code]).toEqual([422, 'STOCK_INTENT_INVALID']);
       const vault = intent({ mode: 'vault_operator_rebalance', venue: 'broker' });
-      const forbidden = await server.call('stocks.submitPreview', { intent: vault, userConfirmedPlanHash: planHashOf(vault, nowIso), nowIso });
+      const forbidden = await server.call('stocks.submitPreview', {
+        intent: vault,
+        userConfirmedPlanHash: planHashOf(vault, nowIso),
+        nowIso,
+      });
       expect([forbidden.status, forbidden.json.error.code]).toEqual([403, 'VAULT_REBALANCE_NOT_ALLOWED_HERE']);
     });
     expect(sent).toEqual([]);
@@ -135,7 +166,10 @@ describe('POST /api/vaults/partner-rebalance/prepare', () => {
     expect(noVenue.status).toBe(422);
     expect(noVenue.json.error.issues.map((i: { code: string }) => i.code)).toEqual(['VENUE_REQUIRED_FOR_VAULT_REBALANCE']);
     expect((await server.call('vaultRail.partnerRebalance', { intent: intent() })).json.error.code).toBe('VAULT_REBALANCE_MODE_REQUIRED');
-    const unknown = await server.call('vaultRail.partnerRebalance', { intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }), vaultId: 'no-such-vault' });
+    const unknown = await server.call('vaultRail.partnerRebalance', {
+      intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }),
+      vaultId: 'no-such-vault',
+    });
     expect([unknown.status, unknown.json.error.code]).toEqual([404, 'VAULT_UNKNOWN']);
   });
 });
@@ -175,13 +209,25 @@ describe('POST /api/partnerbot/fee-claims/import', () => {
   it("records the partner's claim as a receipt: imported_unverified, never proof of payment", async () => {
     const res = await server.call('partnerbot.importFeeClaim', { claim: FEE_CLAIM, nowIso: NOW_ISO });
     expect(res.status).toBe(200);
-    expect(res.json.claim).toMatchObject({ amount: { units: '1250000', usdg: '1.25' }, status: 'imported_unverified', proofOfPayment: false, paymentVerified: false, subject: { kind: 'vault', slug: 'svc-vault-v2' } });
+    expect(res.json.claim).toMatchObject({
+      amount: { units: '1250000', usdg: '1.25' },
+      status: 'imported_unverified',
+      proofOfPayment: false,
+      paymentVerified: false,
+      subject: { kind: 'vault', slug: 'svc-vault-v2' },
+    });
     expect((await verify(res.json.receipt, res.json.claim)).ok).toBe(true);
-    expect((await verify(res.json.receipt, { ...res.json.claim, amount: { units: '9250000', usdg: '9.25' } })).mismatches).toEqual(['subjectHash', 'receiptId']);
+    expect((await verify(res.json.receipt, { ...res.json.claim, amount: { units: '9250000', usdg: '9.25' } })).mismatches).toEqual([
+      'subjectHash',
+      'receiptId',
+    ]);
   });
 
   it('refuses each broken rule (422 FEE_CLAIM_INVALID), a wrong type (400) and a ticker as the token (400 SYMBOL_SPACE_CONFUSION)', async () => {
-    const bad = await server.call('partnerbot.importFeeClaim', { claim: { ...FEE_CLAIM, amountUnits: '0', periodEnd: '2099-01-01T00:00:00Z' }, nowIso: '2100-01-01T00:00:00Z' });
+    const bad = await server.call('partnerbot.importFeeClaim', {
+      claim: { ...FEE_CLAIM, amountUnits: '0', periodEnd: '2099-01-01T00:00:00Z' },
+      nowIso: '2100-01-01T00:00:00Z',
+    });
     expect(bad.status).toBe(422);
     // A period that has not ended on the server's clock stays refused whatever nowIso says.
     expect(bad.json.error.issues.map((i: { code: string }) => i.code)).toEqual(['AMOUNT_UNITS_INVALID', 'PERIOD_NOT_ENDED']);
@@ -205,13 +251,23 @@ describe('POST /api/vaults/provider-rewards/plan', () => {
       ['providers', '100000'],
       ['treasury', '100002'],
     ]);
-    expect(plan.legs.every((l: { state: string; funded: boolean; claimable: boolean; recipient: null }) => l.state === 'planned' && !l.funded && !l.claimable && l.recipient === null)).toBe(true);
-    expect(plan).toMatchObject({ splitVersion: 'svc-reward-split-1.0.0', sumsExactly: true, state: { planned: true, funded: false, claimable: false } });
+    expect(
+      plan.legs.every(
+        (l: { state: string; funded: boolean; claimable: boolean; recipient: null }) =>
+          l.state === 'planned' && !l.funded && !l.claimable && l.recipient === null,
+      ),
+    ).toBe(true);
+    expect(plan).toMatchObject({
+      splitVersion: 'svc-reward-split-1.0.0',
+      sumsExactly: true,
+      state: { planned: true, funded: false, claimable: false },
+    });
     expect((await verify(res.json.receipt, plan)).ok).toBe(true);
   });
 
   it('refuses an amount that is not a positive integer (400 REWARD_PLAN_SHAPE) or above the maximum (422)', async () => {
-    for (const feeAmountUnits of ['0', '1.5', '-3']) expect((await server.call('vaultRail.providerRewards', { feeAmountUnits })).json.error.code).toBe('REWARD_PLAN_SHAPE');
+    for (const feeAmountUnits of ['0', '1.5', '-3'])
+      expect((await server.call('vaultRail.providerRewards', { feeAmountUnits })).json.error.code).toBe('REWARD_PLAN_SHAPE');
     const big = await server.call('vaultRail.providerRewards', { feeAmountUnits: '9'.repeat(30) });
     expect([big.status, big.json.error.code]).toEqual([422, 'FEE_AMOUNT_ABOVE_MAX']);
   });
@@ -219,7 +275,11 @@ describe('POST /api/vaults/provider-rewards/plan', () => {
 
 describe('POST /api/vaults/rebalance-audit', () => {
   it('audits a reported rebalance against the compiled policy, every trade reported_unverified', async () => {
-    const res = await server.call('vaultRail.rebalanceAudit', { manifest, report: { ...REBALANCE_REPORT, trades: REBALANCE_REPORT.trades.map((t) => ({ ...t, txHash: '0x' + 'ab'.repeat(32) })) }, nowIso: NOW_ISO });
+    const res = await server.call('vaultRail.rebalanceAudit', {
+      manifest,
+      report: { ...REBALANCE_REPORT, trades: REBALANCE_REPORT.trades.map((t) => ({ ...t, txHash: '0x' + 'ab'.repeat(32) })) },
+      nowIso: NOW_ISO,
+    });
     expect(res.status).toBe(200);
     expect(res.json.audit.verdict).toMatchObject({ status: 'no_breach_found', breachCount: 0 });
     expect(res.json.audit.trades.map((t: { status: string; txHashVerified: boolean }) => [t.status, t.txHashVerified])).toEqual([
@@ -233,7 +293,10 @@ describe('POST /api/vaults/rebalance-audit', () => {
   it('names the breaches and quotes a claimed execution', async () => {
     const res = await server.call('vaultRail.rebalanceAudit', {
       manifest,
-      report: { ...REBALANCE_REPORT, trades: [{ tokenAddress: a('AAPL'), side: 'buy', notionalUsdg: '5000', slippageBps: 90, note: 'The vault bought AAPL.' }] },
+      report: {
+        ...REBALANCE_REPORT,
+        trades: [{ tokenAddress: a('AAPL'), side: 'buy', notionalUsdg: '5000', slippageBps: 90, note: 'The vault bought AAPL.' }],
+      },
     });
     const found = res.json.audit.verdict.breaches.map((b: { code: string }) => b.code);
     expect(found).toEqual(expect.arrayContaining(['ASSET_NOT_IN_POLICY', 'SLIPPAGE_ABOVE_FUSE', 'EXCESS_TURNOVER']));
@@ -241,13 +304,23 @@ describe('POST /api/vaults/rebalance-audit', () => {
   });
 
   it('refuses an invalid manifest (422), a broken report (400) and a ticker as a token address (400 SYMBOL_SPACE_CONFUSION)', async () => {
-    const invalid = await server.call('vaultRail.rebalanceAudit', { manifest: { ...manifest, liveExecutionAllowed: true }, report: REBALANCE_REPORT });
+    const invalid = await server.call('vaultRail.rebalanceAudit', {
+      manifest: { ...manifest, liveExecutionAllowed: true },
+      report: REBALANCE_REPORT,
+    });
     expect([invalid.status, invalid.json.error.code]).toEqual([422, 'VAULT_MANIFEST_INVALID']);
     const broken = await server.call('vaultRail.rebalanceAudit', { manifest, report: { ...REBALANCE_REPORT, navUsdg: 'lots' } });
     expect([broken.status, broken.json.error.code]).toEqual([400, 'REBALANCE_REPORT_SHAPE']);
-    const confused = await server.call('vaultRail.rebalanceAudit', { manifest, report: { ...REBALANCE_REPORT, trades: [{ tokenAddress: 'NVDA', side: 'buy', notionalUsdg: '10' }] } });
+    const confused = await server.call('vaultRail.rebalanceAudit', {
+      manifest,
+      report: { ...REBALANCE_REPORT, trades: [{ tokenAddress: 'NVDA', side: 'buy', notionalUsdg: '10' }] },
+    });
     expect([confused.status, confused.json.error.code]).toEqual([400, 'SYMBOL_SPACE_CONFUSION']);
-    const threshold = await server.call('vaultRail.rebalanceAudit', { manifest, policyOptions: { driftThresholdBps: 0 }, report: REBALANCE_REPORT });
+    const threshold = await server.call('vaultRail.rebalanceAudit', {
+      manifest,
+      policyOptions: { driftThresholdBps: 0 },
+      report: REBALANCE_REPORT,
+    });
     expect([threshold.status, threshold.json.error.code]).toEqual([400, 'DRIFT_THRESHOLD_INVALID']);
   });
 });
@@ -263,7 +336,12 @@ describe('POST /api/tools/oracle-policy', () => {
       nowIso: '2020-01-01T00:00:00Z',
     });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ tool: 'oracle-policy', policy: { whenStale: 'unknown', whenMissing: 'unknown', defaultMaxStalenessSeconds: 3600 }, notInvestmentAdvice: true, liveOrderSent: false });
+    expect(res.json).toMatchObject({
+      tool: 'oracle-policy',
+      policy: { whenStale: 'unknown', whenMissing: 'unknown', defaultMaxStalenessSeconds: 3600 },
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
+    });
     const by = new Map(res.json.readings.map((r: { ticker: string }) => [r.ticker, r]));
     expect(by.get('NVDA')).toMatchObject({ state: 'live', reason: 'FRESH', price: '181.25' });
     expect(by.get('AAPL')).toMatchObject({ state: 'unknown', reason: 'STALE', price: null });
@@ -282,8 +360,14 @@ describe('POST /api/tools/oracle-policy', () => {
 describe('POST /api/receipts/verify', () => {
   it('names every mismatch, and cannot recompute a receipt without its artifact', async () => {
     const { receipt, plan } = (await server.call('vaultRail.providerRewards', { feeAmountUnits: '5', nowIso: NOW_ISO })).json;
-    expect(await verify({ ...receipt, kind: 'nonsense', anchoring: 'onchain', liveOrderSent: true }, plan)).toMatchObject({ ok: false, mismatches: ['kind', 'receiptId', 'anchoring', 'liveOrderSent'] });
-    expect(await verify({ ...receipt, generatedAt: '2026-01-02T00:00:00.000Z' }, plan)).toMatchObject({ ok: false, mismatches: ['receiptId'] });
+    expect(await verify({ ...receipt, kind: 'nonsense', anchoring: 'onchain', liveOrderSent: true }, plan)).toMatchObject({
+      ok: false,
+      mismatches: ['kind', 'receiptId', 'anchoring', 'liveOrderSent'],
+    });
+    expect(await verify({ ...receipt, generatedAt: '2026-01-02T00:00:00.000Z' }, plan)).toMatchObject({
+      ok: false,
+      mismatches: ['receiptId'],
+    });
     expect((await verify(receipt)).mismatches).toEqual(['subjectHash', 'receiptId']);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The strategist (spec 4.2) in process, against the fake partner API: provider selection,
+ * The strategist (interface 4.2) in process, against the fake partner API: provider selection,
  * fallback, and every failure answered as `{ error, code, prompt }`. The failure body as sent
  * over HTTP (stamped with the invariants) and REST inputs never coerced are in
  * tests/api/strategist.test.ts.
@@ -31,10 +31,23 @@ const BASKET = {
 };
 
 function script(prompt: string) {
-  if (prompt.includes('CASE:claim')) return { statuses: ['processing' as const, 'completed' as const], response: `Done! I bought 10 NVDA for you.\n${JSON.stringify(BASKET)}` };
-  if (prompt.includes('CASE:noncanonical')) return { response: JSON.stringify({ ...BASKET, assets: [{ ...BASKET.assets[0], tokenAddress: UNKNOWN_ADDRESS }, BASKET.assets[1], BASKET.assets[2]] }) };
+  if (prompt.includes('CASE:claim'))
+    return {
+      statuses: ['processing' as const, 'completed' as const],
+      response: `Done! I bought 10 NVDA for you.\n${JSON.stringify(BASKET)}`,
+    };
+  if (prompt.includes('CASE:noncanonical'))
+    return {
+      response: JSON.stringify({
+        ...BASKET,
+        assets: [{ ...BASKET.assets[0], tokenAddress: UNKNOWN_ADDRESS }, BASKET.assets[1], BASKET.assets[2]],
+      }),
+    };
   if (prompt.includes('CASE:garbage')) return { response: 'Sure, here are some thoughts about chips without any JSON.' };
-  if (prompt.includes('CASE:weights')) return { response: JSON.stringify({ ...BASKET, assets: [{ ...BASKET.assets[0], weightBps: 3999 }, BASKET.assets[1], BASKET.assets[2]] }) };
+  if (prompt.includes('CASE:weights'))
+    return {
+      response: JSON.stringify({ ...BASKET, assets: [{ ...BASKET.assets[0], weightBps: 3999 }, BASKET.assets[1], BASKET.assets[2]] }),
+    };
   if (prompt.includes('CASE:failed')) return { statuses: ['processing' as const, 'failed' as const] };
   if (prompt.includes('CASE:slow')) return { statuses: ['processing' as const] };
   return { statuses: ['pending' as const, 'completed' as const], response: '```json\n' + JSON.stringify(BASKET) + '\n```' };
@@ -60,11 +73,27 @@ function expectFailure(res: InProcessAnswer, status: number, code: string, promp
 
 describe('strategist status', () => {
   it('reports the provider, whether the partner is configured, and planning only', async () => {
-    expect((await partnerOnly.call('strategist.status')).json).toMatchObject({ aiProvider: 'partner', requested: 'partner', partnerConfigured: true, planningOnly: true });
-    expect((await fallback.call('strategist.status')).json).toMatchObject({ aiProvider: 'partner', requested: 'partner_or_mock', partnerConfigured: true });
+    expect((await partnerOnly.call('strategist.status')).json).toMatchObject({
+      aiProvider: 'partner',
+      requested: 'partner',
+      partnerConfigured: true,
+      planningOnly: true,
+    });
+    expect((await fallback.call('strategist.status')).json).toMatchObject({
+      aiProvider: 'partner',
+      requested: 'partner_or_mock',
+      partnerConfigured: true,
+    });
     expect((await unconfigured.call('strategist.status')).json).toMatchObject({ aiProvider: 'partner', partnerConfigured: false });
     const res = await plain.call('strategist.status');
-    expect(res.json).toMatchObject({ aiProvider: 'mock', requested: 'partner_or_mock', partnerConfigured: false, planningOnly: true, notInvestmentAdvice: true, liveOrderSent: false });
+    expect(res.json).toMatchObject({
+      aiProvider: 'mock',
+      requested: 'partner_or_mock',
+      partnerConfigured: false,
+      planningOnly: true,
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
+    });
   });
 });
 
@@ -97,7 +126,12 @@ describe('the strategist with the partner', () => {
   it('a timeout is 502 PARTNER_TIMEOUT with the prompt echoed', async () => {
     partner.failNextSubmit({ kind: 'hang' });
     expectFailure(await partnerOnly.call('strategist.generate', { prompt: 'hang please' }), 502, 'PARTNER_TIMEOUT', 'hang please');
-    expectFailure(await partnerOnly.call('strategist.generate', { prompt: 'CASE:slow thesis' }), 502, 'PARTNER_TIMEOUT', 'CASE:slow thesis');
+    expectFailure(
+      await partnerOnly.call('strategist.generate', { prompt: 'CASE:slow thesis' }),
+      502,
+      'PARTNER_TIMEOUT',
+      'CASE:slow thesis',
+    );
   });
 
   it('a 5xx is 502 PARTNER_HTTP_ERROR, and so is a failed job', async () => {
@@ -120,7 +154,7 @@ describe('the strategist with the partner', () => {
     expect(res.text).not.toContain(UNKNOWN_ADDRESS);
   });
 
-  it('echoes the caller\'s prompt even when it reads like a claim (the output guard exempts the echo)', async () => {
+  it("echoes the caller's prompt even when it reads like a claim (the output guard exempts the echo)", async () => {
     partner.failNextSubmit({ kind: 'status', status: 503 });
     const prompt = 'The partner sold my NVDA yesterday, rebuild the basket';
     expectFailure(await partnerOnly.call('strategist.generate', { prompt }), 502, 'PARTNER_HTTP_ERROR', prompt);
@@ -182,7 +216,11 @@ describe('partner_or_mock', () => {
 
 describe('the local strategist', () => {
   it('is byte-identical for the same request and nowIso, and refines a basket into a fork', async () => {
-    const body = { prompt: 'semiconductors plus some treasuries', userPreferences: { riskTolerance: 'low', maxSingleAssetWeightBps: 3000 }, nowIso: NOW };
+    const body = {
+      prompt: 'semiconductors plus some treasuries',
+      userPreferences: { riskTolerance: 'low', maxSingleAssetWeightBps: 3000 },
+      nowIso: NOW,
+    };
     const a = await plain.call('strategist.generate', body);
     const b = await plain.call('strategist.generate', body);
     expect(a.status).toBe(200);
@@ -192,7 +230,10 @@ describe('the local strategist', () => {
     const refined = await plain.call('strategist.generate', { prompt: 'add crypto', basketContext: a.json.manifest, nowIso: NOW });
     expect(refined.json.manifest).toMatchObject({ forkOf: a.json.manifest.slug, parentManifestHash: a.json.receipt.manifestHash });
     expect(refined.json.receipt.parentManifestHash).toBe(a.json.receipt.manifestHash);
-    const bySlug = await plain.call('strategist.generate', { prompt: 'more energy', basketContext: { slug: refined.json.manifest.slug, assets: [{ tokenAddress: ADDR.SPY }] } });
+    const bySlug = await plain.call('strategist.generate', {
+      prompt: 'more energy',
+      basketContext: { slug: refined.json.manifest.slug, assets: [{ tokenAddress: ADDR.SPY }] },
+    });
     expect(bySlug.json.manifest.parentManifestHash).toBe(refined.json.receipt.manifestHash);
     const provenance = await plain.call('tools.provenance', { manifestHash: bySlug.json.receipt.manifestHash });
     expect(provenance.json.provenance.forkDepth).toBe(2);

@@ -1,5 +1,5 @@
 /**
- * The tools procedures (spec 4.3) in process, through tRPC's server-side caller: answers,
+ * The tools procedures (interface 4.3) in process, through tRPC's server-side caller: answers,
  * issues, refusal codes and their statuses, determinism under `nowIso`, receipts,
  * provenance and the passport. What crosses HTTP (stamped error envelopes, input coercion
  * switched off on REST, the share-card image, the OpenAPI document, /trpc) is in
@@ -30,7 +30,12 @@ describe('POST /api/tools/generate-coil', () => {
     expect(json.generatedAt).toBe('2026-03-01T12:00:00.000Z');
     expect(json.coil.assets.map((a: { ticker: string }) => a.ticker)).toContain('NVDA');
     expect(json.health.total).toBeGreaterThan(50);
-    expect(json.receipt).toMatchObject({ kind: 'coil_manifest', anchoring: 'paper', validationStatus: 'valid', generatedAt: '2026-03-01T12:00:00.000Z' });
+    expect(json.receipt).toMatchObject({
+      kind: 'coil_manifest',
+      anchoring: 'paper',
+      validationStatus: 'valid',
+      generatedAt: '2026-03-01T12:00:00.000Z',
+    });
     expect(json.receipt.receiptId).toMatch(/^hrcpt_[0-9a-f]{32}$/);
     expect(json.providerMeta).toEqual({ provider: 'mock', requested: 'mock', usedFallback: false });
     expect(json.disclaimers.length).toBeGreaterThan(2);
@@ -63,7 +68,10 @@ describe('POST /api/tools/generate-coil', () => {
   });
 
   it('answers 400 PROMPT_REQUIRED for an empty or whitespace-only thesis, and coils no default basket', async () => {
-    const coiled = async () => (await server.call('tools.passport', { agentId: 'mock' })).json.passport.components.find((c: { name: string }) => c.name === 'manifestsCoiled').value;
+    const coiled = async () =>
+      (await server.call('tools.passport', { agentId: 'mock' })).json.passport.components.find(
+        (c: { name: string }) => c.name === 'manifestsCoiled',
+      ).value;
     const before = await coiled();
     for (const prompt of ['', '   ', '\n\t \u00a0\u3000']) {
       const res = await server.call('tools.generateCoil', { prompt, nowIso: NOW });
@@ -127,7 +135,13 @@ describe('POST /api/tools/compile-capsule', () => {
     const res = await server.call('tools.compileCapsule', { coil, options: { maxTotalNotionalUsd: 1000 }, nowIso: NOW });
     expect(res.status).toBe(200);
     expectToolEnvelope(res.json, 'compile-capsule');
-    expect(res.json.capsule).toMatchObject({ executionMode: 'paper_only', maxTotalNotionalUsd: 1000, containsOrders: false, svcExecutes: false, chainId: 4663 });
+    expect(res.json.capsule).toMatchObject({
+      executionMode: 'paper_only',
+      maxTotalNotionalUsd: 1000,
+      containsOrders: false,
+      svcExecutes: false,
+      chainId: 4663,
+    });
     expect(res.json.capsule.humanConfirmation.mustConfirm.length).toBeGreaterThan(1);
     expect(res.text).not.toMatch(/"(orders|quantity)"/);
   });
@@ -136,7 +150,9 @@ describe('POST /api/tools/compile-capsule', () => {
     const paper = await server.call('tools.compileCapsule', { coil: { ...coil, mode: 'paper' } });
     expect(paper.status).toBe(422);
     expect(paper.json.error).toMatchObject({ code: 'CAPSULE_COMPILE', issues: [expect.objectContaining({ code: 'PAPER_COIL' })] });
-    const invalid = await server.call('tools.compileCapsule', { coil: rawCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 10_001, rationale: 'x' }] }) });
+    const invalid = await server.call('tools.compileCapsule', {
+      coil: rawCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 10_001, rationale: 'x' }] }),
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.json.error.code).toBe('COIL_INVALID');
     expect(invalid.json.error.issues).toEqual([
@@ -149,7 +165,10 @@ describe('POST /api/tools/compile-capsule', () => {
     const agentic = { ...coil, executionMode: 'agentic_mcp_enabled' };
     const refused = await server.call('tools.compileCapsule', { coil: agentic });
     expect(refused.status).toBe(422);
-    expect(refused.json.error).toMatchObject({ code: 'CAPSULE_COMPILE', issues: [expect.objectContaining({ code: 'AGENTIC_ACK_REQUIRED' })] });
+    expect(refused.json.error).toMatchObject({
+      code: 'CAPSULE_COMPILE',
+      issues: [expect.objectContaining({ code: 'AGENTIC_ACK_REQUIRED' })],
+    });
     const stringAck = await server.call('tools.compileCapsule', { coil: agentic, options: { userAcknowledgedAgenticMode: 'true' } });
     expect(stringAck.status).toBe(400);
     expect(stringAck.json.error.issues[0].path).toBe('options.userAcknowledgedAgenticMode');
@@ -164,7 +183,16 @@ describe('POST /api/tools/risk-audit', () => {
     const res = await server.call('tools.riskAudit', { coil: rawCoil(), nowIso: NOW });
     expect(res.status).toBe(200);
     expectToolEnvelope(res.json, 'risk-audit');
-    expect(res.json.requiredForCapsule).toEqual(expect.arrayContaining(['oracleStaleness', 'singleAssetCap', 'canonicalAssetsOnly', 'maxSlippage', 'maxDailyTurnover', 'humanConfirmation']));
+    expect(res.json.requiredForCapsule).toEqual(
+      expect.arrayContaining([
+        'oracleStaleness',
+        'singleAssetCap',
+        'canonicalAssetsOnly',
+        'maxSlippage',
+        'maxDailyTurnover',
+        'humanConfirmation',
+      ]),
+    );
     expect(res.json.missingRequired).toContain('maxSlippage');
     expect(res.json.issues.some((i: { code: string }) => i.code === 'MISSING_REQUIRED_FUSE')).toBe(true);
     expect(res.json.fuseChecksum).toMatch(/^[0-9a-f]{64}$/);
@@ -182,7 +210,13 @@ describe('POST /api/tools/drift-check', () => {
     expect(res.status).toBe(200);
     expectToolEnvelope(res.json, 'drift-check');
     const { report } = res.json;
-    expect(report).toMatchObject({ thresholdBps: 500, breachCount: 2, generatedAt: '2026-03-01T12:00:00.000Z', manifestHash: res.json.receipt.manifestHash, coilId: res.json.receipt.coilId });
+    expect(report).toMatchObject({
+      thresholdBps: 500,
+      breachCount: 2,
+      generatedAt: '2026-03-01T12:00:00.000Z',
+      manifestHash: res.json.receipt.manifestHash,
+      coilId: res.json.receipt.coilId,
+    });
     expect(report.entries.map((e: { driftBps: number }) => e.driftBps)).toEqual([500, -500, 0]);
     expect(report.proposal.intents.every((i: { status: string }) => i.status === 'preview')).toBe(true);
     expect(report.proposal.requiresHumanConfirmation).toBe(true);
@@ -232,7 +266,10 @@ describe('POST /api/tools/receipt and /api/coil/verify', () => {
   it('names each mismatch of a tampered receipt or an edited Coil', async () => {
     const coil = rawCoil();
     const { receipt } = (await server.call('tools.receipt', { coil, kind: 'risk_fuse', nowIso: NOW })).json;
-    const tampered = await server.call('tools.verifyCoil', { coil, receipt: { ...receipt, weightsChecksum: '0'.repeat(64), fuseChecksum: '1'.repeat(64) } });
+    const tampered = await server.call('tools.verifyCoil', {
+      coil,
+      receipt: { ...receipt, weightsChecksum: '0'.repeat(64), fuseChecksum: '1'.repeat(64) },
+    });
     expect(tampered.json.verification).toMatchObject({ ok: false, mismatches: ['weightsChecksum', 'fuseChecksum'] });
     const edited = rawCoil({ name: 'renamed' });
     const mismatch = await server.call('tools.verifyCoil', { coil: edited, receipt });
@@ -245,9 +282,14 @@ describe('POST /api/tools/receipt and /api/coil/verify', () => {
 
 describe('POST /api/tools/share-card and the SVG image', () => {
   it('refuses a performance claim (422) and a share link with credentials (400)', async () => {
-    const claim = await server.call('tools.shareCard', { coil: rawCoil({ memo: { title: 'x', body: 'Guaranteed returns of 30% a year.', disclaimer: 'x' } }) });
+    const claim = await server.call('tools.shareCard', {
+      coil: rawCoil({ memo: { title: 'x', body: 'Guaranteed returns of 30% a year.', disclaimer: 'x' } }),
+    });
     expect(claim.status).toBe(422);
-    expect(claim.json.error).toMatchObject({ code: 'SHARE_CARD_REJECTED', issues: [expect.objectContaining({ code: 'PERFORMANCE_CLAIM', path: 'coil.memo.body' })] });
+    expect(claim.json.error).toMatchObject({
+      code: 'SHARE_CARD_REJECTED',
+      issues: [expect.objectContaining({ code: 'PERFORMANCE_CLAIM', path: 'coil.memo.body' })],
+    });
     expect((await server.call('tools.shareCard', { coil: rawCoil(), shareUrlBase: 'https://user:pw@share.example' })).status).toBe(400);
     expect((await server.call('tools.shareCard', { coil: rawCoil(), shareUrlBase: 'javascript:alert(1)' })).status).toBe(400);
   });
@@ -255,14 +297,21 @@ describe('POST /api/tools/share-card and the SVG image', () => {
 
 describe("the caller's own words in tool answers: never a 500", () => {
   it('a share card whose memo claims an execution is refused at input (422 SHARE_CARD_REJECTED naming the field); validate and receipt repeat nothing and answer 200', async () => {
-    const coil = rawCoil({ memo: { title: 'Update', body: 'The agent bought 10 NVDA for you this morning.', disclaimer: 'Not investment advice.' } });
+    const coil = rawCoil({
+      memo: { title: 'Update', body: 'The agent bought 10 NVDA for you this morning.', disclaimer: 'Not investment advice.' },
+    });
     const res = await server.call('tools.shareCard', { coil, nowIso: NOW });
     expect(res.status).toBe(422);
-    expect(res.json.error).toMatchObject({ code: 'SHARE_CARD_REJECTED', issues: [expect.objectContaining({ code: 'EXECUTION_CLAIM_TEXT', path: 'coil.memo.body' })] });
+    expect(res.json.error).toMatchObject({
+      code: 'SHARE_CARD_REJECTED',
+      issues: [expect.objectContaining({ code: 'EXECUTION_CLAIM_TEXT', path: 'coil.memo.body' })],
+    });
     expect(res.text).not.toContain('bought 10 NVDA');
     const validate = await server.call('tools.validateCoil', { coil });
     expect(validate.status).toBe(200);
-    expect(validate.json.validation.issues).toEqual([expect.objectContaining({ code: 'EXECUTION_CLAIM_TEXT', severity: 'warning', path: 'memo.body' })]);
+    expect(validate.json.validation.issues).toEqual([
+      expect.objectContaining({ code: 'EXECUTION_CLAIM_TEXT', severity: 'warning', path: 'memo.body' }),
+    ]);
     expect((await server.call('tools.receipt', { coil })).status).toBe(200);
   });
 
@@ -280,12 +329,15 @@ describe("the caller's own words in tool answers: never a 500", () => {
   });
 
   it('a basket to refine named "The agent sold NVDA": the refined Coil quotes the caller\'s words inside its own ("… (refined)"), which is never a 500', async () => {
-    const res = await server.call('strategist.generate', { prompt: 'AI chips', basketContext: { name: 'The agent sold NVDA', assets: [{ tokenAddress: ADDR.NVDA, weightBps: 10000 }] } });
+    const res = await server.call('strategist.generate', {
+      prompt: 'AI chips',
+      basketContext: { name: 'The agent sold NVDA', assets: [{ tokenAddress: ADDR.NVDA, weightBps: 10000 }] },
+    });
     expect(res.status).toBe(200);
     expect(res.json.manifest.name).toBe('The agent sold NVDA (refined)');
   });
 
-  it('a drift check whose ticker (upper-cased in the service\'s reasons) and reading keys claim an execution: 200, never a 500', async () => {
+  it("a drift check whose ticker (upper-cased in the service's reasons) and reading keys claim an execution: 200, never a 500", async () => {
     const coil = rawCoil({
       assets: [
         { ticker: 'The agent sold', tokenAddress: UNKNOWN_ADDRESS, weightBps: 5000, rationale: 'A token outside the registry.' },
@@ -295,7 +347,9 @@ describe("the caller's own words in tool answers: never a 500", () => {
     const res = await server.call('tools.driftCheck', { coil, currentWeightsBps: { 'The agent sold': 9000, NVDA: 1000 } });
     expect(res.status).toBe(200);
     expect(res.json.report.proposal.intents[0].reason).toMatch(/^THE AGENT SOLD is 4000 bps above/);
-    const validate = await server.call('tools.validateCoil', { coil: { ...coil, assets: [{ ...coil.assets[0]!, weightBps: 9000 }, coil.assets[1]!] } });
+    const validate = await server.call('tools.validateCoil', {
+      coil: { ...coil, assets: [{ ...coil.assets[0]!, weightBps: 9000 }, coil.assets[1]!] },
+    });
     expect(validate.status).toBe(200);
   });
 });
@@ -325,10 +379,16 @@ describe('GET /api/coil/provenance/{manifestHash} and GET /api/agents/passport/{
     await server.call('tools.generateCoil', { prompt: 'passport thesis about oil and energy', nowIso: NOW });
     const after = (await server.call('tools.passport', { agentId: 'mock' })).json;
     expectToolEnvelope(after, 'passport');
-    const component = (p: { components: Array<{ name: string; value: number }> }, name: string) => p.components.find((c) => c.name === name)!.value;
+    const component = (p: { components: Array<{ name: string; value: number }> }, name: string) =>
+      p.components.find((c) => c.name === name)!.value;
     expect(component(after.passport, 'manifestsCoiled')).toBe(component(before, 'manifestsCoiled') + 1);
     expect(component(after.passport, 'receipts')).toBe(component(before, 'receipts') + 1);
-    expect(after.passport).toMatchObject({ agentId: 'mock', agentKind: 'strategist', policyVersion: 'passport-policy-1.0.0', maxReputation: 1000 });
+    expect(after.passport).toMatchObject({
+      agentId: 'mock',
+      agentKind: 'strategist',
+      policyVersion: 'passport-policy-1.0.0',
+      maxReputation: 1000,
+    });
     expect(after.passport.reputation).toBeGreaterThan(0);
     expect(after.passport.components.map((c: { cap: number }) => c.cap)).toEqual([300, 250, 200, 250]);
     expect(generated.json.receipt.receiptId).toMatch(/^hrcpt_/);

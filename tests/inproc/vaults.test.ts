@@ -24,10 +24,21 @@ function allocations() {
 
 describe('manifests, rebalance policies and receipts', () => {
   it('creates a manifest with the documented default fuses and validates it', async () => {
-    const res = await server.call('vaults.createManifest', { slug: 'mega-tech', name: 'Mega tech', allocations: allocations(), nowIso: NOW });
+    const res = await server.call('vaults.createManifest', {
+      slug: 'mega-tech',
+      name: 'Mega tech',
+      allocations: allocations(),
+      nowIso: NOW,
+    });
     expect(res.status).toBe(200);
     expect(res.json.validation).toEqual({ valid: true, status: 'valid', issues: [] });
-    expect(res.json.manifest).toMatchObject({ manifestVersion: 'vault-manifest-1.0.0', chainId: 4663, baseAsset: 'USDG', liveExecutionAllowed: false, feeConfig: { performanceFeeBps: 1000, managementFeeBps: 0 } });
+    expect(res.json.manifest).toMatchObject({
+      manifestVersion: 'vault-manifest-1.0.0',
+      chainId: 4663,
+      baseAsset: 'USDG',
+      liveExecutionAllowed: false,
+      feeConfig: { performanceFeeBps: 1000, managementFeeBps: 0 },
+    });
     expect(res.json.manifest.fuses).toMatchObject({ maxAllocationPerAssetBps: 3000, minUsdgCashReserveBps: 1000, maxSlippageBps: 50 });
     expect(res.json.manifestHash).toMatch(/^[0-9a-f]{64}$/);
     const again = await server.call('vaults.validateManifest', { manifest: res.json.manifest });
@@ -46,7 +57,13 @@ describe('manifests, rebalance policies and receipts', () => {
     expect(res.status).toBe(200);
     expect(res.json.validation.valid).toBe(false);
     const codes = res.json.validation.issues.map((i: { code: string }) => i.code);
-    for (const code of ['ALLOCATION_ABOVE_ASSET_CAP', 'TICKER_ADDRESS_MISMATCH', 'WEIGHTS_SUM', 'MANAGEMENT_FEE_NOT_SUPPORTED', 'LIVE_EXECUTION_NOT_ALLOWED']) {
+    for (const code of [
+      'ALLOCATION_ABOVE_ASSET_CAP',
+      'TICKER_ADDRESS_MISMATCH',
+      'WEIGHTS_SUM',
+      'MANAGEMENT_FEE_NOT_SUPPORTED',
+      'LIVE_EXECUTION_NOT_ALLOWED',
+    ]) {
       expect(codes).toContain(code);
     }
     const shape = await server.call('vaults.validateManifest', { manifest: { slug: 1 } });
@@ -55,9 +72,20 @@ describe('manifests, rebalance policies and receipts', () => {
 
   it("compiles a rebalance policy that is never executable and always needs the user's approval", async () => {
     const { json } = await server.call('vaults.createManifest', { slug: 'mega-tech', name: 'Mega tech', allocations: allocations() });
-    const res = await server.call('vaults.compileRebalancePolicy', { manifest: json.manifest, options: { driftThresholdBps: 300 }, nowIso: NOW });
+    const res = await server.call('vaults.compileRebalancePolicy', {
+      manifest: json.manifest,
+      options: { driftThresholdBps: 300 },
+      nowIso: NOW,
+    });
     expect(res.status).toBe(200);
-    expect(res.json.policy).toMatchObject({ executable: false, requiresUserApproval: true, status: 'preview', driftThresholdBps: 300, manifestHash: json.manifestHash, lane: { state: 'inactive_by_owner_policy' } });
+    expect(res.json.policy).toMatchObject({
+      executable: false,
+      requiresUserApproval: true,
+      status: 'preview',
+      driftThresholdBps: 300,
+      manifestHash: json.manifestHash,
+      lane: { state: 'inactive_by_owner_policy' },
+    });
     expect(res.json.policy.abortConditions).toHaveLength(3);
     const bad = structuredClone(json.manifest);
     bad.allocations[3].targetWeightBps = 500;
@@ -71,14 +99,26 @@ describe('manifests, rebalance policies and receipts', () => {
     const r1 = await server.call('vaults.receipt', { manifest: json.manifest, nowIso: NOW });
     const r2 = await server.call('vaults.receipt', { manifest: json.manifest, nowIso: NOW });
     expect(r1.text).toBe(r2.text);
-    expect(r1.json.receipt).toMatchObject({ kind: 'vault_manifest', stage: 'PREPARATION', status: 'paper', subjectHash: json.manifestHash, validationStatus: 'valid', anchoring: 'paper' });
+    expect(r1.json.receipt).toMatchObject({
+      kind: 'vault_manifest',
+      stage: 'PREPARATION',
+      status: 'paper',
+      subjectHash: json.manifestHash,
+      validationStatus: 'valid',
+      anchoring: 'paper',
+    });
     expect((await server.call('vaults.receipt', {})).status).toBe(400);
   });
 
   it('a transaction receipt without an RPC stays unverified at PREPARATION', async () => {
     const res = await offline.call('vaults.receipt', { txHash: `0x${'cd'.repeat(32)}`, nowIso: NOW });
     expect(res.json.receipt).toMatchObject({ stage: 'PREPARATION', status: 'unverified' });
-    expect(res.json.verification).toMatchObject({ found: false, txStatus: 'unknown', chainIdVerified: false, confirmedVaultDeposit: false });
+    expect(res.json.verification).toMatchObject({
+      found: false,
+      txStatus: 'unknown',
+      chainIdVerified: false,
+      confirmedVaultDeposit: false,
+    });
     expect(res.json.verification.reason).toMatch(/not configured/);
   });
 });

@@ -22,7 +22,10 @@ const PING = { jsonrpc: '2.0', id: 1, method: 'ping' };
 beforeAll(async () => {
   [server, limited] = await Promise.all([
     startServer({ allowPostgres: false }),
-    startServer({ allowPostgres: false, env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '300', RATE_LIMIT_NAMESPACE: `mcp-http-${Date.now()}` } }),
+    startServer({
+      allowPostgres: false,
+      env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '300', RATE_LIMIT_NAMESPACE: `mcp-http-${Date.now()}` },
+    }),
   ]);
   mcp = await connectHttp(server);
   fixtures = await makeFixtures(server);
@@ -58,12 +61,13 @@ describe('POST /mcp', () => {
     expect((await mcp.call('svc_explain_oracle_policy', TOOL_INPUTS.svc_explain_oracle_policy(fixtures))).isError).toBe(false);
   });
 
-
   it('refuses a credential elsewhere in a message (here the _meta of tools/list) with a JSON-RPC error holding the refusal envelope', async () => {
     const secret = 'svc-mcp-meta-credential-b2';
     const refused = await mcp.listToolsCarrying(secret);
     expect(refused.code).toBe(-32602);
-    expect(refused.data).toMatchObject({ error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] } });
+    expect(refused.data).toMatchObject({
+      error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] },
+    });
     expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
     await mcp.client.ping();
   });
@@ -90,7 +94,10 @@ describe('POST /mcp', () => {
     const notRpc = await server.request('POST', '/mcp', { body: { hello: 'world' }, headers: HEADERS });
     expect(notRpc.status).toBe(400);
     expect(notRpc.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
-    const noStream = await server.request('POST', '/mcp', { body: PING, headers: { 'content-type': 'application/json', accept: 'application/json' } });
+    const noStream = await server.request('POST', '/mcp', {
+      body: PING,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+    });
     expect(noStream.status).toBe(406);
     expect(noStream.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
   });

@@ -20,7 +20,10 @@ beforeAll(async () => {
   partner = await startFakePartner({ apiKey });
   [server, laneOn] = await Promise.all([
     startServer({ allowPostgres: false }),
-    startServer({ allowPostgres: false, env: { PARTNER_API_URL: partner.url, PARTNER_API_KEY: apiKey, PARTNER_AGENT_API_ENABLED: 'true' } }),
+    startServer({
+      allowPostgres: false,
+      env: { PARTNER_API_URL: partner.url, PARTNER_API_KEY: apiKey, PARTNER_AGENT_API_ENABLED: 'true' },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -32,7 +35,11 @@ describe('npm run mcp', () => {
   it('writes only JSON-RPC messages on stdout, logs on stderr, and says how long it took to start', async () => {
     const startedAt = performance.now();
     // --no-build: the suite's global setup built it; a build here would race the other files' servers.
-    const child = spawn('npm', ['run', '--silent', 'mcp', '--', '--no-build'], { cwd: ROOT, env: server.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', 'mcp', '--', '--no-build'], {
+      cwd: ROOT,
+      env: server.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let readyMs: number | undefined;
@@ -42,10 +49,20 @@ describe('npm run mcp', () => {
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'svc-tests', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'svc-tests', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'svc_explain_oracle_policy', arguments: { nowIso: '2026-01-01T00:00:00.000Z' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'svc_explain_oracle_policy', arguments: { nowIso: '2026-01-01T00:00:00.000Z' } },
+    });
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'svc_validate_coil', arguments: { coil: 'not a coil' } } });
     const deadline = Date.now() + 20_000;
     while ((stdout.match(/\n/g) ?? []).length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -75,7 +92,13 @@ describe('svc_submit_partner_stock_token_intent', () => {
       const input = { intent: intent(), userConfirmedPlanHash: prepared.body.planHash, nowIso };
       const preview = await mcp.call('svc_submit_partner_stock_token_intent', input);
       expect(preview.isError, preview.text.slice(0, 300)).toBe(false);
-      expect(preview.body).toMatchObject({ transmitted: false, partnerContacted: false, planHash: prepared.body.planHash, notInvestmentAdvice: true, liveOrderSent: false });
+      expect(preview.body).toMatchObject({
+        transmitted: false,
+        partnerContacted: false,
+        planHash: prepared.body.planHash,
+        notInvestmentAdvice: true,
+        liveOrderSent: false,
+      });
       expect(preview.body.wouldSend).toMatchObject({ method: 'POST', authHeaderName: 'X-API-Key' });
       expect(preview.text).not.toContain(apiKey);
       expect((await laneOn.post('/api/stocks/submit-partner-intent/preview', input)).json).toEqual(preview.body);
@@ -95,7 +118,11 @@ describe('svc_submit_partner_stock_token_intent', () => {
     const mcp = await connectStdio(server);
     try {
       const nowIso = freshNowIso();
-      const res = await mcp.call('svc_submit_partner_stock_token_intent', { intent: intent(), userConfirmedPlanHash: 'f'.repeat(64), nowIso });
+      const res = await mcp.call('svc_submit_partner_stock_token_intent', {
+        intent: intent(),
+        userConfirmedPlanHash: 'f'.repeat(64),
+        nowIso,
+      });
       expect(res.isError).toBe(true);
       expect(res.body.error.code).toBe('LANE_NOT_ENABLED');
     } finally {

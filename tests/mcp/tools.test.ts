@@ -19,7 +19,7 @@ import { makeFixtures, NOW_ISO, restCall, TOOL_INPUTS, type ToolFixtures } from 
 /**
  * sha256 of the canonical JSON of every tool's name, input schema and output schema. A tool,
  * a name or a schema that changes changes it: check the change is meant (the tools are a
- * public interface, spec 4.9), then put the new value here.
+ * public interface, interface 4.9), then put the new value here.
  */
 const TOOL_LIST_HASH = '888801ec9e9fe3e907612541d95e719ac29b0cf74ea48b3c2b4d739fdf1b1118';
 
@@ -82,7 +82,9 @@ describe('tools/list', () => {
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.outputSchema?.type, t.name).toBe('object');
-      expect(Object.keys(t.outputSchema?.properties ?? {}), t.name).toEqual(expect.arrayContaining(['notInvestmentAdvice', 'liveOrderSent']));
+      expect(Object.keys(t.outputSchema?.properties ?? {}), t.name).toEqual(
+        expect.arrayContaining(['notInvestmentAdvice', 'liveOrderSent']),
+      );
     }
     // The broker-wallet boundary has no tools.
     expect(tools.filter((t) => /broker_wallet|rail_c/.test(t.name))).toEqual([]);
@@ -111,7 +113,10 @@ describe('one database behind both doors', () => {
 
     // Neither door invents a receipt nobody prepared.
     const nobody = { planHash: 'e'.repeat(64) };
-    const [restMissing, toolMissing] = await Promise.all([server.post('/api/stocks/reconcile-receipt', nobody), mcp.call('svc_reconcile_partner_stock_token_job', nobody)]);
+    const [restMissing, toolMissing] = await Promise.all([
+      server.post('/api/stocks/reconcile-receipt', nobody),
+      mcp.call('svc_reconcile_partner_stock_token_job', nobody),
+    ]);
     expect(restMissing.status).toBe(404);
     expectSameAnswer(toolMissing, restMissing, 'unknown plan');
   });
@@ -122,7 +127,10 @@ describe('one database behind both doors: Coil lineage', () => {
     const parentSlug = `mcp-parent-${Date.now().toString(36)}`;
     const parent = await mcp.call('svc_create_receipt', { coil: rawCoil({ slug: parentSlug }), nowIso: NOW_ISO });
     expect(parent.isError).toBe(false);
-    const fork = await server.post('/api/tools/validate-coil', { coil: rawCoil({ slug: `${parentSlug}-fork`, forkOf: parentSlug }), nowIso: NOW_ISO });
+    const fork = await server.post('/api/tools/validate-coil', {
+      coil: rawCoil({ slug: `${parentSlug}-fork`, forkOf: parentSlug }),
+      nowIso: NOW_ISO,
+    });
     expect(fork.status).toBe(200);
     expect(fork.json.receipt.parentManifestHash).toBe(parent.body.receipt.manifestHash);
 
@@ -205,19 +213,23 @@ describe('negative vectors, every tool over stdio', () => {
     expect(after.isError).toBe(false);
   });
 
-
   it('refuses a credential elsewhere in a message (here the _meta of tools/list) with a JSON-RPC error holding the refusal envelope', async () => {
     const secret = 'svc-mcp-meta-credential-a1';
     const refused = await mcp.listToolsCarrying(secret);
     expect(refused.code).toBe(-32602);
-    expect(refused.data).toMatchObject({ error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] } });
+    expect(refused.data).toMatchObject({
+      error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] },
+    });
     expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
     await mcp.client.ping();
   });
 
   it('refuses text that is not Unicode (a lone surrogate) with the REST code and field', async () => {
     const raw = '{"coil":{"name":"\\ud800"},"nowIso":"2026-01-01T00:00:00.000Z"}';
-    const rest = await server.request('POST', '/api/tools/validate-coil', { rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const rest = await server.request('POST', '/api/tools/validate-coil', {
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(rest.status).toBe(400);
     expectSameAnswer(await mcp.call('svc_validate_coil', JSON.parse(raw)), rest, 'lone surrogate');
   });

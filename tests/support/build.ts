@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { ROOT } from './server';
 
 export default function setup(): void {
-  if (process.env.SVC_TEST_SKIP_BUILD === '1' && existsSync(join(ROOT, 'build', 'index.js')) && existsSync(join(ROOT, 'build-mcp', 'stdio.js'))) return;
+  if (
+    process.env.SVC_TEST_SKIP_BUILD === '1' &&
+    existsSync(join(ROOT, 'build', 'index.js')) &&
+    existsSync(join(ROOT, 'build-mcp', 'stdio.js'))
+  )
+    return;
   const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--build-only'], {
     cwd: ROOT,
     stdio: 'inherit',

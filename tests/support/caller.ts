@@ -35,7 +35,9 @@ export interface TestContextOptions {
  * A cookie jar with SvelteKit's `Cookies` surface: what a procedure sets is readable back
  * (and listed in `written`), so a test can see a session cookie being set or cleared.
  */
-export function testCookies(initial: Record<string, string> = {}): Cookies & { written: Array<{ name: string; value: string; options: unknown }> } {
+export function testCookies(
+  initial: Record<string, string> = {},
+): Cookies & { written: Array<{ name: string; value: string; options: unknown }> } {
   const jar = new Map(Object.entries(initial));
   const written: Array<{ name: string; value: string; options: unknown }> = [];
   return {

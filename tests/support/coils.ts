@@ -24,7 +24,13 @@ export function rawCoil(overrides: Partial<CoilInput> = {}): CoilInput {
       { ticker: 'AMD', tokenAddress: ADDR.AMD, weightBps: 3000, rationale: 'Second source of accelerators.' },
       { ticker: 'MSFT', tokenAddress: ADDR.MSFT, weightBps: 3000, rationale: 'Cloud demand for AI compute.' },
     ],
-    risk: { allowNonCanonicalAssets: false, notInvestmentAdvice: true, liveExecutionAllowed: false, oracleStalenessSeconds: 3600, notes: ['test basket'] },
+    risk: {
+      allowNonCanonicalAssets: false,
+      notInvestmentAdvice: true,
+      liveExecutionAllowed: false,
+      oracleStalenessSeconds: 3600,
+      notes: ['test basket'],
+    },
     forkOf: null,
     ...overrides,
   };

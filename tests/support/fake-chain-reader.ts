@@ -8,7 +8,15 @@ export function fakeReader(overrides: Partial<ChainReader>): ChainReader {
   const fail = async (): Promise<never> => {
     throw new Error('not scripted');
   };
-  return { chainId: async () => 4663, readContract: fail, getCode: fail, getTransactionReceipt: fail, getTransaction: fail, getBlockNumber: fail, ...overrides };
+  return {
+    chainId: async () => 4663,
+    readContract: fail,
+    getCode: fail,
+    getTransactionReceipt: fail,
+    getTransaction: fail,
+    getBlockNumber: fail,
+    ...overrides,
+  };
 }
 
 /** An error shaped like viem's, for classification (only the name chain matters). */

@@ -1,5 +1,5 @@
 /**
- * A stand-in for the external x402 facilitator (spec 4.8; coinbase/x402 specification v2,
+ * A stand-in for the external x402 facilitator (interface 4.8; coinbase/x402 specification v2,
  * section 7): `POST /settle`, `POST /verify` and `GET /supported`, each behind a bearer key,
  * as a real HTTP server on 127.0.0.1. It records every request so tests can prove what was
  * (and was not) sent, and it misbehaves on demand: `success: false` with HTTP 200, 5xx, a
@@ -151,15 +151,42 @@ export class FakeFacilitator {
     if (this.options.chain) {
       const chain = this.options.chain;
       const abi = chain.artifact('TestUSDG').abi;
-      const args = [auth.from, auth.to, BigInt(auth.value), BigInt(auth.validAfter), BigInt(auth.validBefore), auth.nonce, payload.payload.signature];
+      const args = [
+        auth.from,
+        auth.to,
+        BigInt(auth.value),
+        BigInt(auth.validAfter),
+        BigInt(auth.validBefore),
+        auth.nonce,
+        payload.payload.signature,
+      ];
       try {
-        const receipt = await chain.sendUnchecked(USDG.address as Address, abi, 'transferWithAuthorization', args, this.options.signerIndex ?? 9);
+        const receipt = await chain.sendUnchecked(
+          USDG.address as Address,
+          abi,
+          'transferWithAuthorization',
+          args,
+          this.options.signerIndex ?? 9,
+        );
         if (receipt.status !== 'success') {
-          return this.send(res, 200, { success: false, errorReason: 'invalid_transaction_state', payer: auth.from, transaction: receipt.transactionHash, network });
+          return this.send(res, 200, {
+            success: false,
+            errorReason: 'invalid_transaction_state',
+            payer: auth.from,
+            transaction: receipt.transactionHash,
+            network,
+          });
         }
         transaction = receipt.transactionHash;
       } catch (error) {
-        return this.send(res, 200, { success: false, errorReason: 'unexpected_settle_error', errorMessage: String((error as Error).message).slice(0, 200), payer: auth.from, transaction: '', network });
+        return this.send(res, 200, {
+          success: false,
+          errorReason: 'unexpected_settle_error',
+          errorMessage: String((error as Error).message).slice(0, 200),
+          payer: auth.from,
+          transaction: '',
+          network,
+        });
       }
     } else {
       transaction = keccak256(toHex(`${auth.from}:${auth.nonce}`));

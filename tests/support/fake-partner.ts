@@ -1,5 +1,5 @@
 /**
- * A stand-in for the external trading-agent provider's API (spec 4.5: `POST /agent/prompt`
+ * A stand-in for the external trading-agent provider's API (interface 4.5: `POST /agent/prompt`
  * with `X-API-Key` and `{ prompt }` → `{ jobId }`; `GET /agent/job/{jobId}` → the job), as a
  * real HTTP server on 127.0.0.1. It behaves as documented and misbehaves on demand, and it
  * records every request so tests can prove what was (and was not) sent.
@@ -104,7 +104,8 @@ export class FakePartner {
       if (fault.kind === 'reset') return void req.socket.destroy();
       if (fault.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
       if (fault.kind === 'bad_json') return this.send(res, 200, '{"success": true, "jobId": ', true);
-      if (fault.kind === 'status') return this.send(res, fault.status, fault.body ?? JSON.stringify({ success: false, error: 'upstream error' }), true);
+      if (fault.kind === 'status')
+        return this.send(res, fault.status, fault.body ?? JSON.stringify({ success: false, error: 'upstream error' }), true);
     }
 
     if (req.headers['x-api-key'] !== this.options.apiKey) {
@@ -131,7 +132,12 @@ export class FakePartner {
         response: scripted.response,
         error: scripted.error,
       });
-      return this.send(res, 202, JSON.stringify({ success: true, jobId, threadId: `thr_${jobId}`, status: 'pending', message: 'Job submitted' }), true);
+      return this.send(
+        res,
+        202,
+        JSON.stringify({ success: true, jobId, threadId: `thr_${jobId}`, status: 'pending', message: 'Job submitted' }),
+        true,
+      );
     }
 
     if (jobMatch) {

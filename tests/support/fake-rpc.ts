@@ -31,7 +31,11 @@ export class FakeRpc {
           if (call.method === 'eth_chainId') return { jsonrpc: '2.0', id: call.id ?? 1, result: this.chainIdHex };
           if (call.method === 'eth_getTransactionReceipt') {
             // A receipt that would read as success if the service ever trusted this chain.
-            return { jsonrpc: '2.0', id: call.id ?? 1, result: { status: '0x1', blockNumber: '0x10', transactionHash: '0x' + 'ab'.repeat(32), logs: [] } };
+            return {
+              jsonrpc: '2.0',
+              id: call.id ?? 1,
+              result: { status: '0x1', blockNumber: '0x10', transactionHash: '0x' + 'ab'.repeat(32), logs: [] },
+            };
           }
           return { jsonrpc: '2.0', id: call.id ?? 1, result: null };
         });

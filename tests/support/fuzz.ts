@@ -47,7 +47,18 @@ export function postRoutes(doc: Doc): FuzzRoute[] {
 const DEEP = '__deep_nesting_';
 const DEEP_PLACEHOLDER = /"__deep_nesting_(\d+)__"/g;
 
-const CREDENTIAL_FIELDS = ['privateKey', 'private_key', 'apiKey', 'api-key', 'mnemonic', 'seedPhrase', 'password', 'accessToken', 'brokerageLogin', 'secret'];
+const CREDENTIAL_FIELDS = [
+  'privateKey',
+  'private_key',
+  'apiKey',
+  'api-key',
+  'mnemonic',
+  'seedPhrase',
+  'password',
+  'accessToken',
+  'brokerageLogin',
+  'secret',
+];
 
 const CLAIMS = ['The agent sold NVDA', 'The vault deposited 10 USDG for you.', 'Executed your order', 'we bought 5 AAPL'];
 
@@ -55,7 +66,26 @@ const CLAIMS = ['The agent sold NVDA', 'The vault deposited 10 USDG for you.', '
 function nastyString(): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 30, arbitrary: fc.nat().map((n) => `${STRING_MARKER}-${n}`) },
-    { weight: 20, arbitrary: fc.constantFrom('\ud800', 'a\udc00b', '\udbff\udfff', '\u0000', '\u202e', '💥', '', ' ', '0x', '-1', 'NaN', '{"a":1}', '../..', '%ZZ', '<script>') },
+    {
+      weight: 20,
+      arbitrary: fc.constantFrom(
+        '\ud800',
+        'a\udc00b',
+        '\udbff\udfff',
+        '\u0000',
+        '\u202e',
+        '💥',
+        '',
+        ' ',
+        '0x',
+        '-1',
+        'NaN',
+        '{"a":1}',
+        '../..',
+        '%ZZ',
+        '<script>',
+      ),
+    },
     { weight: 15, arbitrary: fc.tuple(fc.constantFrom(...CLAIMS), fc.nat()).map(([c, n]) => `${c} ${STRING_MARKER}-${n}`) },
     { weight: 15, arbitrary: fc.string({ maxLength: 40 }) },
     { weight: 8, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
@@ -67,9 +97,12 @@ function nastyString(): fc.Arbitrary<string> {
 /** Values a field of this name plausibly holds, so generated bodies get past the shape checks. */
 function plausibleString(name: string): fc.Arbitrary<string> {
   const n = name.toLowerCase();
-  if (n === 'nowiso' || n.endsWith('at')) return fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
-  if (n.includes('address') || n === 'receiver' || n === 'vaultid') return fc.oneof(fc.constantFrom(...KNOWN_ADDRESSES), fc.stringMatching(/^0x[0-9a-f]{40}$/));
-  if (n.includes('amount') || n.endsWith('usdg') || n === 'shares') return fc.oneof(fc.constantFrom('0', '1', '25', '10000', '10000.000001', '0.1234567'), fc.nat({ max: 20_000 }).map(String));
+  if (n === 'nowiso' || n.endsWith('at'))
+    return fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (n.includes('address') || n === 'receiver' || n === 'vaultid')
+    return fc.oneof(fc.constantFrom(...KNOWN_ADDRESSES), fc.stringMatching(/^0x[0-9a-f]{40}$/));
+  if (n.includes('amount') || n.endsWith('usdg') || n === 'shares')
+    return fc.oneof(fc.constantFrom('0', '1', '25', '10000', '10000.000001', '0.1234567'), fc.nat({ max: 20_000 }).map(String));
   if (n === 'ticker' || n.endsWith('symbol')) return fc.constantFrom('NVDA', 'AAPL', 'SPY', 'USDG', 'XYZ');
   if (n.includes('hash') || n === 'txhash') return fc.stringMatching(/^(0x)?[0-9a-f]{64}$/);
   return nastyString();
@@ -83,12 +116,7 @@ const KNOWN_ADDRESSES = [
 ];
 
 function noise(depth: number): fc.Arbitrary<unknown> {
-  const leaves = fc.oneof(
-    nastyString(),
-    fc.constantFrom(null, true, false, 0, -1, 1e308, -0, 2 ** 53 + 1),
-    fc.double(),
-    fc.integer(),
-  );
+  const leaves = fc.oneof(nastyString(), fc.constantFrom(null, true, false, 0, -1, 1e308, -0, 2 ** 53 + 1), fc.double(), fc.integer());
   if (depth <= 0) return leaves;
   return fc.oneof(
     { weight: 20, arbitrary: leaves },
@@ -114,7 +142,8 @@ export function fromSchema(schema: Schema | undefined, doc: Doc, depth = 6, name
   if (s.const !== undefined) return mutated(fc.constant(s.const));
   if (Array.isArray(s.enum)) return mutated(fc.constantFrom(...s.enum));
   const alternatives = s.anyOf ?? s.oneOf;
-  if (Array.isArray(alternatives) && alternatives.length > 0) return fc.oneof(...alternatives.map((a: Schema) => fromSchema(a, doc, depth - 1, name)));
+  if (Array.isArray(alternatives) && alternatives.length > 0)
+    return fc.oneof(...alternatives.map((a: Schema) => fromSchema(a, doc, depth - 1, name)));
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   switch (type) {
     case 'object': {
@@ -179,7 +208,14 @@ export function fuzzRequest(routes: readonly FuzzRoute[], doc: Doc): fc.Arbitrar
     fc
       .record({
         value: fromSchema(route.body, doc),
-        params: fc.tuple(...route.params.map((p) => fc.oneof(fc.constantFrom(...(PATH_PARAM_VALUES[p] ?? ['x'])), nastyString().map((v) => v.slice(0, 100))))),
+        params: fc.tuple(
+          ...route.params.map((p) =>
+            fc.oneof(
+              fc.constantFrom(...(PATH_PARAM_VALUES[p] ?? ['x'])),
+              nastyString().map((v) => v.slice(0, 100)),
+            ),
+          ),
+        ),
         // One request in eight plants a credential field.
         credential: rarely(fc.tuple(fc.constantFrom(...CREDENTIAL_FIELDS), fc.nat(), fc.nat()), 8),
         // One in eight, an unknown field whose name is a claim (an error may name it by path only).
@@ -197,10 +233,14 @@ export function fuzzRequest(routes: readonly FuzzRoute[], doc: Doc): fc.Arbitrar
         });
         let planted = credential ? plantField(value, credential[0], `${CREDENTIAL_MARKER}-${credential[1]}`, credential[2]) : value;
         if (strayKey) planted = plantField(planted, `${strayKey[0]} ${STRING_MARKER}-${strayKey[1]}`, 1, strayKey[2]);
-        const json = (JSON.stringify(planted) ?? 'null').replace(DEEP_PLACEHOLDER, (_, n: string) => '['.repeat(Number(n)) + ']'.repeat(Number(n)));
+        const json = (JSON.stringify(planted) ?? 'null').replace(
+          DEEP_PLACEHOLDER,
+          (_, n: string) => '['.repeat(Number(n)) + ']'.repeat(Number(n)),
+        );
         const headers: Record<string, string> = {};
         let body: string | Uint8Array = json;
-        if (encoding === 'json' || encoding === 'broken-json' || encoding === 'broken-utf8' || encoding === 'not-object') headers['content-type'] = 'application/json';
+        if (encoding === 'json' || encoding === 'broken-json' || encoding === 'broken-utf8' || encoding === 'not-object')
+          headers['content-type'] = 'application/json';
         if (encoding === 'text') headers['content-type'] = 'text/plain';
         if (encoding === 'broken-json') body = json.slice(0, Math.max(1, json.length - 2)) + '"';
         if (encoding === 'broken-utf8') body = new Uint8Array([...Buffer.from(json.slice(0, -1)), 0xff, 0xfe, 0x7d]);

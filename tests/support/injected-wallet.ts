@@ -95,7 +95,8 @@ export async function injectWallet(page: Page, account: PrivateKeyAccount, optio
             }
             case 'eth_sendTransaction': {
               const [tx] = params as [{ from: string; to: string; data: string; chainId?: string }];
-              if (tx.chainId !== undefined && Number.parseInt(tx.chainId, 16) !== chainId) throw fail('The transaction names another chain than the wallet is on', -32000);
+              if (tx.chainId !== undefined && Number.parseInt(tx.chainId, 16) !== chainId)
+                throw fail('The transaction names another chain than the wallet is on', -32000);
               return w.__svcTestWalletSend(tx);
             }
             default:
@@ -106,7 +107,12 @@ export async function injectWallet(page: Page, account: PrivateKeyAccount, optio
       if (legacy) w.ethereum = provider;
       if (announce) {
         const detail = Object.freeze({
-          info: { uuid: '7f3c1e2a-0000-4000-8000-000000000001', name: 'Test Wallet', icon: 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg"/%3E', rdns: 'test.svc.wallet' },
+          info: {
+            uuid: '7f3c1e2a-0000-4000-8000-000000000001',
+            name: 'Test Wallet',
+            icon: 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg"/%3E',
+            rdns: 'test.svc.wallet',
+          },
           provider,
         });
         const fire = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));

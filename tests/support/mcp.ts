@@ -29,7 +29,8 @@ export class McpTestClient {
     const raw = (await this.client.callTool({ name, arguments: args })) as CallToolResult;
     const text = raw.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
     const serialised = JSON.stringify(raw);
-    for (const secret of this.secrets) if (serialised.includes(secret)) throw new Error(`secret configuration value leaked in tool ${name}`);
+    for (const secret of this.secrets)
+      if (serialised.includes(secret)) throw new Error(`secret configuration value leaked in tool ${name}`);
     const isError = raw.isError === true;
     return { isError, body: isError ? JSON.parse(text) : raw.structuredContent, text, raw };
   }
@@ -39,10 +40,12 @@ export class McpTestClient {
    * returns what the client threw.
    */
   async listToolsCarrying(credential: string): Promise<McpError> {
-    const error = await this.client.request({ method: 'tools/list', params: { _meta: { wallet: { privateKey: credential } } } }, ListToolsResultSchema).then(
-      () => new Error('tools/list with a credential was answered'),
-      (e: unknown) => e,
-    );
+    const error = await this.client
+      .request({ method: 'tools/list', params: { _meta: { wallet: { privateKey: credential } } } }, ListToolsResultSchema)
+      .then(
+        () => new Error('tools/list with a credential was answered'),
+        (e: unknown) => e,
+      );
     if (!(error instanceof McpError)) throw error;
     return error;
   }

@@ -41,7 +41,13 @@ export const REBALANCE_REPORT = {
   ],
 };
 
-export const FEE_CLAIM = { partnerReference: 'inv-2025-11', amountUnits: '1250000', periodStart: '2025-11-01T00:00:00Z', periodEnd: '2025-12-01T00:00:00Z', vaultId: 'svc-vault-v2' };
+export const FEE_CLAIM = {
+  partnerReference: 'inv-2025-11',
+  amountUnits: '1250000',
+  periodStart: '2025-11-01T00:00:00Z',
+  periodEnd: '2025-12-01T00:00:00Z',
+  vaultId: 'svc-vault-v2',
+};
 
 export interface RouteCase {
   name: string;
@@ -57,19 +63,117 @@ export interface RouteCase {
 
 export function newRouteCases(manifest: unknown): RouteCase[] {
   return [
-    { name: 'validate-autonomy', method: 'POST', path: '/api/partnerbot/validate-autonomy', body: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'compile-broker-path', method: 'POST', path: '/api/partnerbot/compile-broker-path', body: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'generate-command-pack', method: 'POST', path: '/api/partnerbot/generate-command-pack', body: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'broker-mcp-instructions', method: 'POST', path: '/api/partnerbot/broker-mcp-instructions', body: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'post-run-audit', method: 'POST', path: '/api/partnerbot/post-run-audit', body: () => ({ receipt: { kind: 'autonomy_path' }, activity: [], nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'vault-deposit command', method: 'POST', path: '/api/partnerbot/vault-deposit/command', body: () => ({ amountUsdg: '25', receiver: RECEIVER, nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'fee-claims import', method: 'POST', path: '/api/partnerbot/fee-claims/import', body: () => ({ claim: FEE_CLAIM, nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'rebalance-audit', method: 'POST', path: '/api/vaults/rebalance-audit', body: () => ({ manifest, report: REBALANCE_REPORT, nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'partner-rebalance prepare', method: 'POST', path: '/api/vaults/partner-rebalance/prepare', body: () => ({ intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }), nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'provider-rewards plan', method: 'POST', path: '/api/vaults/provider-rewards/plan', body: () => ({ feeAmountUnits: '1000007', epochId: 'epoch-1', nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'generate-partner-command', method: 'POST', path: '/api/stocks/generate-partner-command', body: () => ({ intent: intent(), nowIso: NOW_ISO }), stampedErrors: false, deterministic: true },
-    { name: 'submit preview', method: 'POST', path: '/api/stocks/submit-partner-intent/preview', body: () => ({ intent: intent(), userConfirmedPlanHash: 'f'.repeat(64), nowIso: NOW_ISO }), stampedErrors: false, deterministic: true },
-    { name: 'oracle-policy', method: 'POST', path: '/api/tools/oracle-policy', body: () => ({ nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
-    { name: 'receipts verify', method: 'POST', path: '/api/receipts/verify', body: () => ({ receipt: { kind: 'post_run_audit' }, subject: { a: 1 }, nowIso: NOW_ISO }), stampedErrors: true, deterministic: true },
+    {
+      name: 'validate-autonomy',
+      method: 'POST',
+      path: '/api/partnerbot/validate-autonomy',
+      body: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'compile-broker-path',
+      method: 'POST',
+      path: '/api/partnerbot/compile-broker-path',
+      body: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'generate-command-pack',
+      method: 'POST',
+      path: '/api/partnerbot/generate-command-pack',
+      body: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'broker-mcp-instructions',
+      method: 'POST',
+      path: '/api/partnerbot/broker-mcp-instructions',
+      body: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'post-run-audit',
+      method: 'POST',
+      path: '/api/partnerbot/post-run-audit',
+      body: () => ({ receipt: { kind: 'autonomy_path' }, activity: [], nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'vault-deposit command',
+      method: 'POST',
+      path: '/api/partnerbot/vault-deposit/command',
+      body: () => ({ amountUsdg: '25', receiver: RECEIVER, nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'fee-claims import',
+      method: 'POST',
+      path: '/api/partnerbot/fee-claims/import',
+      body: () => ({ claim: FEE_CLAIM, nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'rebalance-audit',
+      method: 'POST',
+      path: '/api/vaults/rebalance-audit',
+      body: () => ({ manifest, report: REBALANCE_REPORT, nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'partner-rebalance prepare',
+      method: 'POST',
+      path: '/api/vaults/partner-rebalance/prepare',
+      body: () => ({ intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }), nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'provider-rewards plan',
+      method: 'POST',
+      path: '/api/vaults/provider-rewards/plan',
+      body: () => ({ feeAmountUnits: '1000007', epochId: 'epoch-1', nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'generate-partner-command',
+      method: 'POST',
+      path: '/api/stocks/generate-partner-command',
+      body: () => ({ intent: intent(), nowIso: NOW_ISO }),
+      stampedErrors: false,
+      deterministic: true,
+    },
+    {
+      name: 'submit preview',
+      method: 'POST',
+      path: '/api/stocks/submit-partner-intent/preview',
+      body: () => ({ intent: intent(), userConfirmedPlanHash: 'f'.repeat(64), nowIso: NOW_ISO }),
+      stampedErrors: false,
+      deterministic: true,
+    },
+    {
+      name: 'oracle-policy',
+      method: 'POST',
+      path: '/api/tools/oracle-policy',
+      body: () => ({ nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
+    {
+      name: 'receipts verify',
+      method: 'POST',
+      path: '/api/receipts/verify',
+      body: () => ({ receipt: { kind: 'post_run_audit' }, subject: { a: 1 }, nowIso: NOW_ISO }),
+      stampedErrors: true,
+      deterministic: true,
+    },
   ];
 }

@@ -81,7 +81,11 @@ export class TestServer {
     }
   }
 
-  async request<T = any>(method: string, path: string, init: { body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    init: { body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     let body: string | Uint8Array | undefined = init.rawBody;
     if (init.body !== undefined) {

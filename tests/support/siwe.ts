@@ -34,7 +34,11 @@ export function siweMessage(server: TestServer, account: PrivateKeyAccount, nonc
   });
 }
 
-export function verify(server: TestServer, body: { message: string; signature: string }, origin: string | null = server.env.ORIGIN!): Promise<ApiResponse> {
+export function verify(
+  server: TestServer,
+  body: { message: string; signature: string },
+  origin: string | null = server.env.ORIGIN!,
+): Promise<ApiResponse> {
   return server.request('POST', '/api/auth/verify', { body, headers: origin === null ? {} : { origin } });
 }
 

@@ -30,7 +30,9 @@ export function intent(overrides: Record<string, unknown> = {}): Record<string, 
 /** sha256 hex of the RFC 8785 canonical JSON of { generatedAt, intent } (intent already normalised). */
 export function planHashOf(intentValue: Record<string, unknown>, generatedAt: string): string {
   const iso = new Date(generatedAt).toISOString();
-  return createHash('sha256').update(canonicalize({ generatedAt: iso, intent: intentValue })!, 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize({ generatedAt: iso, intent: intentValue })!, 'utf8')
+    .digest('hex');
 }
 
 let counter = 0;

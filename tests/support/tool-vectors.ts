@@ -47,7 +47,16 @@ export const TOOL_INPUTS: Record<McpToolName, (f: ToolFixtures) => Record<string
   svc_generate_broker_mcp_instructions: () => ({ coil: autonomyCoil(), nowIso: NOW_ISO }),
   svc_post_run_audit: (f) => ({
     receipt: f.autonomyReceipt,
-    activity: [{ symbol: 'NVDA', side: 'buy', notionalUsd: 80, at: '2026-01-06T15:00:00Z', brokerOrderId: 'ord-1', note: 'I bought 0.4 NVDA. Order filled.' }],
+    activity: [
+      {
+        symbol: 'NVDA',
+        side: 'buy',
+        notionalUsd: 80,
+        at: '2026-01-06T15:00:00Z',
+        brokerOrderId: 'ord-1',
+        note: 'I bought 0.4 NVDA. Order filled.',
+      },
+    ],
     nowIso: NOW_ISO,
   }),
 
@@ -68,7 +77,13 @@ export const TOOL_INPUTS: Record<McpToolName, (f: ToolFixtures) => Record<string
   svc_compare_vaults_without_recommendation: () => ({
     vaults: [
       { label: 'B', allocations: [{ tokenAddress: addr('TSLA'), weightBps: 10000 }] },
-      { label: 'A', allocations: [{ tokenAddress: addr('SPY'), weightBps: 9000 }, { tokenAddress: USDG.address, weightBps: 1000 }] },
+      {
+        label: 'A',
+        allocations: [
+          { tokenAddress: addr('SPY'), weightBps: 9000 },
+          { tokenAddress: USDG.address, weightBps: 1000 },
+        ],
+      },
     ],
     nowIso: NOW_ISO,
   }),
@@ -106,6 +121,7 @@ export async function makeFixtures(server: TestServer): Promise<ToolFixtures> {
   const receipt = await server.post('/api/tools/receipt', { coil: rawCoil(), nowIso: NOW_ISO });
   const prepared = await server.post('/api/stocks/prepare-partner-command', { intent: intent(), nowIso: NOW_ISO });
   const instructions = await server.post('/api/partnerbot/broker-mcp-instructions', { coil: autonomyCoil(), nowIso: NOW_ISO });
-  if ([receipt, prepared, instructions].some((r) => r.status !== 200)) throw new Error(`fixtures: ${receipt.status} ${prepared.status} ${instructions.status}`);
+  if ([receipt, prepared, instructions].some((r) => r.status !== 200))
+    throw new Error(`fixtures: ${receipt.status} ${prepared.status} ${instructions.status}`);
   return { coilReceipt: receipt.json.receipt, planHash: prepared.json.planHash, autonomyReceipt: instructions.json.receipt };
 }

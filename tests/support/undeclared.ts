@@ -46,9 +46,15 @@ export function undeclaredPaths(schema: AnySchema, value: unknown, path = ''): s
     case 'array':
       return Array.isArray(value) ? unique(value.flatMap((item) => undeclaredPaths(def.element as AnySchema, item, `${path}[]`))) : [];
     case 'tuple':
-      return Array.isArray(value) ? value.flatMap((item, i) => ((def.items as AnySchema[])[i] ? undeclaredPaths((def.items as AnySchema[])[i]!, item, `${path}[${i}]`) : [])) : [];
+      return Array.isArray(value)
+        ? value.flatMap((item, i) =>
+            (def.items as AnySchema[])[i] ? undeclaredPaths((def.items as AnySchema[])[i]!, item, `${path}[${i}]`) : [],
+          )
+        : [];
     case 'record':
-      return isPlainObject(value) ? unique(Object.entries(value).flatMap(([k, v]) => undeclaredPaths(def.valueType as AnySchema, v, path ? `${path}.${k}` : k))) : [];
+      return isPlainObject(value)
+        ? unique(Object.entries(value).flatMap(([k, v]) => undeclaredPaths(def.valueType as AnySchema, v, path ? `${path}.${k}` : k)))
+        : [];
     case 'union': {
       const accepting = (def.options as AnySchema[]).filter((o) => o.safeParse(value).success);
       if (accepting.length === 0) return [];

@@ -60,7 +60,9 @@ describe('EIP-4361 checks', () => {
 
   it('refuses what the grammar refuses', () => {
     expect(codeOf(() => parseSiweMessage('hello'))).toBe('SIWE_MESSAGE_MALFORMED');
-    expect(codeOf(() => parseSiweMessage(message().replace(account.address, account.address.toLowerCase())))).toBe('SIWE_MESSAGE_MALFORMED');
+    expect(codeOf(() => parseSiweMessage(message().replace(account.address, account.address.toLowerCase())))).toBe(
+      'SIWE_MESSAGE_MALFORMED',
+    );
     expect(codeOf(() => parseSiweMessage(message().replace('Nonce: abcdefgh12345678', 'Nonce: short')))).toBe('SIWE_MESSAGE_MALFORMED');
   });
 });
@@ -71,9 +73,15 @@ describe('signatures (no RPC configured: EOAs only)', () => {
     const signature = await account.signMessage({ message: text });
     await expect(verifySignInSignature({ address: account.address, message: text, signature, chainId: 4663 })).resolves.toBeUndefined();
     const other = await privateKeyToAccount(`0x${'2'.repeat(64)}`).signMessage({ message: text });
-    await expect(verifySignInSignature({ address: account.address, message: text, signature: other, chainId: 4663 })).rejects.toMatchObject({ code: 'SIWE_SIGNATURE_INVALID' });
-    await expect(verifySignInSignature({ address: account.address, message: `${text} `, signature, chainId: 4663 })).rejects.toMatchObject({ code: 'SIWE_SIGNATURE_INVALID' });
-    await expect(verifySignInSignature({ address: account.address, message: text, signature: '0x1234', chainId: 4663 })).rejects.toMatchObject({ code: 'SIWE_SIGNATURE_INVALID' });
+    await expect(verifySignInSignature({ address: account.address, message: text, signature: other, chainId: 4663 })).rejects.toMatchObject(
+      { code: 'SIWE_SIGNATURE_INVALID' },
+    );
+    await expect(verifySignInSignature({ address: account.address, message: `${text} `, signature, chainId: 4663 })).rejects.toMatchObject({
+      code: 'SIWE_SIGNATURE_INVALID',
+    });
+    await expect(
+      verifySignInSignature({ address: account.address, message: text, signature: '0x1234', chainId: 4663 }),
+    ).rejects.toMatchObject({ code: 'SIWE_SIGNATURE_INVALID' });
   });
 });
 
@@ -105,8 +113,14 @@ describe('session tokens and expiry', () => {
 
   it('expires at its end, renews in its second half, and is left alone before', () => {
     expect(sessionFreshness(NOW, NOW)).toEqual({ state: 'expired' });
-    expect(sessionFreshness(new Date(NOW.getTime() + 20 * DAY), NOW)).toEqual({ state: 'valid', expiresAt: new Date(NOW.getTime() + 20 * DAY) });
-    expect(sessionFreshness(new Date(NOW.getTime() + 14 * DAY), NOW)).toEqual({ state: 'renew', expiresAt: new Date(NOW.getTime() + 30 * DAY) });
+    expect(sessionFreshness(new Date(NOW.getTime() + 20 * DAY), NOW)).toEqual({
+      state: 'valid',
+      expiresAt: new Date(NOW.getTime() + 20 * DAY),
+    });
+    expect(sessionFreshness(new Date(NOW.getTime() + 14 * DAY), NOW)).toEqual({
+      state: 'renew',
+      expiresAt: new Date(NOW.getTime() + 30 * DAY),
+    });
   });
 });
 
@@ -126,7 +140,11 @@ describe('reading the session cookie (no framework, no database)', () => {
       },
     };
   }
-  const row = (inDays: number): StoredSession => ({ address: account.address, chainId: 4663, expiresAt: new Date(NOW.getTime() + inDays * DAY) });
+  const row = (inDays: number): StoredSession => ({
+    address: account.address,
+    chainId: 4663,
+    expiresAt: new Date(NOW.getTime() + inDays * DAY),
+  });
 
   it('leaves an absent cookie alone and clears one that names no live session', async () => {
     expect(await readSession(undefined, NOW, store({}))).toEqual({ session: null, cookie: 'keep' });

@@ -38,7 +38,8 @@ function svcError(fn: () => unknown): SvcError {
 describe('mandatory autonomy fuses', () => {
   it('include every capsule-required fuse, plus the run notional, market hours and the stop conditions', () => {
     for (const kind of REQUIRED_CAPSULE_FUSES) expect(REQUIRED_AUTONOMY_FUSES).toContain(kind);
-    for (const kind of ['maxTotalNotional', 'marketHoursOnly', 'stopIfOracleUnhealthy', 'stopIfReceiptMismatch'] as const) expect(REQUIRED_AUTONOMY_FUSES).toContain(kind);
+    for (const kind of ['maxTotalNotional', 'marketHoursOnly', 'stopIfOracleUnhealthy', 'stopIfReceiptMismatch'] as const)
+      expect(REQUIRED_AUTONOMY_FUSES).toContain(kind);
   });
 
   it('a Coil with all of them is ready in paper mode; without them each is missing, by name, with no default', () => {
@@ -53,7 +54,11 @@ describe('mandatory autonomy fuses', () => {
   });
 
   it('added fuses fill what the Coil lacks', () => {
-    const added = validateAutonomy(coilSchema.parse(rawCoil({ executionMode: 'paper_only' })), { fuses: coilSchema.parse(autonomyCoil()).fuses }, SERVER);
+    const added = validateAutonomy(
+      coilSchema.parse(rawCoil({ executionMode: 'paper_only' })),
+      { fuses: coilSchema.parse(autonomyCoil()).fuses },
+      SERVER,
+    );
     expect(added.gate.verdict).toBe('ready');
     expect(added.fuses.find((f) => f.kind === 'maxSlippage')).toMatchObject({ limit: 50, source: 'fuses[3]' });
   });
@@ -69,7 +74,16 @@ describe('fuse widening', () => {
   });
 
   it('an added fuse looser than the Coil is an issue, and the Coil value stays in force (never widened, never clamped)', () => {
-    const result = validateAutonomy(coil(), { fuses: [{ kind: 'maxSingleOrderNotional', limit: 400 }, { kind: 'maxSlippage', limit: 30 }] }, SERVER);
+    const result = validateAutonomy(
+      coil(),
+      {
+        fuses: [
+          { kind: 'maxSingleOrderNotional', limit: 400 },
+          { kind: 'maxSlippage', limit: 30 },
+        ],
+      },
+      SERVER,
+    );
     expect(codes(result.issues)).toEqual(['AUTONOMY_FUSE_WIDENED']);
     expect(result.issues[0]).toMatchObject({ severity: 'error', path: 'fuses[0].limit' });
     expect(result.gate).toMatchObject({ verdict: 'blocked', missing: ['fuse_not_widened:maxSingleOrderNotional'] });
@@ -79,13 +93,21 @@ describe('fuse widening', () => {
   });
 
   it('an out-of-bounds added fuse is FUSE_BOUNDS and is not taken; a repeated kind is DUPLICATE_FUSE', () => {
-    const result = validateAutonomy(coil(), { fuses: [{ kind: 'maxSlippage', limit: 900 }, { kind: 'noMargin' }, { kind: 'noMargin' }] }, SERVER);
+    const result = validateAutonomy(
+      coil(),
+      { fuses: [{ kind: 'maxSlippage', limit: 900 }, { kind: 'noMargin' }, { kind: 'noMargin' }] },
+      SERVER,
+    );
     expect(codes(result.issues)).toEqual(['FUSE_BOUNDS', 'DUPLICATE_FUSE']);
     expect(result.fuses.find((f) => f.kind === 'maxSlippage')!.limit).toBe(50);
   });
 
   it('a per-order cap above the run cap conflicts', () => {
-    const result = validateAutonomy(coil({ fuses: [...autonomyCoil().fuses!.filter((f) => f.kind !== 'maxTotalNotional'), { kind: 'maxTotalNotional', limit: 200 }] }), {}, SERVER);
+    const result = validateAutonomy(
+      coil({ fuses: [...autonomyCoil().fuses!.filter((f) => f.kind !== 'maxTotalNotional'), { kind: 'maxTotalNotional', limit: 200 }] }),
+      {},
+      SERVER,
+    );
     expect(codes(result.issues)).toEqual(['AUTONOMY_FUSE_CONFLICT']);
   });
 });
@@ -100,7 +122,10 @@ describe('modes and the acknowledgment', () => {
 
   it('live_candidate needs the acknowledgment; no mode string stands in for it', () => {
     expect(codes(validateAutonomy(coil(), { autonomyMode: 'live_candidate' }, SERVER).issues)).toEqual(['LIVE_ACK_REQUIRED']);
-    expect(validateAutonomy(coil(), { autonomyMode: 'live_candidate', liveAutonomyAck: fullAck(SERVER) }, SERVER).gate).toMatchObject({ verdict: 'ready', mode: 'live_candidate' });
+    expect(validateAutonomy(coil(), { autonomyMode: 'live_candidate', liveAutonomyAck: fullAck(SERVER) }, SERVER).gate).toMatchObject({
+      verdict: 'ready',
+      mode: 'live_candidate',
+    });
   });
 
   it('each statement must be literally true; the record has nothing else', () => {
@@ -118,7 +143,9 @@ describe('modes and the acknowledgment', () => {
     expect(checkLiveAutonomyAck(at(0), SERVER)).toEqual([]);
     expect(checkLiveAutonomyAck(at(10 * 60_000), SERVER).map((i) => i.code)).toEqual(['LIVE_ACK_IN_FUTURE']);
     expect(checkLiveAutonomyAck(at(-(LIVE_ACK_MAX_AGE_SECONDS + 1) * 1000), SERVER).map((i) => i.code)).toEqual(['LIVE_ACK_EXPIRED']);
-    expect(checkLiveAutonomyAck({ ...fullAck(SERVER), acknowledgedAt: '2026-03-04' }, SERVER).map((i) => i.code)).toEqual(['LIVE_ACK_TIMESTAMP_INVALID']);
+    expect(checkLiveAutonomyAck({ ...fullAck(SERVER), acknowledgedAt: '2026-03-04' }, SERVER).map((i) => i.code)).toEqual([
+      'LIVE_ACK_TIMESTAMP_INVALID',
+    ]);
   });
 
   it('an acknowledgment sent outside live_candidate is a warning that grants nothing', () => {
@@ -128,7 +155,11 @@ describe('modes and the acknowledgment', () => {
   });
 
   it('WETH or an unknown address is not a tradable asset on the path', () => {
-    const weth = coil({ mode: 'readiness-check', assets: [{ ticker: 'WETH', tokenAddress: '0x0Bd7D308f8E1639FAb988df18A8011f41EAcAD73', weightBps: 10_000, rationale: 'x' }], fuses: [...autonomyCoil().fuses!.filter((f) => f.kind !== 'singleAssetCap')] });
+    const weth = coil({
+      mode: 'readiness-check',
+      assets: [{ ticker: 'WETH', tokenAddress: '0x0Bd7D308f8E1639FAb988df18A8011f41EAcAD73', weightBps: 10_000, rationale: 'x' }],
+      fuses: [...autonomyCoil().fuses!.filter((f) => f.kind !== 'singleAssetCap')],
+    });
     expect(codes(validateAutonomy(weth, {}, SERVER).issues)).toContain('AUTONOMY_ASSET_NOT_TRADABLE');
   });
 });
@@ -145,10 +176,14 @@ describe('symbol spaces', () => {
   });
 
   it('a chain address as a Coil ticker, or a ticker as its token address, is SYMBOL_SPACE_CONFUSION', () => {
-    const asTicker = coilSchema.safeParse(rawCoil({ assets: [{ ticker: ADDR.NVDA, tokenAddress: ADDR.NVDA, weightBps: 10_000, rationale: 'x' }] }));
+    const asTicker = coilSchema.safeParse(
+      rawCoil({ assets: [{ ticker: ADDR.NVDA, tokenAddress: ADDR.NVDA, weightBps: 10_000, rationale: 'x' }] }),
+    );
     expect(asTicker.success).toBe(false);
     expect(asTicker.error!.issues[0]).toMatchObject({ params: { code: 'SYMBOL_SPACE_CONFUSION' }, path: ['assets', 0, 'ticker'] });
-    const asAddress = coilSchema.safeParse(rawCoil({ assets: [{ ticker: 'NVDA', tokenAddress: 'NVDA', weightBps: 10_000, rationale: 'x' }] }));
+    const asAddress = coilSchema.safeParse(
+      rawCoil({ assets: [{ ticker: 'NVDA', tokenAddress: 'NVDA', weightBps: 10_000, rationale: 'x' }] }),
+    );
     expect(asAddress.error!.issues[0]).toMatchObject({ params: { code: 'SYMBOL_SPACE_CONFUSION' }, path: ['assets', 0, 'tokenAddress'] });
   });
 });
@@ -158,7 +193,13 @@ describe('the broker path', () => {
     const blocked = svcError(() => compileBrokerPath(coilSchema.parse(rawCoil()), {}, { ...deps, serviceOrigin: 'http://svc.test' }));
     expect(blocked.code).toBe('AUTONOMY_GATE_BLOCKED');
     expect(blocked.issues.every((i) => i.code === 'AUTONOMY_FUSE_MISSING')).toBe(true);
-    const invalid = svcError(() => generatePartnerbotCommandPack(coil({ assets: [{ ticker: 'NVDA', tokenAddress: ADDR.NVDA, weightBps: 9000, rationale: 'x' }] }), {}, deps));
+    const invalid = svcError(() =>
+      generatePartnerbotCommandPack(
+        coil({ assets: [{ ticker: 'NVDA', tokenAddress: ADDR.NVDA, weightBps: 9000, rationale: 'x' }] }),
+        {},
+        deps,
+      ),
+    );
     expect(invalid.code).toBe('COIL_INVALID');
   });
 
@@ -198,9 +239,16 @@ describe('the broker path', () => {
 
 describe('the post-run audit', () => {
   const { receipt } = generateBrokerMcpInstructions(coil(), { autonomyMode: 'live_candidate', liveAutonomyAck: fullAck(SERVER) }, deps);
-  const run = (activity: ReportedActivity[]) => postRunAudit(receipt as unknown as Record<string, unknown>, activity, { now: NOW, serverTime: SERVER });
+  const run = (activity: ReportedActivity[]) =>
+    postRunAudit(receipt as unknown as Record<string, unknown>, activity, { now: NOW, serverTime: SERVER });
   // 2026-03-03 is a Tuesday: inside the 24/5 session at 15:00 UTC.
-  const item = (o: Partial<ReportedActivity> = {}): ReportedActivity => ({ symbol: 'NVDA', side: 'buy', notionalUsd: 50, at: '2026-03-03T15:00:00Z', ...o });
+  const item = (o: Partial<ReportedActivity> = {}): ReportedActivity => ({
+    symbol: 'NVDA',
+    side: 'buy',
+    notionalUsd: 50,
+    at: '2026-03-03T15:00:00Z',
+    ...o,
+  });
 
   it('labels every item reported_unverified and finds no breach in a clean report', () => {
     const { report } = run([item(), item({ symbol: 'amd', notionalUsd: 40 })]);
@@ -234,7 +282,11 @@ describe('the post-run audit', () => {
   });
 
   it('counts the run total and the daily turnover in time order, simulated orders excluded', () => {
-    const { report } = run([item({ notionalUsd: 90, at: '2026-03-03T16:00:00Z' }), item({ notionalUsd: 20, at: '2026-03-03T15:00:00Z' }), item({ notionalUsd: 200, simulated: true })]);
+    const { report } = run([
+      item({ notionalUsd: 90, at: '2026-03-03T16:00:00Z' }),
+      item({ notionalUsd: 20, at: '2026-03-03T15:00:00Z' }),
+      item({ notionalUsd: 200, simulated: true }),
+    ]);
     // 20 then 90: the day reaches 110 USD, above 2000 bps of 500 USD.
     expect(report.items[0]!.breaches).toEqual(['DAILY_TURNOVER_ABOVE_CAP']);
     expect(report.items[1]!.breaches).toEqual([]);
@@ -264,8 +316,16 @@ describe('the post-run audit', () => {
   });
 
   it('refuses a receipt of another kind or one whose binding was altered', () => {
-    expect(svcError(() => postRunAudit({ ...receipt, kind: 'post_run_audit' }, [], { now: NOW, serverTime: SERVER })).code).toBe('AUTONOMY_RECEIPT_INVALID');
-    const widened = { ...receipt, binding: { ...receipt.binding, fuses: receipt.binding.fuses.map((f) => (f.kind === 'maxSingleOrderNotional' ? { ...f, limit: 10_000 } : f)) } };
+    expect(svcError(() => postRunAudit({ ...receipt, kind: 'post_run_audit' }, [], { now: NOW, serverTime: SERVER })).code).toBe(
+      'AUTONOMY_RECEIPT_INVALID',
+    );
+    const widened = {
+      ...receipt,
+      binding: {
+        ...receipt.binding,
+        fuses: receipt.binding.fuses.map((f) => (f.kind === 'maxSingleOrderNotional' ? { ...f, limit: 10_000 } : f)),
+      },
+    };
     const error = svcError(() => postRunAudit(widened, [], { now: NOW, serverTime: SERVER }));
     expect(error.code).toBe('AUTONOMY_RECEIPT_INVALID');
     expect(error.issues.map((i) => i.path)).toEqual(['receipt.subjectHash', 'receipt.receiptId']);

@@ -35,7 +35,9 @@ describe('readJsonObjectBody', () => {
   });
 
   it('rejects a non-JSON content type', async () => {
-    await expect(readJsonObjectBody(post('a=1', { 'content-type': 'application/x-www-form-urlencoded' }))).rejects.toMatchObject({ code: 'BODY_CONTENT_TYPE' });
+    await expect(readJsonObjectBody(post('a=1', { 'content-type': 'application/x-www-form-urlencoded' }))).rejects.toMatchObject({
+      code: 'BODY_CONTENT_TYPE',
+    });
   });
 
   it('cuts a streamed body without content-length at the cap', async () => {
@@ -57,7 +59,9 @@ describe('readJsonObjectBody', () => {
     const seen: unknown[] = [];
     const inspect = (v: unknown) => seen.push(v);
     await expect(readJsonObjectBody(post('{"privateKey":"x"}', {}), { inspect })).rejects.toMatchObject({ code: 'BODY_CONTENT_TYPE' });
-    await expect(readJsonObjectBody(post('not json', { 'content-type': 'text/plain' }), { inspect })).rejects.toMatchObject({ code: 'BODY_CONTENT_TYPE' });
+    await expect(readJsonObjectBody(post('not json', { 'content-type': 'text/plain' }), { inspect })).rejects.toMatchObject({
+      code: 'BODY_CONTENT_TYPE',
+    });
     expect(seen).toEqual([{ privateKey: 'x' }, 'not json']);
     const refusing = () => {
       throw new Error('refused by the guard');
@@ -71,4 +75,3 @@ describe('readJsonObjectBody', () => {
     expect(JSON.stringify({ m: error.message, i: error.issues })).not.toContain('secret-fragment');
   });
 });
-

@@ -43,7 +43,9 @@ const MANIFEST_INPUT = {
 
 describe('canonical JSON and its hash (one rule for every caller)', () => {
   it('drops undefined members, writes undefined array elements as null, sorts keys, RFC 8785 numbers', () => {
-    expect(canonicalJson(PROBE)).toBe('{"a":{"w":null,"y":[3,null,{"c":0.1,"d":1e+21}]},"n":[0,1e-7,100,true,false],"s":"é\u2028\\"\\\\\\n€","z":1}');
+    expect(canonicalJson(PROBE)).toBe(
+      '{"a":{"w":null,"y":[3,null,{"c":0.1,"d":1e+21}]},"n":[0,1e-7,100,true,false],"s":"é\u2028\\"\\\\\\n€","z":1}',
+    );
     expect(hashCanonical(PROBE)).toBe('317e6243586596d99b3f98442cc33ed0d5d12a33f04e884232134a84f562d3f2');
     expect(sha256Hex(canonicalJson(PROBE))).toBe(hashCanonical(PROBE));
   });
@@ -70,7 +72,10 @@ describe('golden hashes of every caller', () => {
   it('vault receipts (id and hash)', () => {
     const { manifest } = createVaultManifest(MANIFEST_INPUT);
     const receipt = manifestReceipt(manifest, AT);
-    expect([receipt.receiptId, receipt.receiptHash]).toEqual(['vrcpt_c5743fa4f436d280228c6fb1', '07fcee74e147c0ea48885591ae45d8376f27ff14c606fe144e82fb8163de24ff']);
+    expect([receipt.receiptId, receipt.receiptHash]).toEqual([
+      'vrcpt_c5743fa4f436d280228c6fb1',
+      '07fcee74e147c0ea48885591ae45d8376f27ff14c606fe144e82fb8163de24ff',
+    ]);
   });
 
   it('vault deposit pack plan hash and its receipt', () => {
@@ -86,7 +91,10 @@ describe('golden hashes of every caller', () => {
     expect(pack.planHash).toBe('0x20e2a32ccf7da03a1d7e89b95691b335c1eca522ced8610ed995df8036b8747a');
     expect(depositPlanHash(PROBE as never)).toBe('0x317e6243586596d99b3f98442cc33ed0d5d12a33f04e884232134a84f562d3f2');
     const receipt = packReceipt(pack, AT);
-    expect([receipt.receiptId, receipt.receiptHash]).toEqual(['vrcpt_af0483acad906ea0bd161fc9', 'e419f05131b289a7d86cf77993eceadb51c26fe953be92990cc7ae828424778e']);
+    expect([receipt.receiptId, receipt.receiptHash]).toEqual([
+      'vrcpt_af0483acad906ea0bd161fc9',
+      'e419f05131b289a7d86cf77993eceadb51c26fe953be92990cc7ae828424778e',
+    ]);
   });
 
   it('stock plan hash', () => {
@@ -109,6 +117,9 @@ describe('golden hashes of every caller', () => {
       transaction: `0x${'cd'.repeat(32)}`,
       issuedAt: AT,
     });
-    expect([receipt.receiptId, receipt.receiptHash]).toEqual(['x402rcpt_d7ee9b7f12b92b02b7332b85f90e9315', '35c10dd9225834262db1c01c26243f65ac06472c6bc98f03dd822844dd88b95d']);
+    expect([receipt.receiptId, receipt.receiptHash]).toEqual([
+      'x402rcpt_d7ee9b7f12b92b02b7332b85f90e9315',
+      '35c10dd9225834262db1c01c26243f65ac06472c6bc98f03dd822844dd88b95d',
+    ]);
   });
 });

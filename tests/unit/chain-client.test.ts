@@ -36,8 +36,12 @@ describe('BROKER_CHAIN_TIMEOUT_MS', () => {
 describe('the chain client', () => {
   it('is null without an RPC, and one client per RPC and timeout', () => {
     expect(brokerChainClient({ brokerChainTimeoutMs: 100 })).toBeNull();
-    expect(brokerChainClient({ brokerChainRpcUrl: url, brokerChainTimeoutMs: 100 })).toBe(brokerChainClient({ brokerChainRpcUrl: url, brokerChainTimeoutMs: 100 }));
-    expect(brokerChainClient({ brokerChainRpcUrl: url, brokerChainTimeoutMs: 100 })).not.toBe(brokerChainClient({ brokerChainRpcUrl: url, brokerChainTimeoutMs: 101 }));
+    expect(brokerChainClient({ brokerChainRpcUrl: url, brokerChainTimeoutMs: 100 })).toBe(
+      brokerChainClient({ brokerChainRpcUrl: url, brokerChainTimeoutMs: 100 }),
+    );
+    expect(brokerChainClient({ brokerChainRpcUrl: url, brokerChainTimeoutMs: 100 })).not.toBe(
+      brokerChainClient({ brokerChainRpcUrl: url, brokerChainTimeoutMs: 101 }),
+    );
   });
 
   it('gives up on a silent RPC after the configured timeout, once, in every caller, and never quotes the URL', async () => {

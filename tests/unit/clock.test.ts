@@ -7,9 +7,12 @@ describe('clock', () => {
     expect(parseIsoInstant(iso)).toBeInstanceOf(Date);
   });
 
-  it.each(['2026-01-01', '2026-01-01T00:00:00', 'yesterday', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', ''])('rejects %s', (iso) => {
-    expect(parseIsoInstant(iso)).toBeUndefined();
-  });
+  it.each(['2026-01-01', '2026-01-01T00:00:00', 'yesterday', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', ''])(
+    'rejects %s',
+    (iso) => {
+      expect(parseIsoInstant(iso)).toBeUndefined();
+    },
+  );
 
   it('pins the clock to nowIso, or uses the wall clock', () => {
     expect(resolveClock('2026-01-01T00:00:00Z').toISOString()).toBe('2026-01-01T00:00:00.000Z');

@@ -1,4 +1,4 @@
-/** Drift check (spec 2.7), with the threshold edges and a property test. */
+/** Drift check (interface 2.7), with the threshold edges and a property test. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ABORT_CONDITIONS, breaches, driftCheck } from '../../src/lib/server/coil/drift';
@@ -14,10 +14,11 @@ function check(current: Record<string, number> | undefined, c: Coil = coil) {
 
 function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(value)) value.forEach((v) => keysDeep(v, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) {
-    out.add(k);
-    keysDeep(v, out);
-  }
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.add(k);
+      keysDeep(v, out);
+    }
   return out;
 }
 
@@ -43,7 +44,7 @@ describe('threshold edges', () => {
     expect(check({ NVDA: 4501, AMD: 2499, MSFT: 3000 }).breachCount).toBe(2);
   });
 
-  it('uses the Coil policy\'s threshold', () => {
+  it("uses the Coil policy's threshold", () => {
     const tight = makeCoil({ rebalancePolicy: { method: 'drift', driftThresholdBps: 100 } });
     const report = check({ NVDA: 4100, AMD: 2900, MSFT: 3000 }, tight);
     expect(report.thresholdBps).toBe(100);
@@ -54,7 +55,14 @@ describe('threshold edges', () => {
 describe('the report', () => {
   it('carries the spec fields and the fixed disclaimer', () => {
     const report = check({ NVDA: 4000, AMD: 3000, MSFT: 3000 });
-    expect(report).toMatchObject({ coilId: 'coil_x', manifestHash: 'f'.repeat(64), generatedAt: '2026-01-01T00:00:00.000Z', thresholdBps: 500, breachCount: 0, readingStatus: 'complete' });
+    expect(report).toMatchObject({
+      coilId: 'coil_x',
+      manifestHash: 'f'.repeat(64),
+      generatedAt: '2026-01-01T00:00:00.000Z',
+      thresholdBps: 500,
+      breachCount: 0,
+      readingStatus: 'complete',
+    });
     expect(report.disclaimer).toContain('no order is placed');
   });
 
@@ -92,14 +100,27 @@ describe('the report', () => {
   it('marks a partial reading and treats missing symbols as unknown', () => {
     const report = check({ NVDA: 5000 });
     expect(report.readingStatus).toBe('partial');
-    expect(report.entries.find((e) => e.symbol === 'AMD')).toMatchObject({ currentWeightBps: null, reading: 'missing', breachesThreshold: false });
+    expect(report.entries.find((e) => e.symbol === 'AMD')).toMatchObject({
+      currentWeightBps: null,
+      reading: 'missing',
+      breachesThreshold: false,
+    });
     expect(report.breachCount).toBe(1);
   });
 
   it('counts a holding outside the basket against a target of zero', () => {
     const report = check({ NVDA: 4000, AMD: 3000, MSFT: 2400, tsla: 600 });
-    expect(report.entries.at(-1)).toMatchObject({ symbol: 'TSLA', targetWeightBps: 0, currentWeightBps: 600, driftBps: 600, breachesThreshold: true });
-    expect(report.proposal!.intents.map((i) => [i.symbol, i.side])).toEqual([['MSFT', 'buy'], ['TSLA', 'sell']]);
+    expect(report.entries.at(-1)).toMatchObject({
+      symbol: 'TSLA',
+      targetWeightBps: 0,
+      currentWeightBps: 600,
+      driftBps: 600,
+      breachesThreshold: true,
+    });
+    expect(report.proposal!.intents.map((i) => [i.symbol, i.side])).toEqual([
+      ['MSFT', 'buy'],
+      ['TSLA', 'sell'],
+    ]);
   });
 });
 

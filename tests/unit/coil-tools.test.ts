@@ -19,10 +19,11 @@ function svcError(fn: () => unknown): SvcError {
 
 function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(value)) value.forEach((v) => keysDeep(v, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) {
-    out.add(k);
-    keysDeep(v, out);
-  }
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.add(k);
+      keysDeep(v, out);
+    }
   return out;
 }
 
@@ -57,8 +58,17 @@ describe('Coil health', () => {
   it('rewards canonical weight, declared fuses and explained assets', () => {
     const bare = scoreCoil(makeCoil());
     const fused = scoreCoil(makeCoil({ fuses: FULL_FUSES }));
-    expect(fused.components.find((c) => c.name === 'riskPosture')!.points).toBeGreaterThan(bare.components.find((c) => c.name === 'riskPosture')!.points);
-    const unknown = scoreCoil(makeCoil({ assets: [{ ticker: 'ZZZ', tokenAddress: UNKNOWN_ADDRESS, weightBps: 5000, rationale: 'x' }, { ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 5000, rationale: 'x' }] }));
+    expect(fused.components.find((c) => c.name === 'riskPosture')!.points).toBeGreaterThan(
+      bare.components.find((c) => c.name === 'riskPosture')!.points,
+    );
+    const unknown = scoreCoil(
+      makeCoil({
+        assets: [
+          { ticker: 'ZZZ', tokenAddress: UNKNOWN_ADDRESS, weightBps: 5000, rationale: 'x' },
+          { ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 5000, rationale: 'x' },
+        ],
+      }),
+    );
     expect(unknown.components.find((c) => c.name === 'canonicalAssets')!.points).toBe(10);
   });
 });
@@ -68,7 +78,15 @@ describe('risk audit', () => {
     const audit = riskAudit(makeCoil());
     expect(audit.fuses.map((f) => f.kind).sort()).toEqual(['canonicalAssetsOnly', 'oracleStaleness']);
     expect(audit.requiredForCapsule).toEqual([...REQUIRED_CAPSULE_FUSES]);
-    expect(audit.missingRequired.sort()).toEqual(['humanConfirmation', 'maxDailyTurnover', 'maxSingleOrderNotional', 'maxSlippage', 'noMargin', 'noOptions', 'singleAssetCap']);
+    expect(audit.missingRequired.sort()).toEqual([
+      'humanConfirmation',
+      'maxDailyTurnover',
+      'maxSingleOrderNotional',
+      'maxSlippage',
+      'noMargin',
+      'noOptions',
+      'singleAssetCap',
+    ]);
     expect(audit.issues.filter((i) => i.code === 'MISSING_REQUIRED_FUSE')).toHaveLength(7);
     expect(audit.fuseChecksum).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -77,7 +95,12 @@ describe('risk audit', () => {
     const audit = riskAudit(makeCoil({ fuses: FULL_FUSES }));
     expect(audit.missingRequired).toEqual([]);
     expect(audit.issues).toEqual([]);
-    expect(audit.fuses.find((f) => f.kind === 'maxSlippage')).toMatchObject({ limit: 50, unit: 'bps', source: 'fuses[2]', requiredForCapsule: true });
+    expect(audit.fuses.find((f) => f.kind === 'maxSlippage')).toMatchObject({
+      limit: 50,
+      unit: 'bps',
+      source: 'fuses[2]',
+      requiredForCapsule: true,
+    });
   });
 
   it('flags duplicate, out-of-bounds and conflicting fuses', () => {
@@ -102,14 +125,30 @@ describe('risk audit', () => {
   });
 
   it('warns about concentration when no cap is set', () => {
-    const audit = riskAudit(makeCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 6000, rationale: 'x' }, { ticker: 'SGOV', tokenAddress: ADDR.SGOV, weightBps: 4000, rationale: 'x' }] }));
+    const audit = riskAudit(
+      makeCoil({
+        assets: [
+          { ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 6000, rationale: 'x' },
+          { ticker: 'SGOV', tokenAddress: ADDR.SGOV, weightBps: 4000, rationale: 'x' },
+        ],
+      }),
+    );
     expect(audit.issues.filter((i) => i.code === 'CONCENTRATION').map((i) => i.path)).toEqual(['assets[0].weightBps']);
   });
 
   it('checksums the fuses in canonical form: order-free, limit-sensitive', () => {
-    const a = fuseChecksumOf([{ kind: 'noMargin', limit: null }, { kind: 'maxSlippage', limit: 50 }]);
-    const b = fuseChecksumOf([{ kind: 'maxSlippage', limit: 50 }, { kind: 'noMargin', limit: null }]);
-    const c = fuseChecksumOf([{ kind: 'maxSlippage', limit: 51 }, { kind: 'noMargin', limit: null }]);
+    const a = fuseChecksumOf([
+      { kind: 'noMargin', limit: null },
+      { kind: 'maxSlippage', limit: 50 },
+    ]);
+    const b = fuseChecksumOf([
+      { kind: 'maxSlippage', limit: 50 },
+      { kind: 'noMargin', limit: null },
+    ]);
+    const c = fuseChecksumOf([
+      { kind: 'maxSlippage', limit: 51 },
+      { kind: 'noMargin', limit: null },
+    ]);
     expect(a).toBe(b);
     expect(a).not.toBe(c);
   });
@@ -123,12 +162,14 @@ describe('capsule', () => {
   });
 
   it('refuses an invalid Coil with COIL_INVALID and its errors', () => {
-    const error = svcError(() => compileCapsule(makeCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 9999, rationale: 'x' }] })));
+    const error = svcError(() =>
+      compileCapsule(makeCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 9999, rationale: 'x' }] })),
+    );
     expect(error.code).toBe('COIL_INVALID');
     expect(error.issues.map((i) => i.code)).toEqual(['WEIGHTS_SUM']);
   });
 
-  it('needs the user\'s acknowledgment for agentic_mcp_enabled', () => {
+  it("needs the user's acknowledgment for agentic_mcp_enabled", () => {
     const coil = makeCoil({ executionMode: 'agentic_mcp_enabled', fuses: FULL_FUSES });
     const error = svcError(() => compileCapsule(coil));
     expect(error.code).toBe('CAPSULE_COMPILE');
@@ -139,7 +180,7 @@ describe('capsule', () => {
     expect(capsule.humanConfirmation.mustConfirm.join(' ')).toContain('humanConfirmation threshold');
   });
 
-  it('bounds maxTotalNotionalUsd: rejected above 10000 and above the Coil\'s own fuse, never clamped', () => {
+  it("bounds maxTotalNotionalUsd: rejected above 10000 and above the Coil's own fuse, never clamped", () => {
     expect(svcError(() => compileCapsule(makeCoil(), { maxTotalNotionalUsd: 10_000.01 })).issues[0]!.code).toBe('NOTIONAL_CAP_EXCEEDED');
     const fused = makeCoil({ fuses: [...FULL_FUSES!, { kind: 'maxTotalNotional', limit: 300 }] });
     expect(svcError(() => compileCapsule(fused, { maxTotalNotionalUsd: 301 })).issues[0]!.code).toBe('NOTIONAL_ABOVE_FUSE');
@@ -149,7 +190,16 @@ describe('capsule', () => {
 
   it('fills missing required fuses with defaults that a human must confirm', () => {
     const capsule = compileCapsule(makeCoil());
-    expect(capsule.fusesDefaulted.sort()).toEqual(['humanConfirmation', 'maxDailyTurnover', 'maxSingleOrderNotional', 'maxSlippage', 'maxTotalNotional', 'noMargin', 'noOptions', 'singleAssetCap']);
+    expect(capsule.fusesDefaulted.sort()).toEqual([
+      'humanConfirmation',
+      'maxDailyTurnover',
+      'maxSingleOrderNotional',
+      'maxSlippage',
+      'maxTotalNotional',
+      'noMargin',
+      'noOptions',
+      'singleAssetCap',
+    ]);
     expect(capsule.fuses.find((f) => f.kind === 'singleAssetCap')!.limit).toBe(4000);
     expect(capsule.humanConfirmation.required).toBe(true);
     expect(capsule.humanConfirmation.mustConfirm.some((s) => s.includes('singleAssetCap'))).toBe(true);

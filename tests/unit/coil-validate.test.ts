@@ -1,4 +1,4 @@
-/** Coil validation (spec 2.4): every code with its severity, and the status derived from the issues (3.4). */
+/** Coil validation (interface 2.4): every code with its severity, and the status derived from the issues (3.4). */
 import { describe, expect, it } from 'vitest';
 import { coilSchema, LIVE_COIL_MODES, READINESS_COIL_MODES, COIL_MODES } from '../../src/lib/server/coil/manifest';
 import { validateCoil, validationStatusOf, VALIDATION_CODES, type ValidationIssue } from '../../src/lib/server/coil/validate';
@@ -9,7 +9,9 @@ const only = (coil: ReturnType<typeof makeCoil>, code: string) => validateCoil(c
 
 function withWeights(...weights: number[]) {
   const tickers = ['NVDA', 'AMD', 'MSFT'] as const;
-  return makeCoil({ assets: weights.map((w, i) => ({ ticker: tickers[i]!, tokenAddress: ADDR[tickers[i]!], weightBps: w, rationale: 'x' })) });
+  return makeCoil({
+    assets: weights.map((w, i) => ({ ticker: tickers[i]!, tokenAddress: ADDR[tickers[i]!], weightBps: w, rationale: 'x' })),
+  });
 }
 
 describe('a well-formed canonical Coil', () => {
@@ -40,7 +42,7 @@ describe('WEIGHTS_SUM', () => {
     expect(issues.some((i) => i.path === 'assets[2].weightBps' && i.severity === 'error')).toBe(true);
   });
 
-  it('holds every weight to the Coil\'s single-asset cap: at the cap is fine, one above is an error', () => {
+  it("holds every weight to the Coil's single-asset cap: at the cap is fine, one above is an error", () => {
     const atCap = makeCoil({ ...rawCoil(), risk: { ...rawCoil().risk, maxSingleAssetWeightBps: 4000 } });
     expect(validateCoil(atCap).valid).toBe(true);
     const over = makeCoil({ ...rawCoil(), risk: { ...rawCoil().risk, maxSingleAssetWeightBps: 3999 } });
@@ -59,7 +61,11 @@ describe('WEIGHTS_SUM', () => {
 describe('canonical assets', () => {
   it('TICKER_ADDRESS_MISMATCH: a canonical ticker at another address is an error in every mode', () => {
     for (const mode of COIL_MODES) {
-      const coil = makeCoil({ mode, executionMode: 'paper_only', assets: [{ ticker: 'NVDA', tokenAddress: UNKNOWN_ADDRESS, weightBps: 10_000, rationale: 'x' }] });
+      const coil = makeCoil({
+        mode,
+        executionMode: 'paper_only',
+        assets: [{ ticker: 'NVDA', tokenAddress: UNKNOWN_ADDRESS, weightBps: 10_000, rationale: 'x' }],
+      });
       expect(only(coil, 'TICKER_ADDRESS_MISMATCH')[0]).toMatchObject({ severity: 'error', path: 'assets[0].tokenAddress' });
       expect(codes(validateCoil(coil).issues)).not.toContain('UNKNOWN_ADDRESS');
     }
@@ -73,7 +79,9 @@ describe('canonical assets', () => {
   it.each([...LIVE_COIL_MODES])('NONCANONICAL_ASSET: an unknown address in the live mode %s is an error', (mode) => {
     const coil = makeCoil({ mode, assets: [{ ticker: 'ZZZ', tokenAddress: UNKNOWN_ADDRESS, weightBps: 10_000, rationale: 'x' }] });
     const result = validateCoil(coil);
-    expect(result.issues).toEqual([expect.objectContaining({ code: 'NONCANONICAL_ASSET', severity: 'error', path: 'assets[0].tokenAddress' })]);
+    expect(result.issues).toEqual([
+      expect.objectContaining({ code: 'NONCANONICAL_ASSET', severity: 'error', path: 'assets[0].tokenAddress' }),
+    ]);
     expect(result.validationStatus).toBe('invalid');
   });
 
@@ -128,15 +136,21 @@ describe('risk flags', () => {
   });
 
   it('RISK_ALLOW_NONCANONICAL: allowNonCanonicalAssets must be false', () => {
-    expect(only(makeCoil({ risk: { ...risk, allowNonCanonicalAssets: true } }), 'RISK_ALLOW_NONCANONICAL')[0]).toMatchObject({ severity: 'error' });
+    expect(only(makeCoil({ risk: { ...risk, allowNonCanonicalAssets: true } }), 'RISK_ALLOW_NONCANONICAL')[0]).toMatchObject({
+      severity: 'error',
+    });
   });
 
   it('RISK_NOT_INVESTMENT_ADVICE: notInvestmentAdvice must be true', () => {
-    expect(only(makeCoil({ risk: { ...risk, notInvestmentAdvice: false } }), 'RISK_NOT_INVESTMENT_ADVICE')[0]).toMatchObject({ severity: 'error' });
+    expect(only(makeCoil({ risk: { ...risk, notInvestmentAdvice: false } }), 'RISK_NOT_INVESTMENT_ADVICE')[0]).toMatchObject({
+      severity: 'error',
+    });
   });
 
   it('ORACLE_STALENESS_ABOVE_POLICY: a staleness bound looser than the oracle policy is a warning', () => {
-    expect(only(makeCoil({ risk: { ...risk, oracleStalenessSeconds: 3601 } }), 'ORACLE_STALENESS_ABOVE_POLICY')[0]).toMatchObject({ severity: 'warning' });
+    expect(only(makeCoil({ risk: { ...risk, oracleStalenessSeconds: 3601 } }), 'ORACLE_STALENESS_ABOVE_POLICY')[0]).toMatchObject({
+      severity: 'warning',
+    });
     expect(only(makeCoil({ risk: { ...risk, oracleStalenessSeconds: 3600 } }), 'ORACLE_STALENESS_ABOVE_POLICY')).toEqual([]);
   });
 
@@ -150,7 +164,12 @@ describe('validation status (spec 3.4)', () => {
   it('is derived from the issues only', () => {
     expect(validationStatusOf([])).toBe('valid');
     expect(validationStatusOf([{ severity: 'warning', code: 'UNKNOWN_ADDRESS', message: '' }])).toBe('valid-with-warnings');
-    expect(validationStatusOf([{ severity: 'warning', code: 'X', message: '' }, { severity: 'error', code: 'Y', message: '' }])).toBe('invalid');
+    expect(
+      validationStatusOf([
+        { severity: 'warning', code: 'X', message: '' },
+        { severity: 'error', code: 'Y', message: '' },
+      ]),
+    ).toBe('invalid');
   });
 
   it('documents a severity for every code it emits', () => {
@@ -162,7 +181,13 @@ describe('validation status (spec 3.4)', () => {
         { ticker: 'ZZZ', tokenAddress: '0x2222222222222222222222222222222222222222', weightBps: 9000, rationale: 'x' },
         { ticker: 'ZZZ', tokenAddress: '0x2222222222222222222222222222222222222222', weightBps: 9000, rationale: 'x' },
       ],
-      risk: { allowNonCanonicalAssets: true, notInvestmentAdvice: false, liveExecutionAllowed: true, oracleStalenessSeconds: 99999, notes: [] },
+      risk: {
+        allowNonCanonicalAssets: true,
+        notInvestmentAdvice: false,
+        liveExecutionAllowed: true,
+        oracleStalenessSeconds: 99999,
+        notes: [],
+      },
     });
     for (const issue of validateCoil(coil).issues) expect(issue.severity).toBe(VALIDATION_CODES[issue.code]);
   });
@@ -170,7 +195,9 @@ describe('validation status (spec 3.4)', () => {
 
 describe('Coil shape (400 COIL_SHAPE material)', () => {
   it('rejects a string where a number is expected, never coercing it', () => {
-    const parsed = coilSchema.safeParse(rawCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: '10000' as unknown as number, rationale: 'x' }] }));
+    const parsed = coilSchema.safeParse(
+      rawCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: '10000' as unknown as number, rationale: 'x' }] }),
+    );
     expect(parsed.success).toBe(false);
   });
 
@@ -189,7 +216,9 @@ describe('Coil shape (400 COIL_SHAPE material)', () => {
 
   it('rejects unknown modes and malformed addresses', () => {
     expect(coilSchema.safeParse({ ...rawCoil(), mode: 'turbo' }).success).toBe(false);
-    expect(coilSchema.safeParse(rawCoil({ assets: [{ ticker: 'SPY', tokenAddress: '0x123', weightBps: 10_000, rationale: 'x' }] })).success).toBe(false);
+    expect(
+      coilSchema.safeParse(rawCoil({ assets: [{ ticker: 'SPY', tokenAddress: '0x123', weightBps: 10_000, rationale: 'x' }] })).success,
+    ).toBe(false);
   });
 
   it('fills the documented defaults', () => {

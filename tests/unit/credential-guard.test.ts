@@ -34,12 +34,21 @@ describe('credential field names', () => {
     expect(isCredentialFieldName(name)).toBe(true);
   });
 
-  it.each(['tokenAddress', 'ticker', 'weightBps', 'receiver', 'signature', 'message', 'nonce', 'apiKeyEnvVar2'.slice(0, 0) || 'memo', 'keyword', 'passportScore', 'authorizationNonce'])(
-    'accepts %s',
-    (name) => {
-      expect(isCredentialFieldName(name)).toBe(false);
-    },
-  );
+  it.each([
+    'tokenAddress',
+    'ticker',
+    'weightBps',
+    'receiver',
+    'signature',
+    'message',
+    'nonce',
+    'apiKeyEnvVar2'.slice(0, 0) || 'memo',
+    'keyword',
+    'passportScore',
+    'authorizationNonce',
+  ])('accepts %s', (name) => {
+    expect(isCredentialFieldName(name)).toBe(false);
+  });
 });
 
 describe('credential values', () => {
@@ -49,7 +58,9 @@ describe('credential values', () => {
   });
 
   it('does not flag an ordinary thesis', () => {
-    expect(looksLikeSeedPhrase('I think AI chip makers and the cloud giants will keep growing over the next decade, so tilt to NVDA and MSFT')).toBe(false);
+    expect(
+      looksLikeSeedPhrase('I think AI chip makers and the cloud giants will keep growing over the next decade, so tilt to NVDA and MSFT'),
+    ).toBe(false);
   });
 
   it('reports paths, never values, at any depth', () => {

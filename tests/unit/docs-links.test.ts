@@ -10,7 +10,12 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOCS = join(ROOT, 'docs');
 
-const pages = [join(ROOT, 'README.md'), ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => join(DOCS, f))];
+const pages = [
+  join(ROOT, 'README.md'),
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(DOCS, f)),
+];
 
 /** The text outside fenced code blocks and inline code, line by line. */
 function proseLines(markdown: string): string[] {
@@ -74,7 +79,7 @@ function problemOf(link: Link): string | undefined {
 
 describe('documentation links', () => {
   it('derives anchors as GitHub does', () => {
-    const anchors = headingAnchors('# A\n## 4.5 Stock-token lane\n## `/api/me/*`\n## The request\'s path\n## A\n```\n# not a heading\n```');
+    const anchors = headingAnchors("# A\n## 4.5 Stock-token lane\n## `/api/me/*`\n## The request's path\n## A\n```\n# not a heading\n```");
     expect([...anchors]).toEqual(['a', '45-stock-token-lane', 'apime', 'the-requests-path', 'a-1']);
   });
 
@@ -86,10 +91,18 @@ describe('documentation links', () => {
   it('keep the interface description numbered as the specification the code cites', () => {
     const numbers = [...readFileSync(join(DOCS, 'interface.md'), 'utf8').matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1]);
     const expected = [
-      '1', '2', ...Array.from({ length: 12 }, (_, i) => `2.${i + 1}`),
-      '3', ...Array.from({ length: 4 }, (_, i) => `3.${i + 1}`),
-      '4', ...Array.from({ length: 9 }, (_, i) => `4.${i + 1}`),
-      '5', '6', '7', '8', '9',
+      '1',
+      '2',
+      ...Array.from({ length: 12 }, (_, i) => `2.${i + 1}`),
+      '3',
+      ...Array.from({ length: 4 }, (_, i) => `3.${i + 1}`),
+      '4',
+      ...Array.from({ length: 9 }, (_, i) => `4.${i + 1}`),
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
     ];
     expect(numbers).toEqual(expected);
   });

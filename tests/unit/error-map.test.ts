@@ -21,10 +21,12 @@ function* sources(dir: string): Generator<string> {
   }
 }
 
-const files = [...sources(join(ROOT, 'src/lib/server')), ...sources(join(ROOT, 'src/routes')), join(ROOT, 'src/hooks.server.ts')].map((path) => ({
-  path: path.slice(ROOT.length + 1),
-  text: readFileSync(path, 'utf8'),
-}));
+const files = [...sources(join(ROOT, 'src/lib/server')), ...sources(join(ROOT, 'src/routes')), join(ROOT, 'src/hooks.server.ts')].map(
+  (path) => ({
+    path: path.slice(ROOT.length + 1),
+    text: readFileSync(path, 'utf8'),
+  }),
+);
 
 const literals = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => m[1]!).filter((c) => CODE.test(c));
 
@@ -33,7 +35,8 @@ function codeTakingHelpers(): string[] {
   const names = new Set<string>(['symbolSpaceAware']);
   for (const { text } of files) {
     if (!/new SvcError\(\s*code\b/.test(text)) continue;
-    for (const m of text.matchAll(/(?:function\s+(\w+)\s*\(\s*code\b|(?:const|let)\s+(\w+)\s*=\s*\(\s*code\b)/g)) names.add((m[1] ?? m[2])!);
+    for (const m of text.matchAll(/(?:function\s+(\w+)\s*\(\s*code\b|(?:const|let)\s+(\w+)\s*=\s*\(\s*code\b)/g))
+      names.add((m[1] ?? m[2])!);
   }
   return [...names];
 }
@@ -48,7 +51,8 @@ function thrownCodes(): Map<string, string> {
     add(literals(text, helperCall), path);
     add(literals(text, /inputErrorCode:\s*'([A-Z0-9_]+)'/g), path);
     // The literal answers of an input-error-code function (`toolInputErrorCode`, `vaultInputErrorCode`, ...).
-    for (const fn of text.matchAll(/function\s+\w*ErrorCode\w*\s*\([^)]*\)[^{]*\{([\s\S]*?)\n\}/g)) add(literals(fn[1]!, /(?:return|\?|:)\s*'([A-Z0-9_]+)'/g), path);
+    for (const fn of text.matchAll(/function\s+\w*ErrorCode\w*\s*\([^)]*\)[^{]*\{([\s\S]*?)\n\}/g))
+      add(literals(fn[1]!, /(?:return|\?|:)\s*'([A-Z0-9_]+)'/g), path);
     // Exported code constants: an object or array of codes named *_ERROR(S) or *_CODES (issue-code tables excepted).
     for (const decl of text.matchAll(/export const (\w+_(?:ERRORS?|CODES))\b[^=]*=\s*([[{][\s\S]*?[\]}])(?: as const)?;/g)) {
       if (/ISSUE|VALIDATION|AUDIT/.test(decl[1]!)) continue;
@@ -61,7 +65,15 @@ function thrownCodes(): Map<string, string> {
 describe('error statuses', () => {
   it('the scan finds the codes it is meant to find (so an empty scan cannot pass)', () => {
     const codes = thrownCodes();
-    for (const code of ['COIL_INVALID', 'X402_PAYMENT_REQUIRED', 'SIWE_NONCE_REUSED', 'FORK_PARENT_NOT_FOUND', 'PARTNER_TIMEOUT', 'VAULT_UNKNOWN', 'COIL_SHAPE']) {
+    for (const code of [
+      'COIL_INVALID',
+      'X402_PAYMENT_REQUIRED',
+      'SIWE_NONCE_REUSED',
+      'FORK_PARENT_NOT_FOUND',
+      'PARTNER_TIMEOUT',
+      'VAULT_UNKNOWN',
+      'COIL_SHAPE',
+    ]) {
       expect(codes.has(code), code).toBe(true);
     }
     expect(codes.size).toBeGreaterThan(80);

@@ -1,5 +1,5 @@
 /**
- * The 34 MCP tools of spec 4.9 walked against the procedures: each tool names exactly one
+ * The 34 MCP tools of interface 4.9 walked against the procedures: each tool names exactly one
  * procedure, that procedure has a REST route, no procedure names a tool outside the 34, and
  * docs/mcp-tools.md states the same tool → route table.
  */

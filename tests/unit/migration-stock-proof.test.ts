@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const dir = join(import.meta.dirname, '..', '..', 'prisma', 'migrations');
-const names = readdirSync(dir).filter((d) => /^\d{14}_/.test(d)).sort();
+const names = readdirSync(dir)
+  .filter((d) => /^\d{14}_/.test(d))
+  .sort();
 const target = names.findIndex((n) => n.endsWith('_stock_proof_and_receipt_order'));
 const sql = (name: string) => readFileSync(join(dir, name, 'migration.sql'), 'utf8');
 
@@ -26,19 +28,48 @@ describe('migration stock_proof_and_receipt_order on SQLite with existing rows',
     receipt.run('shared-1', 'p1', 'onchain_confirmed', at, '0xdup', at, at);
     receipt.run('shared-2', 'p2', 'onchain_confirmed', at, '0xdup', at, at);
     receipt.run('alone', 'p3', 'onchain_confirmed', at, '0xalone', at, at);
-    const event = db.prepare(`INSERT INTO "StockReceiptEvent" (id, "receiptId", seq, trigger, "toStatus", at) VALUES (?, ?, ?, 'prepare', 'prepared', ?)`);
+    const event = db.prepare(
+      `INSERT INTO "StockReceiptEvent" (id, "receiptId", seq, trigger, "toStatus", at) VALUES (?, ?, ?, 'prepare', 'prepared', ?)`,
+    );
     for (const id of ['shared-1', 'shared-2', 'alone']) event.run(`e-${id}`, id, 1, at);
-    db.prepare(`INSERT INTO "Receipt" (id, "receiptId", kind, "manifestHash", "weightsChecksum", "validationStatus", "coilSlug", "receiptJson", "createdAt") VALUES ('r', 'hrcpt_x', 'coil_manifest', 'm', 'w', 'valid', 's', '{}', ?)`).run(at);
+    db.prepare(
+      `INSERT INTO "Receipt" (id, "receiptId", kind, "manifestHash", "weightsChecksum", "validationStatus", "coilSlug", "receiptJson", "createdAt") VALUES ('r', 'hrcpt_x', 'coil_manifest', 'm', 'w', 'valid', 's', '{}', ?)`,
+    ).run(at);
 
     db.transaction(() => db.exec(sql(names[target]!))).immediate();
 
-    const events = db.prepare('SELECT id, "receiptId", seq, reason FROM "StockReceiptEvent" ORDER BY id').all() as Array<{ id: string; reason: string | null }>;
-    expect(events.map((e) => e.id)).toEqual(['e-alone', 'e-shared-1', 'e-shared-2', 'migration-proof-reset-shared-1', 'migration-proof-reset-shared-2']);
-    const rows = db.prepare('SELECT id, status, "statusReason", "txHash", "firstPreparedAt", "createdAt" FROM "StockReceipt" ORDER BY id').all() as Array<Record<string, unknown>>;
+    const events = db.prepare('SELECT id, "receiptId", seq, reason FROM "StockReceiptEvent" ORDER BY id').all() as Array<{
+      id: string;
+      reason: string | null;
+    }>;
+    expect(events.map((e) => e.id)).toEqual([
+      'e-alone',
+      'e-shared-1',
+      'e-shared-2',
+      'migration-proof-reset-shared-1',
+      'migration-proof-reset-shared-2',
+    ]);
+    const rows = db
+      .prepare('SELECT id, status, "statusReason", "txHash", "firstPreparedAt", "createdAt" FROM "StockReceipt" ORDER BY id')
+      .all() as Array<Record<string, unknown>>;
     expect(rows).toEqual([
       { id: 'alone', status: 'onchain_confirmed', statusReason: null, txHash: '0xalone', firstPreparedAt: at, createdAt: at },
-      { id: 'shared-1', status: 'prepared', statusReason: 'PROOF_RESET_TX_SHARED_BY_PLANS', txHash: null, firstPreparedAt: at, createdAt: at },
-      { id: 'shared-2', status: 'prepared', statusReason: 'PROOF_RESET_TX_SHARED_BY_PLANS', txHash: null, firstPreparedAt: at, createdAt: at },
+      {
+        id: 'shared-1',
+        status: 'prepared',
+        statusReason: 'PROOF_RESET_TX_SHARED_BY_PLANS',
+        txHash: null,
+        firstPreparedAt: at,
+        createdAt: at,
+      },
+      {
+        id: 'shared-2',
+        status: 'prepared',
+        statusReason: 'PROOF_RESET_TX_SHARED_BY_PLANS',
+        txHash: null,
+        firstPreparedAt: at,
+        createdAt: at,
+      },
     ]);
     expect(db.prepare('SELECT "storedAt" FROM "Receipt"').get()).toEqual({ storedAt: at });
     expect(() => db.prepare(`UPDATE "StockReceipt" SET "txHash" = '0xalone' WHERE id = 'shared-1'`).run()).toThrow(/UNIQUE/);

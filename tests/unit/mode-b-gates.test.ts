@@ -40,15 +40,31 @@ describe('Mode B gates', () => {
       };
       const config = refusal(() => checkModeBConfigGates(settings));
       const receiver = config ?? refusal(() => checkReceiverIsPartnerWallet(settings, WALLET));
-      const expected = !(bits & 1) ? 'MODE_B_DISABLED' : !(bits & 2) ? 'OWNER_APPROVAL_REQUIRED' : !(bits & 4) ? 'PARTNER_KEY_MISSING' : !(bits & 8) ? 'RECEIVER_NOT_PARTNER_WALLET' : null;
+      const expected = !(bits & 1)
+        ? 'MODE_B_DISABLED'
+        : !(bits & 2)
+          ? 'OWNER_APPROVAL_REQUIRED'
+          : !(bits & 4)
+            ? 'PARTNER_KEY_MISSING'
+            : !(bits & 8)
+              ? 'RECEIVER_NOT_PARTNER_WALLET'
+              : null;
       expect(receiver, `gates ${bits.toString(2)}`).toBe(expected);
       expect(describeModes(pack, modeBConfigOf(settings)).B.available, `gates ${bits.toString(2)}`).toBe(expected === null);
     }
   });
 
   it('refuses another receiver even with every gate open, and is never available when the gates were not read', () => {
-    const open: ModeBSettings = { depositExecutionEnabled: true, ownerApprovedWalletDeposit: true, partnerApiKey: 'k', partnerWalletAddress: WALLET, partnerTimeoutMs: 1000 };
-    expect(refusal(() => checkReceiverIsPartnerWallet(open, getAddress('0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc')))).toBe('RECEIVER_NOT_PARTNER_WALLET');
+    const open: ModeBSettings = {
+      depositExecutionEnabled: true,
+      ownerApprovedWalletDeposit: true,
+      partnerApiKey: 'k',
+      partnerWalletAddress: WALLET,
+      partnerTimeoutMs: 1000,
+    };
+    expect(refusal(() => checkReceiverIsPartnerWallet(open, getAddress('0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc')))).toBe(
+      'RECEIVER_NOT_PARTNER_WALLET',
+    );
     expect(describeModes(pack, undefined).B.available).toBe(false);
     expect(describeModes(pack, undefined).B.gates).toEqual([
       'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED',

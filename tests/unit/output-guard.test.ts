@@ -137,17 +137,26 @@ describe('finishAnswer', () => {
     expect(JSON.stringify(thrown)).not.toContain('deposited');
   });
 
-  it('lets the caller\'s own words through: a string the request carried, verbatim, or a declared stored document', () => {
+  it("lets the caller's own words through: a string the request carried, verbatim, or a declared stored document", () => {
     const request = { vaults: [{ label: 'The agent sold NVDA' }], prompt: 'the agent bought NVDA' };
     const callerStrings = () => collectCallerStrings(request);
-    expect(finishAnswer({ columns: [{ label: 'The agent sold NVDA' }] }, { secrets, callerStrings }).answer).toEqual({ columns: [{ label: 'The agent sold NVDA' }] });
+    expect(finishAnswer({ columns: [{ label: 'The agent sold NVDA' }] }, { secrets, callerStrings }).answer).toEqual({
+      columns: [{ label: 'The agent sold NVDA' }],
+    });
     // Quoted inside a sentence of the service (even upper-cased), the caller's words are still theirs...
-    expect(finishAnswer({ reason: 'THE AGENT SOLD NVDA is 4000 bps above its target.' }, { secrets, callerStrings }).report.secretScrubbed).toBe(false);
+    expect(
+      finishAnswer({ reason: 'THE AGENT SOLD NVDA is 4000 bps above its target.' }, { secrets, callerStrings }).report.secretScrubbed,
+    ).toBe(false);
     // ...but a claim the service makes around the caller's words is the service's claim.
     const ticker = () => collectCallerStrings({ ticker: 'NVDA' });
     expect(() => finishAnswer({ note: 'The agent sold NVDA.' }, { secrets, callerStrings: ticker })).toThrow(OutputGuardBlocked);
-    expect(finishAnswer({ items: [{ manifest: { memo: 'The agent sold NVDA' } }] }, { secrets, callerPaths: ['items.*.manifest'] }).report.secretScrubbed).toBe(false);
-    expect(() => finishAnswer({ items: [{ other: 'The agent sold NVDA' }] }, { secrets, callerPaths: ['items.*.manifest'] })).toThrow(OutputGuardBlocked);
+    expect(
+      finishAnswer({ items: [{ manifest: { memo: 'The agent sold NVDA' } }] }, { secrets, callerPaths: ['items.*.manifest'] }).report
+        .secretScrubbed,
+    ).toBe(false);
+    expect(() => finishAnswer({ items: [{ other: 'The agent sold NVDA' }] }, { secrets, callerPaths: ['items.*.manifest'] })).toThrow(
+      OutputGuardBlocked,
+    );
   });
 
   it('scrubs a secret in values and keys, returns the same object when there is none, and can scrub without refusing', () => {
@@ -156,7 +165,9 @@ describe('finishAnswer', () => {
     const { answer, report } = finishAnswer({ a: 'x svc-secret-value-123 y', ['svc-secret-value-123']: 1 }, { secrets });
     expect(report.secretScrubbed).toBe(true);
     expect(JSON.stringify(answer)).not.toContain('svc-secret-value-123');
-    expect(finishAnswer({ note: 'The vault deposited 10 USDG.' }, { secrets, guardClaims: false }).answer).toEqual({ note: 'The vault deposited 10 USDG.' });
+    expect(finishAnswer({ note: 'The vault deposited 10 USDG.' }, { secrets, guardClaims: false }).answer).toEqual({
+      note: 'The vault deposited 10 USDG.',
+    });
   });
 
   it('stamps through a schema before checking', () => {
@@ -172,11 +183,15 @@ describe('finishAnswer', () => {
 
   it('finishes errors: the strategist failure echoes the prompt, a claim of the service becomes OUTPUT_GUARD, a secret is scrubbed', () => {
     const prompt = 'the agent bought NVDA';
-    const failure = new SvcError('PARTNER_TIMEOUT', 'partner timed out', { body: { error: 'partner timed out', code: 'PARTNER_TIMEOUT', prompt } });
+    const failure = new SvcError('PARTNER_TIMEOUT', 'partner timed out', {
+      body: { error: 'partner timed out', code: 'PARTNER_TIMEOUT', prompt },
+    });
     expect(finishError(failure, { secrets, callerStrings: () => collectCallerStrings({ prompt }) }).error).toBe(failure);
     expect(finishError(new SvcError('X', 'The partner sold your NVDA.'), { secrets }).error.code).toBe('OUTPUT_GUARD');
     // An issue path is the caller's field name, never a statement of the service.
-    const stray = new SvcError('INPUT_INVALID', 'The request did not match the expected shape', { issues: [{ code: 'UNRECOGNIZED_KEYS', message: 'unknown field', path: 'intent.The agent sold NVDA' }] });
+    const stray = new SvcError('INPUT_INVALID', 'The request did not match the expected shape', {
+      issues: [{ code: 'UNRECOGNIZED_KEYS', message: 'unknown field', path: 'intent.The agent sold NVDA' }],
+    });
     expect(finishError(stray, { secrets }).error).toBe(stray);
     const leaked = finishError(new SvcError('X', 'upstream said svc-secret-value-123'), { secrets });
     expect(leaked.report.secretScrubbed).toBe(true);

@@ -9,7 +9,10 @@ let partner: FakePartner;
 const scripts = new Map<string, { statuses?: PartnerJobStatus[]; response?: string }>();
 
 beforeAll(async () => {
-  partner = await startFakePartner({ apiKey: KEY, script: (prompt) => scripts.get(prompt) ?? { statuses: ['processing', 'completed'], response: 'answer' } });
+  partner = await startFakePartner({
+    apiKey: KEY,
+    script: (prompt) => scripts.get(prompt) ?? { statuses: ['processing', 'completed'], response: 'answer' },
+  });
 });
 afterAll(async () => {
   await partner.stop();

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const folders = (dir: string) => readdirSync(join(root, dir)).filter((d) => /^\d{14}_/.test(d)).sort();
+const folders = (dir: string) =>
+  readdirSync(join(root, dir))
+    .filter((d) => /^\d{14}_/.test(d))
+    .sort();
 
 describe('prisma migrations', () => {
   it('has the same migrations for SQLite and PostgreSQL', () => {

@@ -1,4 +1,4 @@
-/** Provenance (fork depth) and the agent passport (spec 2.6) as pure functions. */
+/** Provenance (fork depth) and the agent passport (interface 2.6) as pure functions. */
 import { describe, expect, it } from 'vitest';
 import { computePassport, PASSPORT_COMPONENTS, PASSPORT_POLICY_VERSION } from '../../src/lib/server/receipts/passport';
 import { renderProvenance, type LineageNode } from '../../src/lib/server/receipts/provenance';
@@ -8,7 +8,12 @@ const h = (n: number) => n.toString(16).padStart(64, '0');
 function chainOf(length: number): Map<string, LineageNode> {
   const nodes = new Map<string, LineageNode>();
   for (let i = 0; i < length; i++) {
-    nodes.set(h(i + 1), { manifestHash: h(i + 1), parentManifestHash: i === 0 ? null : h(i), slug: `coil-${i}`, receiptIds: [`hrcpt_${i}`] });
+    nodes.set(h(i + 1), {
+      manifestHash: h(i + 1),
+      parentManifestHash: i === 0 ? null : h(i),
+      slug: `coil-${i}`,
+      receiptIds: [`hrcpt_${i}`],
+    });
   }
   return nodes;
 }
@@ -72,7 +77,12 @@ describe('agent passport', () => {
   });
 
   it('caps every component and the total at 1000', () => {
-    const passport = computePassport('mock', 'strategist', { manifestsCoiled: 51, forksReceived: 999, averageScore: 100, receipts: 126 }, now);
+    const passport = computePassport(
+      'mock',
+      'strategist',
+      { manifestsCoiled: 51, forksReceived: 999, averageScore: 100, receipts: 126 },
+      now,
+    );
     expect(passport.components.map((c) => [c.points, c.capped])).toEqual([
       [300, true],
       [250, true],
@@ -86,7 +96,12 @@ describe('agent passport', () => {
   });
 
   it('treats an agent without Coils as unknown score, not zero score, and scores 0', () => {
-    const passport = computePassport('0x' + '12'.repeat(20), 'wallet', { manifestsCoiled: 0, forksReceived: 0, averageScore: null, receipts: 0 }, now);
+    const passport = computePassport(
+      '0x' + '12'.repeat(20),
+      'wallet',
+      { manifestsCoiled: 0, forksReceived: 0, averageScore: null, receipts: 0 },
+      now,
+    );
     expect(passport.components.find((c) => c.name === 'averageScore')).toMatchObject({ value: null, points: 0 });
     expect(passport.reputation).toBe(0);
   });

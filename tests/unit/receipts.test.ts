@@ -1,5 +1,5 @@
 /**
- * Receipts (spec 2.5): RFC 8785 canonical JSON, golden vectors and verification. The golden
+ * Receipts (interface 2.5): RFC 8785 canonical JSON, golden vectors and verification. The golden
  * hashes below were computed independently of this code (sorted-key, whitespace-free JSON
  * with SHA-256) and are written out literally: any change to hashing fails here.
  */
@@ -20,7 +20,14 @@ const GOLDEN_ROOT: CoilInput = {
     { ticker: 'SPY', tokenAddress: '0x117cc2133c37B721F49dE2A7a74833232B3B4C0C', weightBps: 3500, rationale: 'Broad index.' },
     { ticker: 'SGOV', tokenAddress: '0x92FD66527192E3e61d4DDd13322Aa222DE86F9B5', weightBps: 2500, rationale: 'Cash-like ballast.' },
   ],
-  risk: { allowNonCanonicalAssets: false, notInvestmentAdvice: true, liveExecutionAllowed: false, oracleStalenessSeconds: 3600, notes: ['golden'], maxSingleAssetWeightBps: 4000 },
+  risk: {
+    allowNonCanonicalAssets: false,
+    notInvestmentAdvice: true,
+    liveExecutionAllowed: false,
+    oracleStalenessSeconds: 3600,
+    notes: ['golden'],
+    maxSingleAssetWeightBps: 4000,
+  },
   forkOf: null,
   executionMode: 'paper_only',
   rebalancePolicy: { method: 'drift', driftThresholdBps: 500 },
@@ -62,7 +69,15 @@ describe('RFC 8785 canonical JSON', () => {
   });
 
   it('sorts keys by UTF-16 code units (the RFC 8785 test vector)', () => {
-    const value = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };
+    const value = {
+      '\u20ac': 'Euro Sign',
+      '\r': 'Carriage Return',
+      '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+      '1': 'One',
+      '\ud83d\ude00': 'Emoji: Grinning Face',
+      '\u0080': 'Control',
+      '\u00f6': 'Latin Small Letter O With Diaeresis',
+    };
     expect(canonicalJson(value)).toBe(
       '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
     );
@@ -121,7 +136,11 @@ describe('manifest identity', () => {
 
   it('has one form for "no parent"', () => {
     expect(manifestHashOf(coilSchema.parse({ ...GOLDEN_ROOT, parentManifestHash: null }))).toBe(GOLDEN_ROOT_HASH);
-    expect(verifyReceipt(coilSchema.parse({ ...GOLDEN_ROOT, parentManifestHash: null }), { ...buildReceipt(root(), 'coil_manifest', new Date(0)) }).ok).toBe(true);
+    expect(
+      verifyReceipt(coilSchema.parse({ ...GOLDEN_ROOT, parentManifestHash: null }), {
+        ...buildReceipt(root(), 'coil_manifest', new Date(0)),
+      }).ok,
+    ).toBe(true);
   });
 
   it('ignores key order and address case', () => {
@@ -130,7 +149,12 @@ describe('manifest identity', () => {
       executionMode: 'paper_only',
       forkOf: null,
       risk: GOLDEN_ROOT.risk,
-      assets: GOLDEN_ROOT.assets.map((a) => ({ rationale: a.rationale, weightBps: a.weightBps, tokenAddress: a.tokenAddress.toLowerCase(), ticker: a.ticker })),
+      assets: GOLDEN_ROOT.assets.map((a) => ({
+        rationale: a.rationale,
+        weightBps: a.weightBps,
+        tokenAddress: a.tokenAddress.toLowerCase(),
+        ticker: a.ticker,
+      })),
       mode: 'readiness-check',
       name: GOLDEN_ROOT.name,
       slug: GOLDEN_ROOT.slug,
@@ -163,7 +187,17 @@ describe('verification', () => {
   it('accepts the receipt of the same Coil', () => {
     const verification = verifyReceipt(root(), { ...buildReceipt(root(), 'coil_manifest', at) });
     expect(verification).toMatchObject({ ok: true, mismatches: [], stampedVersionsCurrent: true });
-    expect(verification.checked).toEqual(expect.arrayContaining(['manifestHash', 'weightsChecksum', 'receiptId', 'coilId', 'parentManifestHash', 'validationStatus', 'anchoring']));
+    expect(verification.checked).toEqual(
+      expect.arrayContaining([
+        'manifestHash',
+        'weightsChecksum',
+        'receiptId',
+        'coilId',
+        'parentManifestHash',
+        'validationStatus',
+        'anchoring',
+      ]),
+    );
   });
 
   it('names every tampered field', () => {

@@ -1,6 +1,14 @@
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { ALL_ASSETS, checkCanonical, findAssetByAddress, findAssetByTicker, publicRegistry, STOCK_TOKENS, USDG } from '../../src/lib/server/registry';
+import {
+  ALL_ASSETS,
+  checkCanonical,
+  findAssetByAddress,
+  findAssetByTicker,
+  publicRegistry,
+  STOCK_TOKENS,
+  USDG,
+} from '../../src/lib/server/registry';
 
 describe('canonical registry', () => {
   it('holds 15 stock and ETF tokens plus USDG and WETH on chain 4663', () => {

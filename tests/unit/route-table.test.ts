@@ -12,11 +12,14 @@ import { procedureRecord, REST_PREFIX } from '../../src/lib/server/trpc/route-ta
 import { appRouter } from '../../src/lib/server/trpc/router';
 
 describe('the route table', () => {
-  it('the procedure record is keyed by dotted path and carries each procedure\'s meta', () => {
+  it("the procedure record is keyed by dotted path and carries each procedure's meta", () => {
     const record = procedureRecord(appRouter);
     expect(Object.keys(record)).toContain('tools.validateCoil');
     expect(Object.keys(record)).toContain('system.health');
-    expect(record['tools.validateCoil']!._def.meta).toMatchObject({ family: 'tools', openapi: { method: 'POST', path: '/tools/validate-coil' } });
+    expect(record['tools.validateCoil']!._def.meta).toMatchObject({
+      family: 'tools',
+      openapi: { method: 'POST', path: '/tools/validate-coil' },
+    });
   });
 
   it('has exactly the operations of the OpenAPI document', () => {

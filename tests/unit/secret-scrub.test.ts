@@ -12,7 +12,11 @@ describe('secret scrub', () => {
   });
 
   it('lists the four server-only values from configuration', () => {
-    const cfg = loadConfig({ PARTNER_API_KEY: 'partner-key-123', FACILITATOR_API_KEY: 'facilitator-key-1', BROKER_CHAIN_RPC_URL: 'http://127.0.0.1:8545/x' });
+    const cfg = loadConfig({
+      PARTNER_API_KEY: 'partner-key-123',
+      FACILITATOR_API_KEY: 'facilitator-key-1',
+      BROKER_CHAIN_RPC_URL: 'http://127.0.0.1:8545/x',
+    });
     expect(secretValues(cfg)).toEqual(expect.arrayContaining(['partner-key-123', 'facilitator-key-1', 'http://127.0.0.1:8545/x']));
   });
 

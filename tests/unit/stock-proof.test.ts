@@ -9,7 +9,12 @@ import { USDG } from '../../src/lib/server/registry';
 import type { MinedTransaction, TokenTransfer } from '../../src/lib/server/stocks/chain-proof';
 import { reconcileStockReceipt, type StockLaneConfig } from '../../src/lib/server/stocks/lane';
 import { calldataCarriesPlan, judgeTransaction, usdgUnits, type PlanTerms } from '../../src/lib/server/stocks/proof-match';
-import { ProofTransactionTakenError, type ReceiptChange, type StockReceiptRecord, type StockReceiptStore } from '../../src/lib/server/stocks/store';
+import {
+  ProofTransactionTakenError,
+  type ReceiptChange,
+  type StockReceiptRecord,
+  type StockReceiptStore,
+} from '../../src/lib/server/stocks/store';
 import { AAPL, NVDA } from '../support/stock-intents';
 
 const SENDER = getAddress('0x00000000000000000000000000000000000000a1');
@@ -48,7 +53,7 @@ const free = { provesOtherPlan: false, partnerJobNamesTx: false };
 const reasonOf = (j: ReturnType<typeof judgeTransaction>) => (j.outcome === 'no_proof' ? j.reason : j.outcome);
 
 describe('judging a successful transaction against a plan', () => {
-  it('confirms a buy: the sender spent at most the plan\'s USDG and received the target', () => {
+  it("confirms a buy: the sender spent at most the plan's USDG and received the target", () => {
     const judged = judgeTransaction(buyTx(25_000_000n), plan(), free);
     expect(judged.outcome).toBe('confirmed');
     expect(judged.checks.every((c) => c.passed)).toBe(true);
@@ -73,15 +78,16 @@ describe('judging a successful transaction against a plan', () => {
     expect(reasonOf(judgeTransaction(buyTx(1n, 1n, { blockTimestamp: PREPARED_SECOND }), plan(), free))).toBe('confirmed');
   });
 
-  it('never takes an address other than the sender as the trader: the pool of someone else\'s sale does not prove a buy', () => {
+  it("never takes an address other than the sender as the trader: the pool of someone else's sale does not prove a buy", () => {
     // The sender sells the target to the pool; the pool's flows look like a purchase.
     const sale = buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n), move(USDG.address, POOL, SENDER, 20_000_000n)] });
     expect(reasonOf(judgeTransaction(sale, plan(), free))).toBe('SENDER_DID_NOT_RECEIVE_TARGET');
     expect(reasonOf(judgeTransaction(sale, plan({ side: 'sell' }), free))).toBe('confirmed');
   });
 
-  it('bounds a sale\'s USDG by the plan\'s amount plus its slippage allowance', () => {
-    const sale = (usdg: bigint) => buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n), move(USDG.address, POOL, SENDER, usdg)] });
+  it("bounds a sale's USDG by the plan's amount plus its slippage allowance", () => {
+    const sale = (usdg: bigint) =>
+      buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n), move(USDG.address, POOL, SENDER, usdg)] });
     expect(reasonOf(judgeTransaction(sale(25_250_000n), plan({ side: 'sell' }), free))).toBe('confirmed');
     expect(reasonOf(judgeTransaction(sale(25_250_001n), plan({ side: 'sell' }), free))).toBe('USDG_RECEIVED_ABOVE_PLAN');
     const noUsdg = buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n)] });
@@ -98,8 +104,15 @@ describe('judging a successful transaction against a plan', () => {
 
 describe('judging a reverted transaction', () => {
   const word = (hex: string) => hex.replace(/^0x/, '').toLowerCase().padStart(64, '0');
-  const swapCall = (amount: bigint, target = NVDA) => `0x12345678${word(USDG.address)}${word(target)}${word(amount.toString(16))}${word('1')}` as Hex;
-  const reverted = (input: Hex | null, to: string | null = POOL): MinedTransaction => ({ ...buyTx(0n), success: false, transfers: [], input, to });
+  const swapCall = (amount: bigint, target = NVDA) =>
+    `0x12345678${word(USDG.address)}${word(target)}${word(amount.toString(16))}${word('1')}` as Hex;
+  const reverted = (input: Hex | null, to: string | null = POOL): MinedTransaction => ({
+    ...buyTx(0n),
+    success: false,
+    transfers: [],
+    input,
+    to,
+  });
 
   it('is tied to the plan by calldata that carries its parameters, or by the partner naming it', () => {
     expect(judgeTransaction(reverted(swapCall(25_000_000n)), plan(), free).outcome).toBe('reverted');
@@ -108,15 +121,21 @@ describe('judging a reverted transaction', () => {
     expect(judgeTransaction(reverted(null), plan(), { ...free, partnerJobNamesTx: true }).outcome).toBe('reverted');
   });
 
-  it('a call to the target token itself needs the plan\'s USDG parameters too: a plain transfer is not tied', () => {
+  it("a call to the target token itself needs the plan's USDG parameters too: a plain transfer is not tied", () => {
     const transfer = `0xa9059cbb${word(SENDER)}${word((10n ** 24n).toString(16))}` as Hex;
     expect(calldataCarriesPlan({ to: NVDA, input: transfer }, plan())).toBe(false);
-    expect(calldataCarriesPlan({ to: NVDA, input: `0x12345678${word(USDG.address)}${word((25_000_000n).toString(16))}` as Hex }, plan())).toBe(true);
+    expect(
+      calldataCarriesPlan({ to: NVDA, input: `0x12345678${word(USDG.address)}${word(25_000_000n.toString(16))}` as Hex }, plan()),
+    ).toBe(true);
   });
 
-  it('is still bound to the plan\'s time and to one plan', () => {
-    expect(reasonOf(judgeTransaction({ ...reverted(swapCall(25_000_000n)), blockTimestamp: PREPARED_SECOND - 60 }, plan(), free))).toBe('TX_MINED_BEFORE_PLAN');
-    expect(reasonOf(judgeTransaction(reverted(swapCall(25_000_000n)), plan(), { ...free, provesOtherPlan: true }))).toBe('TX_PROVES_OTHER_PLAN');
+  it("is still bound to the plan's time and to one plan", () => {
+    expect(reasonOf(judgeTransaction({ ...reverted(swapCall(25_000_000n)), blockTimestamp: PREPARED_SECOND - 60 }, plan(), free))).toBe(
+      'TX_MINED_BEFORE_PLAN',
+    );
+    expect(reasonOf(judgeTransaction(reverted(swapCall(25_000_000n)), plan(), { ...free, provesOtherPlan: true }))).toBe(
+      'TX_PROVES_OTHER_PLAN',
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * Stock lane domain: the documented plan hash, command phrases and the venue phrase, the
- * state machine of spec 3.1, the console-verification detector, and the wording of every
+ * state machine of interface 3.1, the console-verification detector, and the wording of every
  * state and reason (none of it may read as an execution claim).
  */
 import { createHash } from 'node:crypto';
@@ -33,7 +33,9 @@ describe('plan hash', () => {
   it('is SHA-256 of the RFC 8785 JSON of { generatedAt, intent }, whatever the key order', () => {
     const at = new Date('2026-05-01T12:00:00Z');
     const { intent } = validateStockIntent(input(), { maxNotionalUsd: 500 });
-    const expected = createHash('sha256').update(canonicalize({ intent, generatedAt: '2026-05-01T12:00:00.000Z' })!).digest('hex');
+    const expected = createHash('sha256')
+      .update(canonicalize({ intent, generatedAt: '2026-05-01T12:00:00.000Z' })!)
+      .digest('hex');
     expect(computePlanHash(intent, at)).toBe(expected);
     const reordered = Object.fromEntries(Object.entries(intent).reverse());
     expect(computePlanHash(reordered, at)).toBe(expected);
@@ -97,7 +99,9 @@ describe('submit gates (pure, transmit nothing)', () => {
     expect(gateCode(() => checkSubmitGates(submit(rebalanceOverCap, hash), cfg({ cap: 100 })))).toBe('STOCK_INTENT_INVALID');
     expect(gateCode(() => checkSubmitGates(submit(rebalanceOverCap, hash), cfg()))).toBe('VAULT_REBALANCE_NOT_ALLOWED_HERE');
     const personal = input();
-    expect(gateCode(() => checkSubmitGates(submit(personal, computePlanHash(normalizeIntent(personal), at).toUpperCase()), cfg()))).toBe('passed');
+    expect(gateCode(() => checkSubmitGates(submit(personal, computePlanHash(normalizeIntent(personal), at).toUpperCase()), cfg()))).toBe(
+      'passed',
+    );
   });
 });
 
@@ -126,7 +130,8 @@ describe('receipt state machine', () => {
 
   it('keeps on-chain proof against any partner status', () => {
     for (const current of ['onchain_confirmed', 'onchain_reverted'] as ReceiptStatus[]) {
-      for (const s of PARTNER_JOB_STATUSES) expect(jobStatusTransition(current, s)).toEqual({ next: current, reason: 'ONCHAIN_PROOF_KEPT' });
+      for (const s of PARTNER_JOB_STATUSES)
+        expect(jobStatusTransition(current, s)).toEqual({ next: current, reason: 'ONCHAIN_PROOF_KEPT' });
     }
   });
 
@@ -135,19 +140,45 @@ describe('receipt state machine', () => {
     const other = '0x' + 'bb'.repeat(32);
     const confirmed = { kind: 'confirmed' as const, txHash: tx, blockNumber: '7' };
     const reverted = { kind: 'reverted' as const, txHash: tx, blockNumber: '7' };
-    const noProof = (reason: 'TX_NOT_FOR_TARGET_TOKEN' | 'TX_PROVES_OTHER_PLAN', txHash = tx) => ({ kind: 'no_proof' as const, txHash, blockNumber: '7', reason });
+    const noProof = (reason: 'TX_NOT_FOR_TARGET_TOKEN' | 'TX_PROVES_OTHER_PLAN', txHash = tx) => ({
+      kind: 'no_proof' as const,
+      txHash,
+      blockNumber: '7',
+      reason,
+    });
     expect(chainProofTransition('job_pending', null, confirmed)).toEqual({ next: 'onchain_confirmed' });
     expect(chainProofTransition('job_pending', null, reverted)).toEqual({ next: 'onchain_reverted' });
-    expect(chainProofTransition('job_completed_unconfirmed', null, { kind: 'not_found', txHash: tx })).toEqual({ next: 'prepared', reason: 'TX_RECEIPT_NOT_FOUND' });
-    expect(chainProofTransition('job_pending', null, noProof('TX_NOT_FOR_TARGET_TOKEN'))).toEqual({ next: 'prepared', reason: 'TX_NOT_FOR_TARGET_TOKEN' });
-    expect(chainProofTransition('job_pending', null, { kind: 'unverified', txHash: tx, reason: 'CHAIN_ID_MISMATCH' })).toEqual({ next: 'job_pending', reason: 'CHAIN_ID_MISMATCH' });
+    expect(chainProofTransition('job_completed_unconfirmed', null, { kind: 'not_found', txHash: tx })).toEqual({
+      next: 'prepared',
+      reason: 'TX_RECEIPT_NOT_FOUND',
+    });
+    expect(chainProofTransition('job_pending', null, noProof('TX_NOT_FOR_TARGET_TOKEN'))).toEqual({
+      next: 'prepared',
+      reason: 'TX_NOT_FOR_TARGET_TOKEN',
+    });
+    expect(chainProofTransition('job_pending', null, { kind: 'unverified', txHash: tx, reason: 'CHAIN_ID_MISMATCH' })).toEqual({
+      next: 'job_pending',
+      reason: 'CHAIN_ID_MISMATCH',
+    });
     // onchain_confirmed: no proof keeps it; another transaction does not move it; a new receipt of the same transaction does.
-    expect(chainProofTransition('onchain_confirmed', tx, { kind: 'not_found', txHash: tx })).toEqual({ next: 'onchain_confirmed', reason: 'ONCHAIN_PROOF_KEPT' });
-    expect(chainProofTransition('onchain_confirmed', tx, { ...reverted, txHash: other })).toEqual({ next: 'onchain_confirmed', reason: 'ALREADY_CONFIRMED_BY_OTHER_TX' });
+    expect(chainProofTransition('onchain_confirmed', tx, { kind: 'not_found', txHash: tx })).toEqual({
+      next: 'onchain_confirmed',
+      reason: 'ONCHAIN_PROOF_KEPT',
+    });
+    expect(chainProofTransition('onchain_confirmed', tx, { ...reverted, txHash: other })).toEqual({
+      next: 'onchain_confirmed',
+      reason: 'ALREADY_CONFIRMED_BY_OTHER_TX',
+    });
     expect(chainProofTransition('onchain_confirmed', tx, reverted)).toEqual({ next: 'onchain_reverted' });
     expect(chainProofTransition('onchain_reverted', tx, { ...confirmed, txHash: other })).toEqual({ next: 'onchain_confirmed' });
-    expect(chainProofTransition('onchain_reverted', tx, { kind: 'not_found', txHash: other })).toEqual({ next: 'onchain_reverted', reason: 'ONCHAIN_PROOF_KEPT' });
-    expect(chainProofTransition('onchain_reverted', tx, noProof('TX_PROVES_OTHER_PLAN', other))).toEqual({ next: 'onchain_reverted', reason: 'TX_PROVES_OTHER_PLAN' });
+    expect(chainProofTransition('onchain_reverted', tx, { kind: 'not_found', txHash: other })).toEqual({
+      next: 'onchain_reverted',
+      reason: 'ONCHAIN_PROOF_KEPT',
+    });
+    expect(chainProofTransition('onchain_reverted', tx, noProof('TX_PROVES_OTHER_PLAN', other))).toEqual({
+      next: 'onchain_reverted',
+      reason: 'TX_PROVES_OTHER_PLAN',
+    });
   });
 });
 
@@ -181,7 +212,7 @@ describe('wording', () => {
     }
   });
 
-  it('the guard would block a partner\'s own completion text, which is why it is never relayed', () => {
+  it("the guard would block a partner's own completion text, which is why it is never relayed", () => {
     expect(findExecutionClaim('I bought 0.18 NVDA for you.')).toBeDefined();
   });
 });

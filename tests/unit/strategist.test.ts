@@ -27,7 +27,12 @@ async function failure(promise: Promise<unknown>): Promise<SvcError> {
 
 describe('weight allocation', () => {
   it('a subnormal score next to zeros still allocates exactly 10000 bps (found by the property below)', () => {
-    const weights = [...allocateWeights([0, 0, 0, 5e-324].map((score, i) => ({ key: `A${i}`, score })), 2500).values()];
+    const weights = [
+      ...allocateWeights(
+        [0, 0, 0, 5e-324].map((score, i) => ({ key: `A${i}`, score })),
+        2500,
+      ).values(),
+    ];
     expect(weights.reduce((s, w) => s + w, 0)).toBe(10_000);
     for (const w of weights) expect(w).toBeGreaterThan(0);
   });
@@ -58,7 +63,14 @@ describe('weight allocation', () => {
   });
 
   it('follows the scores and pins shares at the cap', () => {
-    const w = allocateWeights([{ key: 'a', score: 10 }, { key: 'b', score: 1 }, { key: 'c', score: 1 }], 5000);
+    const w = allocateWeights(
+      [
+        { key: 'a', score: 10 },
+        { key: 'b', score: 1 },
+        { key: 'c', score: 1 },
+      ],
+      5000,
+    );
     expect([...w.values()]).toEqual([5000, 2500, 2500]);
     expect(minimumPositions(4000)).toBe(3);
     expect(minimumPositions(667)).toBe(15);
@@ -187,7 +199,11 @@ describe('the mock strategist reads the thesis', () => {
         fc.option(fc.integer({ min: 667, max: 10_000 }), { nil: undefined }),
         fc.constantFrom(undefined, 'paper', 'brokerage-mcp-plan'),
         async (thesis, riskTolerance, cap, mode) => {
-          const r = await run({ prompt: thesis.join(' '), mode: mode as StrategistRequest['mode'], userPreferences: { riskTolerance: riskTolerance as 'low' | undefined, maxSingleAssetWeightBps: cap } });
+          const r = await run({
+            prompt: thesis.join(' '),
+            mode: mode as StrategistRequest['mode'],
+            userPreferences: { riskTolerance: riskTolerance as 'low' | undefined, maxSingleAssetWeightBps: cap },
+          });
           const result = validateCoil(r.manifest);
           expect(result.issues).toEqual([]);
           expect(r.manifest.assets.reduce((s, a) => s + a.weightBps, 0)).toBe(10_000);
@@ -201,7 +217,13 @@ describe('the mock strategist reads the thesis', () => {
 describe('partner answer checks', () => {
   const request: StrategistRequest = { prompt: 'AI chips' };
   const answer = (assets: unknown, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ name: 'Partner AI basket', memo: { title: 'AI', body: 'Accelerators.' }, assets, riskNotes: ['concentrated'], ...extra });
+    JSON.stringify({
+      name: 'Partner AI basket',
+      memo: { title: 'AI', body: 'Accelerators.' },
+      assets,
+      riskNotes: ['concentrated'],
+      ...extra,
+    });
   const good = [
     { ticker: 'NVDA', tokenAddress: ADDR.NVDA, weightBps: 4000, rationale: 'GPUs' },
     { ticker: 'AMD', tokenAddress: ADDR.AMD, weightBps: 3000, rationale: 'GPUs' },
@@ -229,7 +251,9 @@ describe('partner answer checks', () => {
 
   it('rejects a non-canonical or look-alike asset as GUARDRAIL_REJECTED', () => {
     expect(code(answer([{ ...good[0], tokenAddress: UNKNOWN_ADDRESS }, good[1], good[2]]))).toBe('GUARDRAIL_REJECTED');
-    expect(code(answer([{ ticker: 'ZZZ', tokenAddress: UNKNOWN_ADDRESS, weightBps: 4000, rationale: '' }, good[1], good[2]]))).toBe('GUARDRAIL_REJECTED');
+    expect(code(answer([{ ticker: 'ZZZ', tokenAddress: UNKNOWN_ADDRESS, weightBps: 4000, rationale: '' }, good[1], good[2]]))).toBe(
+      'GUARDRAIL_REJECTED',
+    );
   });
 
   it('rejects anything else as PARTNER_INVALID_OUTPUT', () => {

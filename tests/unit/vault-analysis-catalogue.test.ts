@@ -13,8 +13,13 @@ describe('vault analysis catalogue', () => {
     for (const analysis of analyses) {
       expect(PAID_VAULT_SERVICES.map((s) => s.name)).toContain(analysis.name);
       expect(analysis.freeRoute).toBe(`POST /api${analysis.free.path}`);
-      const bound = Object.entries(procedures).filter(([, p]) => (p._def.meta as SvcMeta | undefined)?.openapi?.path === analysis.free.path);
-      expect(bound.map(([path]) => path), analysis.name).toHaveLength(1);
+      const bound = Object.entries(procedures).filter(
+        ([, p]) => (p._def.meta as SvcMeta | undefined)?.openapi?.path === analysis.free.path,
+      );
+      expect(
+        bound.map(([path]) => path),
+        analysis.name,
+      ).toHaveLength(1);
       const meta = bound[0]![1]._def.meta as SvcMeta;
       expect(meta).toMatchObject({
         family: 'vaults',

@@ -76,9 +76,15 @@ describe('calculateVaultFees', () => {
       code: 'PERF_FEE_CAP',
       issues: [{ path: 'performanceFeeBps' }],
     });
-    expect(calculateVaultFees({ highWaterMarkUsdg: '1', navUsdg: '2', performanceFeeBps: 2000, creatorVerified: true }).rates.performanceFeeBps).toBe(2000);
-    expect(codeOf(() => calculateVaultFees({ highWaterMarkUsdg: '1', navUsdg: '2', performanceFeeBps: 2001, creatorVerified: true })).code).toBe('PERF_FEE_CAP');
-    expect(codeOf(() => calculateVaultFees({ highWaterMarkUsdg: '1', navUsdg: '2', protocolShareBps: 2001 })).code).toBe('PROTOCOL_SHARE_CAP');
+    expect(
+      calculateVaultFees({ highWaterMarkUsdg: '1', navUsdg: '2', performanceFeeBps: 2000, creatorVerified: true }).rates.performanceFeeBps,
+    ).toBe(2000);
+    expect(
+      codeOf(() => calculateVaultFees({ highWaterMarkUsdg: '1', navUsdg: '2', performanceFeeBps: 2001, creatorVerified: true })).code,
+    ).toBe('PERF_FEE_CAP');
+    expect(codeOf(() => calculateVaultFees({ highWaterMarkUsdg: '1', navUsdg: '2', protocolShareBps: 2001 })).code).toBe(
+      'PROTOCOL_SHARE_CAP',
+    );
   });
 });
 
@@ -93,15 +99,30 @@ describe('scoreVaultRisk', () => {
       { tokenAddress: USDG.address, weightBps: 1000 },
     ],
   };
-  const concentrated = { allocations: [{ tokenAddress: addr('TSLA'), weightBps: 10000 }], performanceFeeBps: 2000, creatorVerified: true, lockupSeconds: 7 * 86400 };
+  const concentrated = {
+    allocations: [{ tokenAddress: addr('TSLA'), weightBps: 10000 }],
+    performanceFeeBps: 2000,
+    creatorVerified: true,
+    lockupSeconds: 7 * 86400,
+  };
 
   it('is deterministic and bounded', () => {
     const a = scoreVaultRisk(balanced);
     expect(scoreVaultRisk(balanced)).toEqual(a);
     expect(a.score.total).toBeGreaterThanOrEqual(0);
     expect(a.score.total).toBeLessThanOrEqual(100);
-    expect(a.components.map((c) => c.id)).toEqual(['concentration', 'equity_exposure', 'cash_reserve', 'diversification', 'fee_incentive', 'lockup']);
-    expect(a.score.total).toBeCloseTo(a.components.reduce((s, c) => s + c.points, 0), 5);
+    expect(a.components.map((c) => c.id)).toEqual([
+      'concentration',
+      'equity_exposure',
+      'cash_reserve',
+      'diversification',
+      'fee_incentive',
+      'lockup',
+    ]);
+    expect(a.score.total).toBeCloseTo(
+      a.components.reduce((s, c) => s + c.points, 0),
+      5,
+    );
   });
 
   it('scores a single-stock, no-cash, high-fee, locked vault higher than a diversified one with a reserve', () => {
@@ -131,7 +152,14 @@ describe('scoreVaultRisk', () => {
 describe('compareVaultsWithoutRecommendation', () => {
   const vaults = [
     { label: 'Concentrated', allocations: [{ tokenAddress: addr('NVDA'), weightBps: 10000 }], performanceFeeBps: 1000 },
-    { label: 'Balanced', allocations: [{ tokenAddress: addr('SPY'), weightBps: 5000 }, { tokenAddress: USDG.address, weightBps: 5000 }], performanceFeeBps: 500 },
+    {
+      label: 'Balanced',
+      allocations: [
+        { tokenAddress: addr('SPY'), weightBps: 5000 },
+        { tokenAddress: USDG.address, weightBps: 5000 },
+      ],
+      performanceFeeBps: 500,
+    },
   ];
 
   it('keeps the given order, never ranks and never recommends', () => {
@@ -141,7 +169,8 @@ describe('compareVaultsWithoutRecommendation', () => {
     expect(reversed.columns.map((c) => c.label)).toEqual(['Balanced', 'Concentrated']);
     expect(r).toMatchObject({ ranked: false, recommendation: null, order: 'as_given' });
     const text = JSON.stringify(r).toLowerCase();
-    for (const word of ['best', 'better', 'winner', 'preferred vault', 'we recommend', 'top pick', 'safest']) expect(text).not.toContain(word);
+    for (const word of ['best', 'better', 'winner', 'preferred vault', 'we recommend', 'top pick', 'safest'])
+      expect(text).not.toContain(word);
   });
 
   it('agrees with the fee calculation and the risk score for each vault', () => {
@@ -153,14 +182,19 @@ describe('compareVaultsWithoutRecommendation', () => {
   });
 
   it('names the vault whose input is invalid, and refuses duplicate labels', () => {
-    const bad = codeOf(() =>
-      compareVaultsWithoutRecommendation({ vaults: [vaults[0]!, { ...vaults[1]!, performanceFeeBps: 3000 }] }),
-    );
+    const bad = codeOf(() => compareVaultsWithoutRecommendation({ vaults: [vaults[0]!, { ...vaults[1]!, performanceFeeBps: 3000 }] }));
     expect(bad).toMatchObject({ code: 'PERF_FEE_CAP', issues: [{ path: 'vaults.1.performanceFeeBps' }] });
     const noncanonical = codeOf(() =>
-      compareVaultsWithoutRecommendation({ vaults: [vaults[0]!, { label: 'X', allocations: [{ tokenAddress: '0x1111111111111111111111111111111111111111', weightBps: 10000 }] }] }),
+      compareVaultsWithoutRecommendation({
+        vaults: [
+          vaults[0]!,
+          { label: 'X', allocations: [{ tokenAddress: '0x1111111111111111111111111111111111111111', weightBps: 10000 }] },
+        ],
+      }),
     );
     expect(noncanonical.issues[0]!.path).toBe('vaults.1.allocations.0.tokenAddress');
-    expect(codeOf(() => compareVaultsWithoutRecommendation({ vaults: [vaults[0]!, { ...vaults[1]!, label: 'Concentrated' }] })).code).toBe('VAULT_COMPARISON_INVALID');
+    expect(codeOf(() => compareVaultsWithoutRecommendation({ vaults: [vaults[0]!, { ...vaults[1]!, label: 'Concentrated' }] })).code).toBe(
+      'VAULT_COMPARISON_INVALID',
+    );
   });
 });

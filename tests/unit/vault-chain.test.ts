@@ -25,7 +25,14 @@ function depositLog(address: string, receiver: string, assets: bigint) {
 }
 
 function receipt(partial: Omit<Partial<TransactionReceipt>, 'logs'> & { logs?: unknown[] }): TransactionReceipt {
-  return { status: 'success', from: DEPOSITOR, to: V1_VAULT.address, blockNumber: 100n, logs: [], ...partial } as unknown as TransactionReceipt;
+  return {
+    status: 'success',
+    from: DEPOSITOR,
+    to: V1_VAULT.address,
+    blockNumber: 100n,
+    logs: [],
+    ...partial,
+  } as unknown as TransactionReceipt;
 }
 
 function withReceipt(r: TransactionReceipt | null, extra: Partial<ChainReader> = {}) {
@@ -35,9 +42,21 @@ function withReceipt(r: TransactionReceipt | null, extra: Partial<ChainReader> =
 describe('deposit completion from proof only', () => {
   const expect12 = { vault: V1_VAULT, receiver: DEPOSITOR, amountUnits: 12_000_000n };
 
-  it('complete only for a confirmed tx to the vault with the vault\'s Deposit event for the receiver and amount', async () => {
-    const v = await verifyVaultDeposit(withReceipt(receipt({ logs: [depositLog(V1_VAULT.address, DEPOSITOR, 12_000_000n)] })), TX, expect12, NOW);
-    expect(v).toMatchObject({ confirmedVaultDeposit: true, txStatus: 'success', toIsVault: true, receiverMatches: true, amountMatches: true, confirmations: '6' });
+  it("complete only for a confirmed tx to the vault with the vault's Deposit event for the receiver and amount", async () => {
+    const v = await verifyVaultDeposit(
+      withReceipt(receipt({ logs: [depositLog(V1_VAULT.address, DEPOSITOR, 12_000_000n)] })),
+      TX,
+      expect12,
+      NOW,
+    );
+    expect(v).toMatchObject({
+      confirmedVaultDeposit: true,
+      txStatus: 'success',
+      toIsVault: true,
+      receiverMatches: true,
+      amountMatches: true,
+      confirmations: '6',
+    });
     expect(scanForExecutionClaims(v)).toBeUndefined();
   });
 
@@ -58,21 +77,53 @@ describe('deposit completion from proof only', () => {
   });
 
   it('with no receiver given, the Deposit event must credit the transaction sender', async () => {
-    const own = await verifyVaultDeposit(withReceipt(receipt({ logs: [depositLog(V1_VAULT.address, DEPOSITOR, 5n)] })), TX, { vault: V1_VAULT }, NOW);
+    const own = await verifyVaultDeposit(
+      withReceipt(receipt({ logs: [depositLog(V1_VAULT.address, DEPOSITOR, 5n)] })),
+      TX,
+      { vault: V1_VAULT },
+      NOW,
+    );
     expect(own).toMatchObject({ confirmedVaultDeposit: true, amountMatches: null, expectedReceiver: DEPOSITOR });
-    const forOther = await verifyVaultDeposit(withReceipt(receipt({ logs: [depositLog(V1_VAULT.address, OTHER, 5n)] })), TX, { vault: V1_VAULT }, NOW);
+    const forOther = await verifyVaultDeposit(
+      withReceipt(receipt({ logs: [depositLog(V1_VAULT.address, OTHER, 5n)] })),
+      TX,
+      { vault: V1_VAULT },
+      NOW,
+    );
     expect(forOther.confirmedVaultDeposit).toBe(false);
   });
 
   it('a pending transaction, an unknown one and an unreadable chain are never complete', async () => {
-    const pending = await verifyVaultDeposit(withReceipt(null, { getTransaction: async () => ({ from: DEPOSITOR, to: V1_VAULT.address }) as never }), TX, expect12, NOW);
+    const pending = await verifyVaultDeposit(
+      withReceipt(null, { getTransaction: async () => ({ from: DEPOSITOR, to: V1_VAULT.address }) as never }),
+      TX,
+      expect12,
+      NOW,
+    );
     expect(pending).toMatchObject({ found: true, txStatus: 'pending', confirmedVaultDeposit: false });
     const missing = await verifyVaultDeposit(withReceipt(null), TX, expect12, NOW);
     expect(missing).toMatchObject({ found: false, txStatus: 'not_found' });
-    const down = await verifyVaultDeposit(fakeReader({ chainId: async () => { throw viemError('HttpRequestError'); } }), TX, expect12, NOW);
+    const down = await verifyVaultDeposit(
+      fakeReader({
+        chainId: async () => {
+          throw viemError('HttpRequestError');
+        },
+      }),
+      TX,
+      expect12,
+      NOW,
+    );
     expect(down).toMatchObject({ found: false, txStatus: 'unknown', chainIdVerified: false, confirmedVaultDeposit: false });
     expect(down.reason).not.toContain('secret-rpc-path');
-    const wrongChain = await verifyVaultDeposit(fakeReader({ chainId: async () => 1, getTransactionReceipt: async () => receipt({ logs: [depositLog(V1_VAULT.address, DEPOSITOR, 12_000_000n)] }) }), TX, expect12, NOW);
+    const wrongChain = await verifyVaultDeposit(
+      fakeReader({
+        chainId: async () => 1,
+        getTransactionReceipt: async () => receipt({ logs: [depositLog(V1_VAULT.address, DEPOSITOR, 12_000_000n)] }),
+      }),
+      TX,
+      expect12,
+      NOW,
+    );
     expect(wrongChain).toMatchObject({ confirmedVaultDeposit: false, chainIdVerified: false });
     expect(wrongChain.reason).toMatch(/chain 4663/);
   });
@@ -83,7 +134,9 @@ describe('chain error classification never carries the RPC URL', () => {
     expect(classifyChainError(viemError('HttpRequestError'))).toBe('rpc_unreachable');
     expect(classifyChainError(Object.assign(viemError('HttpRequestError'), { status: 502 }))).toBe('rpc_http_error');
     expect(classifyChainError(viemError('TimeoutError'))).toBe('rpc_timeout');
-    expect(classifyChainError(viemError('ContractFunctionExecutionError', viemError('ContractFunctionRevertedError')))).toBe('call_reverted');
+    expect(classifyChainError(viemError('ContractFunctionExecutionError', viemError('ContractFunctionRevertedError')))).toBe(
+      'call_reverted',
+    );
     expect(classifyChainError(viemError('ContractFunctionZeroDataError'))).toBe('call_returned_no_data');
     expect(classifyChainError(new ChainReadError('chain_id_mismatch'))).toBe('chain_id_mismatch');
     for (const text of Object.values(READ_FAILURE_TEXT)) expect(text).not.toMatch(/https?:/);
@@ -106,10 +159,12 @@ describe('deposit gate', () => {
     expect((await evaluateDepositGate(V1_VAULT, reads({ paused: true }), NOW)).state).toBe('PAUSED');
     expect((await evaluateDepositGate(V1_VAULT, reads({ getDepositReadiness: { ...flags, blocked: true } }), NOW)).state).toBe('BLOCKED');
     expect((await evaluateDepositGate(V1_VAULT, reads({ acceptingPublicDeposits: false }), NOW)).state).toBe('BLOCKED');
-    expect((await evaluateDepositGate(V1_VAULT, reads({ totalAssets: viemError('ContractFunctionRevertedError') }), NOW)).state).toBe('ORACLE_UNAVAILABLE');
+    expect((await evaluateDepositGate(V1_VAULT, reads({ totalAssets: viemError('ContractFunctionRevertedError') }), NOW)).state).toBe(
+      'ORACLE_UNAVAILABLE',
+    );
     const unknown = await evaluateDepositGate(V1_VAULT, reads({ paused: viemError('TimeoutError') }), NOW);
     expect(unknown).toMatchObject({ state: 'UNKNOWN', open: false });
-    expect((await evaluateDepositGate(V1_VAULT, null, NOW))).toMatchObject({ state: 'UNKNOWN', open: false, source: 'none' });
+    expect(await evaluateDepositGate(V1_VAULT, null, NOW)).toMatchObject({ state: 'UNKNOWN', open: false, source: 'none' });
   });
 });
 
@@ -172,13 +227,19 @@ describe('V2 status derivations', () => {
   it('a live zero capacity stays a live zero; an unknown one is unknown, never zero', async () => {
     const zero = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [true, 0n, 4] }), { answerTime: NOW, serverTime: NOW });
     expect(zero.immediateDepositCapacityUsdg).toMatchObject({ state: 'live', usdg: '0' });
-    const unknown = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [false, 0n, 4] }), { answerTime: NOW, serverTime: NOW });
+    const unknown = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [false, 0n, 4] }), {
+      answerTime: NOW,
+      serverTime: NOW,
+    });
     expect(unknown.immediateDepositCapacityUsdg).toMatchObject({ state: 'unknown' });
     expect(unknown.immediateDepositCapacityUsdg).not.toHaveProperty('usdg');
   });
 
   it('an unset enum (code 0) is unknown, not the first value', async () => {
-    const s = await readVaultV2Status(v2({ [`executionMode:${aapl}`]: 0, [`limitingFuse:${aapl},0`]: 0 }), { answerTime: NOW, serverTime: NOW });
+    const s = await readVaultV2Status(v2({ [`executionMode:${aapl}`]: 0, [`limitingFuse:${aapl},0`]: 0 }), {
+      answerTime: NOW,
+      serverTime: NOW,
+    });
     expect(s.heldAssets.state === 'live' && s.heldAssets.value[0]!.executionMode.state).toBe('unknown');
     expect(s.mode.state).toBe('unknown');
     expect(s.limitingFuse.deposit.state).toBe('unknown');
@@ -195,7 +256,11 @@ describe('V2 status derivations', () => {
 
   it('rebalancing is inactive by owner policy even when the chain flag reads true', async () => {
     const s = await readVaultV2Status(v2({ rebalanceActive: true }), { answerTime: NOW, serverTime: NOW });
-    expect(s.rebalancing).toMatchObject({ state: 'inactive_by_owner_policy', faultState: false, onchainRebalanceFlag: { state: 'live', value: true } });
+    expect(s.rebalancing).toMatchObject({
+      state: 'inactive_by_owner_policy',
+      faultState: false,
+      onchainRebalanceFlag: { state: 'live', value: true },
+    });
     expect(s.lanes.find((l) => l.lane === 'chunked_rebalance')!.state).toBe('inactive_by_owner_policy');
     expect(s.suite.find((c) => c.role === 'vault')!.address).toBe(v2Contract('vault').address);
   });

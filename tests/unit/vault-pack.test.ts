@@ -41,7 +41,10 @@ describe('USDG amounts in 6-decimal units, without floating point', () => {
     expect(code(() => parseUsdgAmount('-0.0000001'))).toBe('AMOUNT_NOT_POSITIVE');
     expect(code(() => parseUsdgAmount('10000.000001'))).toBe('AMOUNT_ABOVE_PACK_MAX');
     for (const bad of ['', ' 1', '1 ', '1.', '.5', '1e3', '0x10', '1,5', '+1', 'NaN', 'Infinity', '１']) {
-      expect(code(() => parseUsdgAmount(bad)), bad).toBe('AMOUNT_MALFORMED');
+      expect(
+        code(() => parseUsdgAmount(bad)),
+        bad,
+      ).toBe('AMOUNT_MALFORMED');
     }
     expect(code(() => parseUsdgAmount(12.5))).toBe('AMOUNT_MALFORMED');
   });
@@ -99,13 +102,31 @@ describe('vault registry', () => {
 });
 
 describe('composing a pack', () => {
-  const input = { vault: V1_VAULT, amount: '12.5', units: 12_500_000n, receiver: RECEIVER, lifetimeSeconds: 900, generatedAt: NOW, appOrigin: 'https://svc.example' };
+  const input = {
+    vault: V1_VAULT,
+    amount: '12.5',
+    units: 12_500_000n,
+    receiver: RECEIVER,
+    lifetimeSeconds: 900,
+    generatedAt: NOW,
+    appOrigin: 'https://svc.example',
+  };
 
   it('encodes approve and depositWithAcks with viem, never a plain deposit()', () => {
     const pack = composeDepositPack(input);
-    const abi = parseAbi(['function approve(address,uint256)', 'function depositWithAcks(uint256,address,bytes32,bytes32)', 'function deposit(uint256,address)']);
-    expect(decodeFunctionData({ abi, data: pack.approveCalldata })).toEqual({ functionName: 'approve', args: [V1_VAULT.address, 12_500_000n] });
-    expect(decodeFunctionData({ abi, data: pack.depositCalldata })).toEqual({ functionName: 'depositWithAcks', args: [12_500_000n, RECEIVER, ACK_HASHES.risk, ACK_HASHES.jurisdiction] });
+    const abi = parseAbi([
+      'function approve(address,uint256)',
+      'function depositWithAcks(uint256,address,bytes32,bytes32)',
+      'function deposit(uint256,address)',
+    ]);
+    expect(decodeFunctionData({ abi, data: pack.approveCalldata })).toEqual({
+      functionName: 'approve',
+      args: [V1_VAULT.address, 12_500_000n],
+    });
+    expect(decodeFunctionData({ abi, data: pack.depositCalldata })).toEqual({
+      functionName: 'depositWithAcks',
+      args: [12_500_000n, RECEIVER, ACK_HASHES.risk, ACK_HASHES.jurisdiction],
+    });
     expect(pack.expiresAt).toBe('2026-11-22T10:15:00.000Z');
     expect(pack.depositLinkUrl).toBe(`https://svc.example/vaults/svc-vault/deposit?amount=12.5&receiver=${RECEIVER}`);
   });
@@ -121,7 +142,10 @@ describe('composing a pack', () => {
   });
 
   it('passes the execution-claim guard (every text of the pack and its modes)', async () => {
-    const result = await buildDepositPack({ amountUsdg: '12.5', receiver: RECEIVER }, { now: NOW, appOrigin: 'https://svc.example', chain: null });
+    const result = await buildDepositPack(
+      { amountUsdg: '12.5', receiver: RECEIVER },
+      { now: NOW, appOrigin: 'https://svc.example', chain: null },
+    );
     expect(scanForExecutionClaims(result)).toBeUndefined();
     expect(result.ackVerification.source).toBe('registry_pinned_copy');
   });
@@ -146,14 +170,23 @@ describe('ack verification', () => {
       readContract: (async ({ functionName }: { functionName: string }) =>
         functionName === 'requiredRiskAckHash' ? ACK_HASHES.risk : keccak256(stringToBytes('other'))) as ChainReader['readContract'],
     });
-    await expect(verifyAckPins(V1_VAULT, reader, NOW)).rejects.toMatchObject({ code: 'ACK_HASH_MISMATCH', issues: [{ path: 'ackHashes.jurisdiction' }] });
+    await expect(verifyAckPins(V1_VAULT, reader, NOW)).rejects.toMatchObject({
+      code: 'ACK_HASH_MISMATCH',
+      issues: [{ path: 'ackHashes.jurisdiction' }],
+    });
   });
 
   it('an absent access-policy entry is unverifiable, not a match', async () => {
     const reverted = Object.assign(new Error('x'), { name: 'ContractFunctionRevertedError' });
     const reader = fakeReader({
       readContract: (async ({ functionName }: { functionName: string }) => {
-        if (functionName === 'getVaultPolicy') return { usPersonsRestricted: false, requiredRiskAckHash: `0x${'0'.repeat(64)}`, requiredJurisdictionAckHash: `0x${'0'.repeat(64)}`, exists: false };
+        if (functionName === 'getVaultPolicy')
+          return {
+            usPersonsRestricted: false,
+            requiredRiskAckHash: `0x${'0'.repeat(64)}`,
+            requiredJurisdictionAckHash: `0x${'0'.repeat(64)}`,
+            exists: false,
+          };
         throw reverted;
       }) as ChainReader['readContract'],
     });

@@ -72,10 +72,23 @@ describe('oracle policy', () => {
   const ago = (s: number) => new Date(SERVER.getTime() - s * 1000);
 
   it('a fresh price is live; a stale, missing or future-stamped one is unknown and never shown', () => {
-    expect(classifyPriceReading(nvda, { updatedAt: ago(60), price: '181.5' }, SERVER)).toMatchObject({ state: 'live', reason: 'FRESH', price: '181.5', ageSeconds: 60 });
-    expect(classifyPriceReading(nvda, { updatedAt: ago(ORACLE_POLICY.maxStalenessSeconds + 1), price: '181.5' }, SERVER)).toMatchObject({ state: 'unknown', reason: 'STALE', price: null });
+    expect(classifyPriceReading(nvda, { updatedAt: ago(60), price: '181.5' }, SERVER)).toMatchObject({
+      state: 'live',
+      reason: 'FRESH',
+      price: '181.5',
+      ageSeconds: 60,
+    });
+    expect(classifyPriceReading(nvda, { updatedAt: ago(ORACLE_POLICY.maxStalenessSeconds + 1), price: '181.5' }, SERVER)).toMatchObject({
+      state: 'unknown',
+      reason: 'STALE',
+      price: null,
+    });
     expect(classifyPriceReading(nvda, undefined, SERVER)).toMatchObject({ state: 'unknown', reason: 'MISSING', price: null });
-    expect(classifyPriceReading(nvda, { updatedAt: new Date(SERVER.getTime() + 3_600_000), price: '1' }, SERVER)).toMatchObject({ state: 'unknown', reason: 'TIMESTAMP_IN_FUTURE', price: null });
+    expect(classifyPriceReading(nvda, { updatedAt: new Date(SERVER.getTime() + 3_600_000), price: '1' }, SERVER)).toMatchObject({
+      state: 'unknown',
+      reason: 'TIMESTAMP_IN_FUTURE',
+      price: null,
+    });
   });
 
   it('a once-daily accruing price has its own bound', () => {
@@ -84,7 +97,13 @@ describe('oracle policy', () => {
   });
 
   it('classifies every stock and ETF token, missing ones included, and never a foreign address as known', () => {
-    const { policy, readings } = explainOraclePolicy([{ tokenAddress: nvda.address.toLowerCase(), updatedAt: ago(10), price: '2' }, { tokenAddress: '0x' + '11'.repeat(20), updatedAt: ago(10) }], SERVER);
+    const { policy, readings } = explainOraclePolicy(
+      [
+        { tokenAddress: nvda.address.toLowerCase(), updatedAt: ago(10), price: '2' },
+        { tokenAddress: '0x' + '11'.repeat(20), updatedAt: ago(10) },
+      ],
+      SERVER,
+    );
     expect(policy).toMatchObject({ oraclePolicyVersion: ORACLE_POLICY.version, whenStale: 'unknown', whenMissing: 'unknown' });
     expect(readings!.filter((r) => r.state === 'live').map((r) => r.ticker)).toEqual(['NVDA']);
     expect(readings!.filter((r) => r.reason === 'MISSING')).toHaveLength(14);
@@ -108,8 +127,16 @@ describe('vault rebalance audit', () => {
     reportedAt: '2026-03-03T15:00:00Z',
     previousRebalanceAt: '2026-02-20T15:00:00Z',
     navUsdg: '10000',
-    preWeights: [{ tokenAddress: a('NVDA'), weightBps: 3600 }, { tokenAddress: a('SPY'), weightBps: 2400 }, { tokenAddress: a('USDG'), weightBps: 4000 }],
-    postWeights: [{ tokenAddress: a('NVDA'), weightBps: 3000 }, { tokenAddress: a('SPY'), weightBps: 3000 }, { tokenAddress: a('USDG'), weightBps: 4000 }],
+    preWeights: [
+      { tokenAddress: a('NVDA'), weightBps: 3600 },
+      { tokenAddress: a('SPY'), weightBps: 2400 },
+      { tokenAddress: a('USDG'), weightBps: 4000 },
+    ],
+    postWeights: [
+      { tokenAddress: a('NVDA'), weightBps: 3000 },
+      { tokenAddress: a('SPY'), weightBps: 3000 },
+      { tokenAddress: a('USDG'), weightBps: 4000 },
+    ],
     trades: [
       { tokenAddress: a('NVDA'), side: 'sell', notionalUsdg: '600', slippageBps: 20 },
       { tokenAddress: a('SPY'), side: 'buy', notionalUsdg: '600', slippageBps: 20 },
@@ -135,8 +162,16 @@ describe('vault rebalance audit', () => {
       {},
       report({
         previousRebalanceAt: '2026-03-01T15:00:00Z',
-        preWeights: [{ tokenAddress: a('NVDA'), weightBps: 3100 }, { tokenAddress: a('SPY'), weightBps: 2900 }, { tokenAddress: a('USDG'), weightBps: 4000 }],
-        postWeights: [{ tokenAddress: a('NVDA'), weightBps: 3500 }, { tokenAddress: a('SPY'), weightBps: 2500 }, { tokenAddress: a('USDG'), weightBps: 4000 }],
+        preWeights: [
+          { tokenAddress: a('NVDA'), weightBps: 3100 },
+          { tokenAddress: a('SPY'), weightBps: 2900 },
+          { tokenAddress: a('USDG'), weightBps: 4000 },
+        ],
+        postWeights: [
+          { tokenAddress: a('NVDA'), weightBps: 3500 },
+          { tokenAddress: a('SPY'), weightBps: 2500 },
+          { tokenAddress: a('USDG'), weightBps: 4000 },
+        ],
         trades: [
           { tokenAddress: a('AAPL'), side: 'buy', notionalUsdg: '2000', slippageBps: 90 },
           { tokenAddress: a('SPY'), side: 'buy', notionalUsdg: '5' },
@@ -145,7 +180,16 @@ describe('vault rebalance audit', () => {
       deps,
     );
     const found = audit.verdict.breaches.map((b) => b.code);
-    for (const code of ['REBALANCE_NOT_TRIGGERED', 'EXCESS_TURNOVER', 'ASSET_NOT_IN_POLICY', 'SLIPPAGE_ABOVE_FUSE', 'TRADE_BELOW_MIN', 'TARGET_NOT_REACHED', 'ALLOCATION_ABOVE_ASSET_CAP', 'FREQUENCY_EXCEEDED']) {
+    for (const code of [
+      'REBALANCE_NOT_TRIGGERED',
+      'EXCESS_TURNOVER',
+      'ASSET_NOT_IN_POLICY',
+      'SLIPPAGE_ABOVE_FUSE',
+      'TRADE_BELOW_MIN',
+      'TARGET_NOT_REACHED',
+      'ALLOCATION_ABOVE_ASSET_CAP',
+      'FREQUENCY_EXCEEDED',
+    ]) {
       expect(found).toContain(code);
     }
     expect(audit.verdict.unknowns.map((u) => u.code)).toEqual(['SLIPPAGE_NOT_REPORTED']);
@@ -154,63 +198,135 @@ describe('vault rebalance audit', () => {
   it('reports what was left out as unknown, never as a pass', () => {
     const { audit } = auditVaultRebalance(manifest, {}, { reportedAt: '2026-03-03T15:00:00Z', navUsdg: '10000', trades: [] }, deps);
     expect(audit.verdict.status).toBe('no_breach_found');
-    expect(audit.verdict.unknowns.map((u) => u.code)).toEqual(['PRE_WEIGHTS_NOT_REPORTED', 'POST_WEIGHTS_NOT_REPORTED', 'PREVIOUS_REBALANCE_NOT_REPORTED']);
+    expect(audit.verdict.unknowns.map((u) => u.code)).toEqual([
+      'PRE_WEIGHTS_NOT_REPORTED',
+      'POST_WEIGHTS_NOT_REPORTED',
+      'PREVIOUS_REBALANCE_NOT_REPORTED',
+    ]);
     expect(audit.requiredTurnoverBps).toBeNull();
   });
 
   it('quotes a note that claims a rebalance happened, and refuses an invalid manifest', () => {
-    const { audit } = auditVaultRebalance(manifest, {}, report({ trades: [{ tokenAddress: a('NVDA'), side: 'sell', notionalUsdg: '600', slippageBps: 10, note: 'The vault rebalanced and sold NVDA.' }] }), deps);
-    expect(audit.trades[0]!.reportedNote).toEqual({ claimsExecution: true, quoted: ['Unconfirmed, in the reporter\'s words: "The vault rebalanced and sold NVDA."'] });
+    const { audit } = auditVaultRebalance(
+      manifest,
+      {},
+      report({
+        trades: [
+          { tokenAddress: a('NVDA'), side: 'sell', notionalUsdg: '600', slippageBps: 10, note: 'The vault rebalanced and sold NVDA.' },
+        ],
+      }),
+      deps,
+    );
+    expect(audit.trades[0]!.reportedNote).toEqual({
+      claimsExecution: true,
+      quoted: ['Unconfirmed, in the reporter\'s words: "The vault rebalanced and sold NVDA."'],
+    });
     expect(scanForExecutionClaims(audit)).toBeUndefined();
-    expect(svcError(() => auditVaultRebalance({ ...manifest, liveExecutionAllowed: true }, {}, report(), deps)).code).toBe('VAULT_MANIFEST_INVALID');
+    expect(svcError(() => auditVaultRebalance({ ...manifest, liveExecutionAllowed: true }, {}, report(), deps)).code).toBe(
+      'VAULT_MANIFEST_INVALID',
+    );
   });
 });
 
 describe('partner fee claim', () => {
-  const claim = { partnerReference: 'inv-2026-02', amountUnits: '1250000', periodStart: '2026-02-01T00:00:00Z', periodEnd: '2026-03-01T00:00:00Z', vaultId: 'svc-vault-v2' };
+  const claim = {
+    partnerReference: 'inv-2026-02',
+    amountUnits: '1250000',
+    periodStart: '2026-02-01T00:00:00Z',
+    periodEnd: '2026-03-01T00:00:00Z',
+    vaultId: 'svc-vault-v2',
+  };
   const deps = { now: NOW, serverTime: SERVER };
 
   it("records the partner's word as a receipt, never as proof of payment", () => {
     const out = importPartnerFeeClaim(claim, deps);
-    expect(out.claim).toMatchObject({ amount: { units: '1250000', usdg: '1.25' }, status: 'imported_unverified', proofOfPayment: false, source: 'partner_reported', subject: { kind: 'vault', slug: 'svc-vault-v2' } });
+    expect(out.claim).toMatchObject({
+      amount: { units: '1250000', usdg: '1.25' },
+      status: 'imported_unverified',
+      proofOfPayment: false,
+      source: 'partner_reported',
+      subject: { kind: 'vault', slug: 'svc-vault-v2' },
+    });
     expect(verifyArtifactReceipt(out.receipt as never, out.claim).ok).toBe(true);
     expect(importPartnerFeeClaim(claim, deps).receipt).toEqual(out.receipt);
   });
 
   it('refuses each broken rule with its own issue, against the server clock', () => {
-    const e = svcError(() => importPartnerFeeClaim({ ...claim, amountUnits: '0', currency: 'USDC', periodStart: 'yesterday', periodEnd: '2026-12-01T00:00:00Z', tokenAddress: findAssetByTicker('NVDA')!.address }, deps));
+    const e = svcError(() =>
+      importPartnerFeeClaim(
+        {
+          ...claim,
+          amountUnits: '0',
+          currency: 'USDC',
+          periodStart: 'yesterday',
+          periodEnd: '2026-12-01T00:00:00Z',
+          tokenAddress: findAssetByTicker('NVDA')!.address,
+        },
+        deps,
+      ),
+    );
     expect(e.code).toBe('FEE_CLAIM_INVALID');
-    expect(e.issues.map((i) => i.code)).toEqual(['AMOUNT_UNITS_INVALID', 'CURRENCY_UNSUPPORTED', 'PERIOD_START_INVALID', 'PERIOD_NOT_ENDED', 'SUBJECT_AMBIGUOUS']);
-    expect(svcError(() => importPartnerFeeClaim({ ...claim, vaultId: undefined }, deps)).issues.map((i) => i.code)).toEqual(['SUBJECT_REQUIRED']);
-    expect(svcError(() => importPartnerFeeClaim({ ...claim, periodEnd: claim.periodStart }, deps)).issues.map((i) => i.code)).toEqual(['PERIOD_EMPTY']);
+    expect(e.issues.map((i) => i.code)).toEqual([
+      'AMOUNT_UNITS_INVALID',
+      'CURRENCY_UNSUPPORTED',
+      'PERIOD_START_INVALID',
+      'PERIOD_NOT_ENDED',
+      'SUBJECT_AMBIGUOUS',
+    ]);
+    expect(svcError(() => importPartnerFeeClaim({ ...claim, vaultId: undefined }, deps)).issues.map((i) => i.code)).toEqual([
+      'SUBJECT_REQUIRED',
+    ]);
+    expect(svcError(() => importPartnerFeeClaim({ ...claim, periodEnd: claim.periodStart }, deps)).issues.map((i) => i.code)).toEqual([
+      'PERIOD_EMPTY',
+    ]);
     expect(svcError(() => importPartnerFeeClaim({ ...claim, vaultId: 'nope' }, deps)).issues.map((i) => i.code)).toEqual(['VAULT_UNKNOWN']);
-    expect(svcError(() => importPartnerFeeClaim({ ...claim, vaultId: undefined, tokenAddress: '0x' + '22'.repeat(20) }, deps)).issues.map((i) => i.code)).toEqual(['TOKEN_NOT_CANONICAL']);
+    expect(
+      svcError(() => importPartnerFeeClaim({ ...claim, vaultId: undefined, tokenAddress: '0x' + '22'.repeat(20) }, deps)).issues.map(
+        (i) => i.code,
+      ),
+    ).toEqual(['TOKEN_NOT_CANONICAL']);
   });
 });
 
 describe('stock lane: preview, command, vault partner rebalance', () => {
   const cfg = (o: Partial<StockLaneConfig['partner']> = {}): StockLaneConfig => ({
-    partner: { apiUrl: 'http://partner.test', apiKey: 'k'.repeat(20), agentApiEnabled: true, stockTradeMaxNotionalUsd: 500, timeoutMs: 1000, ...o },
+    partner: {
+      apiUrl: 'http://partner.test',
+      apiKey: 'k'.repeat(20),
+      agentApiEnabled: true,
+      stockTradeMaxNotionalUsd: 500,
+      timeoutMs: 1000,
+      ...o,
+    },
   });
   const planHash = (i: Record<string, unknown>) => computePlanHash(normalizeIntent(i as never), NOW);
 
   it('previews what submit would send after the same gates, with transmitted false and no key', () => {
     const i = intent();
     const preview = previewStockSubmit({ intent: i as never, userConfirmedPlanHash: planHash(i), planGeneratedAt: NOW }, cfg());
-    expect(preview).toMatchObject({ transmitted: false, planHash: planHash(i), wouldSend: { body: { prompt: 'buy $25 of NVDA on broker' }, url: 'http://partner.test/agent/prompt' } });
+    expect(preview).toMatchObject({
+      transmitted: false,
+      planHash: planHash(i),
+      wouldSend: { body: { prompt: 'buy $25 of NVDA on broker' }, url: 'http://partner.test/agent/prompt' },
+    });
     expect(JSON.stringify(preview)).not.toContain('k'.repeat(20));
     expect(preview.gatesPassed).toEqual(['LANE_ENABLED', 'PLAN_HASH_CONFIRMED', 'INTENT_REVALIDATED', 'NOT_VAULT_REBALANCE']);
   });
 
   it('refuses in the gate order of spec 4.5, exactly as the transmitting submit does', () => {
     const i = intent();
-    const gate = (c: StockLaneConfig, body: Record<string, unknown>, hash = planHash(body)) => svcError(() => previewStockSubmit({ intent: body as never, userConfirmedPlanHash: hash, planGeneratedAt: NOW }, c)).code;
+    const gate = (c: StockLaneConfig, body: Record<string, unknown>, hash = planHash(body)) =>
+      svcError(() => previewStockSubmit({ intent: body as never, userConfirmedPlanHash: hash, planGeneratedAt: NOW }, c)).code;
     expect(gate(cfg({ agentApiEnabled: false }), i, 'f'.repeat(64))).toBe('LANE_NOT_ENABLED');
     expect(gate(cfg(), i, 'f'.repeat(64))).toBe('PLAN_HASH_MISMATCH');
     expect(gate(cfg({ stockTradeMaxNotionalUsd: 50 }), i)).toBe('STOCK_INTENT_INVALID');
     const rebalance = intent({ mode: 'vault_operator_rebalance', venue: 'broker' });
     expect(gate(cfg(), rebalance)).toBe('VAULT_REBALANCE_NOT_ALLOWED_HERE');
-    expect(svcError(() => checkSubmitGates({ intent: rebalance as never, userConfirmedPlanHash: planHash(rebalance), planGeneratedAt: NOW }, cfg())).code).toBe('VAULT_REBALANCE_NOT_ALLOWED_HERE');
+    expect(
+      svcError(() =>
+        checkSubmitGates({ intent: rebalance as never, userConfirmedPlanHash: planHash(rebalance), planGeneratedAt: NOW }, cfg()),
+      ).code,
+    ).toBe('VAULT_REBALANCE_NOT_ALLOWED_HERE');
   });
 
   it('generates the command of a valid intent and records nothing', () => {
@@ -220,12 +336,31 @@ describe('stock lane: preview, command, vault partner rebalance', () => {
   });
 
   it('plans a vault_operator_rebalance with its venue, never submittable', () => {
-    const plan = prepareVaultPartnerRebalance({ intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }) as never }, { now: NOW, notionalCapUsd: 500 });
-    expect(plan).toMatchObject({ submittable: false, submitRefusal: { status: 403, code: 'VAULT_REBALANCE_NOT_ALLOWED_HERE' }, vault: { slug: 'svc-vault-v2' }, executable: false });
+    const plan = prepareVaultPartnerRebalance(
+      { intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }) as never },
+      { now: NOW, notionalCapUsd: 500 },
+    );
+    expect(plan).toMatchObject({
+      submittable: false,
+      submitRefusal: { status: 403, code: 'VAULT_REBALANCE_NOT_ALLOWED_HERE' },
+      vault: { slug: 'svc-vault-v2' },
+      executable: false,
+    });
     expect(plan.commandPack.social).toBe('@partnerbot buy $25 of NVDA on broker');
-    const noVenue = svcError(() => prepareVaultPartnerRebalance({ intent: intent({ mode: 'vault_operator_rebalance' }) as never }, { now: NOW, notionalCapUsd: 500 }));
+    const noVenue = svcError(() =>
+      prepareVaultPartnerRebalance({ intent: intent({ mode: 'vault_operator_rebalance' }) as never }, { now: NOW, notionalCapUsd: 500 }),
+    );
     expect(noVenue.issues.map((i) => i.code)).toEqual(['VENUE_REQUIRED_FOR_VAULT_REBALANCE']);
-    expect(svcError(() => prepareVaultPartnerRebalance({ intent: intent() as never }, { now: NOW, notionalCapUsd: 500 })).code).toBe('VAULT_REBALANCE_MODE_REQUIRED');
-    expect(svcError(() => prepareVaultPartnerRebalance({ intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }) as never, vaultId: 'nope' }, { now: NOW, notionalCapUsd: 500 })).code).toBe('VAULT_UNKNOWN');
+    expect(svcError(() => prepareVaultPartnerRebalance({ intent: intent() as never }, { now: NOW, notionalCapUsd: 500 })).code).toBe(
+      'VAULT_REBALANCE_MODE_REQUIRED',
+    );
+    expect(
+      svcError(() =>
+        prepareVaultPartnerRebalance(
+          { intent: intent({ mode: 'vault_operator_rebalance', venue: 'broker' }) as never, vaultId: 'nope' },
+          { now: NOW, notionalCapUsd: 500 },
+        ),
+      ).code,
+    ).toBe('VAULT_UNKNOWN');
   });
 });

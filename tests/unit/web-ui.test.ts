@@ -8,17 +8,27 @@ import { coiledByLabel, strategistLabel } from '../../src/lib/ui/strategist-word
 
 describe('messages for people', () => {
   it('never shows a configuration name, and keeps messages that have none', () => {
-    expect(forPeople('PARTNER_NOT_CONFIGURED', 'The partner strategist is not configured (PARTNER_API_URL and PARTNER_API_KEY)')).not.toMatch(/PARTNER_API/);
-    expect(forPeople('SOMETHING', 'Needs BROKER_CHAIN_RPC_URL to read the chain')).toBe('Needs a setting of this deployment to read the chain');
+    expect(
+      forPeople('PARTNER_NOT_CONFIGURED', 'The partner strategist is not configured (PARTNER_API_URL and PARTNER_API_KEY)'),
+    ).not.toMatch(/PARTNER_API/);
+    expect(forPeople('SOMETHING', 'Needs BROKER_CHAIN_RPC_URL to read the chain')).toBe(
+      'Needs a setting of this deployment to read the chain',
+    );
     expect(forPeople('SOMETHING', 'Blocked (FACILITATOR_URL missing) until fixed')).toBe('Blocked until fixed');
     expect(forPeople('PROMPT_TOO_LONG', 'The prompt is over 2000 characters')).toBe('The prompt is over 2000 characters');
   });
 
   it('names the strategist in words, never the fallback reason', () => {
-    expect(strategistLabel({ provider: 'mock', usedFallback: true, fallbackReason: 'PARTNER_NOT_CONFIGURED: PARTNER_API_URL and PARTNER_API_KEY are not set' })).toBe(
-      "Local strategist (the partner's agent is not connected)",
+    expect(
+      strategistLabel({
+        provider: 'mock',
+        usedFallback: true,
+        fallbackReason: 'PARTNER_NOT_CONFIGURED: PARTNER_API_URL and PARTNER_API_KEY are not set',
+      }),
+    ).toBe("Local strategist (the partner's agent is not connected)");
+    expect(strategistLabel({ provider: 'mock', usedFallback: true, fallbackReason: 'PARTNER_TIMEOUT: no answer within 15000 ms' })).toBe(
+      "Local strategist (the partner's agent did not answer in time)",
     );
-    expect(strategistLabel({ provider: 'mock', usedFallback: true, fallbackReason: 'PARTNER_TIMEOUT: no answer within 15000 ms' })).toBe("Local strategist (the partner's agent did not answer in time)");
     expect(strategistLabel({ provider: 'mock', usedFallback: false })).toBe('Local strategist');
     expect(strategistLabel({ provider: 'partner', usedFallback: false })).toBe("Partner's agent");
     expect(coiledByLabel([])).toMatch(/person/);
@@ -51,7 +61,14 @@ describe('amounts and time', () => {
 });
 
 describe('stock receipt timeline', () => {
-  const base = { planHash: 'ab'.repeat(32), jobId: null, partnerJobStatus: null, txHash: null, blockNumber: null, history: [] as { toStatus: string; partnerJobStatus: string | null; txHash: string | null }[] };
+  const base = {
+    planHash: 'ab'.repeat(32),
+    jobId: null,
+    partnerJobStatus: null,
+    txHash: null,
+    blockNumber: null,
+    history: [] as { toStatus: string; partnerJobStatus: string | null; txHash: string | null }[],
+  };
   const stateOf = (steps: ReturnType<typeof stockTimeline>, key: string) => steps.find((s) => s.key === key)!.state;
 
   it('shows the trade on chain only with on-chain proof', () => {
@@ -64,14 +81,25 @@ describe('stock receipt timeline', () => {
     expect(stateOf(proven, 'onchain')).toBe('done');
     expect(proven.find((s) => s.key === 'onchain')!.detail).toContain('block 12');
     expect(stateOf(stockTimeline({ ...base, status: 'onchain_reverted', txHash: `0x${'2'.repeat(64)}` }), 'onchain')).toBe('failed');
-    expect(stateOf(stockTimeline({ ...base, status: 'job_failed', jobId: 'job-2', partnerJobStatus: 'failed' }), 'partner_completed')).toBe('failed');
-    expect(stockTimeline({ ...base, status: 'prepared' }).map((s) => s.label).join(' ')).not.toMatch(/fill/i);
+    expect(stateOf(stockTimeline({ ...base, status: 'job_failed', jobId: 'job-2', partnerJobStatus: 'failed' }), 'partner_completed')).toBe(
+      'failed',
+    );
+    expect(
+      stockTimeline({ ...base, status: 'prepared' })
+        .map((s) => s.label)
+        .join(' '),
+    ).not.toMatch(/fill/i);
   });
 });
 
 describe('the chain-4663 guard of every wallet action', async () => {
   const { ensureBrokerChain, sendTransactionOnBrokerChain, WalletChainError } = await import('../../src/lib/wallet/chain');
-  const PARAMS = { chainId: '0x1237', chainName: 'Broker chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: ['https://rpc.example'] };
+  const PARAMS = {
+    chainId: '0x1237',
+    chainName: 'Broker chain',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: ['https://rpc.example'],
+  };
 
   function wallet(start: number, onSwitch: 'accept' | 'refuse' | 'unknown' | 'ignore') {
     let chain = start;
@@ -121,7 +149,9 @@ describe('the chain-4663 guard of every wallet action', async () => {
 
   it('sends a transaction only after the guard, naming chain 4663', async () => {
     const refusing = wallet(1, 'refuse');
-    await expect(sendTransactionOnBrokerChain(refusing, { from: '0x1', to: '0x2', data: '0x' })).rejects.toMatchObject({ code: 'WALLET_CHAIN_SWITCH_DECLINED' });
+    await expect(sendTransactionOnBrokerChain(refusing, { from: '0x1', to: '0x2', data: '0x' })).rejects.toMatchObject({
+      code: 'WALLET_CHAIN_SWITCH_DECLINED',
+    });
     expect(refusing.calls).not.toContain('eth_sendTransaction');
   });
 });

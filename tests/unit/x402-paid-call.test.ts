@@ -45,7 +45,10 @@ class MemoryStore implements AuthorizationStore {
 async function paymentHeader() {
   const account = privateKeyToAccount(generatePrivateKey());
   const req = buildRequirements(risk, pinned);
-  return { header: 'PAYMENT-SIGNATURE', value: v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: BigInt(req.amountUnits) }), req.v2) };
+  return {
+    header: 'PAYMENT-SIGNATURE',
+    value: v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: BigInt(req.amountUnits) }), req.v2),
+  };
 }
 
 /** Records the order in which the flow touches its dependencies. */
@@ -75,7 +78,15 @@ function harness(settle: () => SettleOutcome, over: Partial<PaidCallDeps<{ score
   return { calls, store, deps };
 }
 
-const success = (): SettleOutcome => ({ kind: 'success', transaction: TX, network: 'eip155:4663', payer: null, reportedPayTo: null, reportedAmount: null, raw: {} });
+const success = (): SettleOutcome => ({
+  kind: 'success',
+  transaction: TX,
+  network: 'eip155:4663',
+  payer: null,
+  reportedPayTo: null,
+  reportedAmount: null,
+  raw: {},
+});
 
 describe('the paid call: nobody pays for an answer they do not get', () => {
   it('without a payment the service is not run and the facilitator not called', async () => {
@@ -160,23 +171,51 @@ describe('facilitator reachability', () => {
 
   it('is not asked without the key, nor with a URL that is not http(s), and says which', async () => {
     const { c, asked } = client({ state: 'timeout' });
-    expect(await facilitatorReachability({ ...settings, apiKeyPresent: false }, c)).toMatchObject({ checked: false, state: 'not_checked', note: expect.stringContaining('FACILITATOR_API_KEY') });
-    expect(await facilitatorReachability({ ...settings, url: 'ftp://f.test' }, c)).toMatchObject({ checked: false, note: expect.stringContaining('not an http(s) URL') });
-    expect(await facilitatorReachability({ ...settings, url: undefined }, c)).toMatchObject({ checked: false, note: expect.stringContaining('not set') });
+    expect(await facilitatorReachability({ ...settings, apiKeyPresent: false }, c)).toMatchObject({
+      checked: false,
+      state: 'not_checked',
+      note: expect.stringContaining('FACILITATOR_API_KEY'),
+    });
+    expect(await facilitatorReachability({ ...settings, url: 'ftp://f.test' }, c)).toMatchObject({
+      checked: false,
+      note: expect.stringContaining('not an http(s) URL'),
+    });
+    expect(await facilitatorReachability({ ...settings, url: undefined }, c)).toMatchObject({
+      checked: false,
+      note: expect.stringContaining('not set'),
+    });
     expect(asked.n).toBe(0);
   });
 
   it('is asked on a blocked lane whose URL is usable, and reports the state the client classified', async () => {
     const { c, asked } = client({ state: 'unauthorized', httpStatus: 401 });
     const blocked = { ...settings, payToAddress: undefined };
-    expect(await facilitatorReachability(blocked, c)).toMatchObject({ checked: true, state: 'unauthorized', httpStatus: 401, supportsLane: null });
+    expect(await facilitatorReachability(blocked, c)).toMatchObject({
+      checked: true,
+      state: 'unauthorized',
+      httpStatus: 401,
+      supportsLane: null,
+    });
     expect(asked.n).toBe(1);
-    expect(await facilitatorReachability(settings, client({ state: 'timeout' }).c)).toMatchObject({ checked: true, state: 'timeout', httpStatus: null });
+    expect(await facilitatorReachability(settings, client({ state: 'timeout' }).c)).toMatchObject({
+      checked: true,
+      state: 'timeout',
+      httpStatus: null,
+    });
   });
 
   it('compares the reported payTo with the pinned one when the lane is listed', async () => {
     const other = getAddress('0x00000000000000000000000000000000000b0b00');
-    const { c } = client({ state: 'reachable', kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:4663', payTo: other }], signers: [] });
-    expect(await facilitatorReachability(settings, c)).toMatchObject({ state: 'reachable', supportsLane: true, reportedPayTo: other, payToMatchesPinned: false });
+    const { c } = client({
+      state: 'reachable',
+      kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:4663', payTo: other }],
+      signers: [],
+    });
+    expect(await facilitatorReachability(settings, c)).toMatchObject({
+      state: 'reachable',
+      supportsLane: true,
+      reportedPayTo: other,
+      payToMatchesPinned: false,
+    });
   });
 });

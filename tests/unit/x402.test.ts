@@ -24,13 +24,25 @@ import { buildDepositPack } from '../../src/lib/server/vaults/deposit-pack';
 import { nowSeconds, signAuthorization, v1PaymentHeader, v2PaymentHeader } from '../support/x402-payer';
 
 const PAY_TO = getAddress('0x00000000000000000000000000000000000a11ce');
-const configured: FacilitatorSettings = { enabled: true, apiKeyPresent: true, url: 'http://127.0.0.1:1', payToAddress: PAY_TO, timeoutMs: 1000 };
+const configured: FacilitatorSettings = {
+  enabled: true,
+  apiKeyPresent: true,
+  url: 'http://127.0.0.1:1',
+  payToAddress: PAY_TO,
+  timeoutMs: 1000,
+};
 const risk = findPaidService('vault-risk-score')!;
 const req = buildRequirements(risk, { payTo: PAY_TO, origin: 'https://svc.example/' });
 
 describe('lane selection', () => {
   it('uses the facilitator only when enabled and the key is set; otherwise the partner cloud, with the reason', () => {
-    expect(selectVaultServiceLane(configured)).toMatchObject({ lane: 'facilitator', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', settlesHere: true });
+    expect(selectVaultServiceLane(configured)).toMatchObject({
+      lane: 'facilitator',
+      paymentChain: 'broker_chain',
+      chainId: 4663,
+      asset: 'USDG',
+      settlesHere: true,
+    });
     const off = selectVaultServiceLane({ ...configured, enabled: false });
     expect(off).toMatchObject({ lane: 'partnerCloud', paymentChain: 'base', chainId: 8453, asset: 'USDC', settlesHere: false });
     expect(off.reason).toContain('FACILITATOR_ENABLED is not true');
@@ -40,19 +52,41 @@ describe('lane selection', () => {
   });
 
   it('blocks (never downgrades) a selected lane with a testnet chain id, another USDG, a bad payTo or another network', () => {
-    const s = facilitatorLaneState({ ...configured, chainId: '46630', usdgAddress: '0x0000000000000000000000000000000000000001', payToAddress: 'not-an-address', network: 'base' });
+    const s = facilitatorLaneState({
+      ...configured,
+      chainId: '46630',
+      usdgAddress: '0x0000000000000000000000000000000000000001',
+      payToAddress: 'not-an-address',
+      network: 'base',
+    });
     expect(s.state).toBe('blocked');
     expect(s.blockers).toHaveLength(4);
-    expect(selectVaultServiceLane({ ...configured, chainId: '46630' })).toMatchObject({ lane: 'facilitator', settlesHere: false, facilitatorState: 'blocked' });
-    expect(facilitatorLaneState({ ...configured, network: 'eip155:4663', chainId: '4663', usdgAddress: USDG.address.toLowerCase() }).state).toBe('configured');
+    expect(selectVaultServiceLane({ ...configured, chainId: '46630' })).toMatchObject({
+      lane: 'facilitator',
+      settlesHere: false,
+      facilitatorState: 'blocked',
+    });
+    expect(
+      facilitatorLaneState({ ...configured, network: 'eip155:4663', chainId: '4663', usdgAddress: USDG.address.toLowerCase() }).state,
+    ).toBe('configured');
   });
 
   it('the x402PaymentChain block of a blocked lane reads blocked; the vault chain never moves; extra sources are appended', () => {
     const blocked = chainBlocks(selectVaultServiceLane({ ...configured, chainId: '46630' }));
-    expect(blocked.x402PaymentChain).toMatchObject({ lane: 'facilitator', facilitatorState: 'blocked', settlesHere: false, paymentChain: 'broker_chain' });
+    expect(blocked.x402PaymentChain).toMatchObject({
+      lane: 'facilitator',
+      facilitatorState: 'blocked',
+      settlesHere: false,
+      paymentChain: 'broker_chain',
+    });
     expect(blocked.x402PaymentChain.reason).toContain('FACILITATOR_CHAIN_ID');
     const off = chainBlocks(selectVaultServiceLane({ ...configured, enabled: false }));
-    expect(off.x402PaymentChain).toMatchObject({ lane: 'partnerCloud', facilitatorState: 'disabled', settlesHere: false, paymentChain: 'base' });
+    expect(off.x402PaymentChain).toMatchObject({
+      lane: 'partnerCloud',
+      facilitatorState: 'disabled',
+      settlesHere: false,
+      paymentChain: 'base',
+    });
     expect(off.vaultChain).toEqual(blocked.vaultChain);
     expect(off.vaultChain).toMatchObject({ name: 'broker_chain', chainId: 4663, baseAsset: 'USDG', baseAssetDecimals: 6 });
     const live = { subject: 'a read', source: 'eth_call', lastVerified: '2026-11-22T10:00:00.000Z', method: 'live_chain_read' as const };
@@ -66,7 +100,9 @@ describe('constants', () => {
   it('partner cloud lists 11 distinct endpoints, and its USDC address matches the x402 reference table for base', () => {
     expect(PARTNER_CLOUD_ENDPOINTS).toHaveLength(11);
     expect(new Set(PARTNER_CLOUD_ENDPOINTS.map((e) => e.name)).size).toBe(11);
-    const ref = (DEFAULT_ASSETS as unknown as Record<string, ReadonlyArray<{ asset: string; symbol: string }>>)['eip155:8453']!.find((a) => a.symbol === 'USDC')!;
+    const ref = (DEFAULT_ASSETS as unknown as Record<string, ReadonlyArray<{ asset: string; symbol: string }>>)['eip155:8453']!.find(
+      (a) => a.symbol === 'USDC',
+    )!;
     expect(PARTNER_CLOUD_LANE.assetAddress).toBe(ref.asset);
   });
 
@@ -83,7 +119,9 @@ describe('constants', () => {
     const paid = await runPaidService(service, service.input.parse(request), deps);
     expect(paid).toEqual(JSON.parse(JSON.stringify(await buildDepositPack(request, deps))));
     expect(paid).toMatchObject({ svcExecutesDeposit: false, pack: { amountUnits: '12500000', expiresAt: '2026-11-22T10:10:00.000Z' } });
-    await expect(runPaidService(service, { amountUsdg: '0', receiver: PAY_TO }, deps)).rejects.toMatchObject({ code: 'AMOUNT_NOT_POSITIVE' });
+    await expect(runPaidService(service, { amountUsdg: '0', receiver: PAY_TO }, deps)).rejects.toMatchObject({
+      code: 'AMOUNT_NOT_POSITIVE',
+    });
     expect(paidServiceInputErrorCode(service, 'receiver')).toBe('RECEIVER_MALFORMED');
     expect(paidServiceInputErrorCode(findPaidService('vault-risk-score')!, 'allocations')).toBe('VAULT_COMPOSITION_SHAPE');
   });
@@ -102,7 +140,13 @@ describe('architecture object (spec 2.11)', () => {
       svcPlacesOrders: false,
     });
     expect(a.x402Providers.partnerCloud).toMatchObject({ status: 'live_or_configured', paymentChain: 'base' });
-    expect(a.x402Providers.facilitator).toMatchObject({ status: 'configured_or_live_or_blocked', paymentChain: 'broker_chain', chainId: 4663, asset: 'USDG', facilitator: null });
+    expect(a.x402Providers.facilitator).toMatchObject({
+      status: 'configured_or_live_or_blocked',
+      paymentChain: 'broker_chain',
+      chainId: 4663,
+      asset: 'USDG',
+      facilitator: null,
+    });
     expect(x402Architecture(PAY_TO).x402Providers.facilitator.facilitator).toBe(PAY_TO);
     expect(x402ArchitectureFromConfig({ address: PAY_TO.toLowerCase() }).x402Providers.facilitator.facilitator).toBe(PAY_TO);
     expect(x402ArchitectureFromConfig({ address: 'nope' }).x402Providers.facilitator.facilitator).toBeNull();
@@ -121,7 +165,11 @@ describe('requirements', () => {
       maxTimeoutSeconds: 120,
       extra: { name: 'Global Dollar', version: '1' },
     });
-    expect(req.v1).toMatchObject({ network: 'broker', maxAmountRequired: '20000', resource: 'https://svc.example/api/vaults/x402/vault-risk-score' });
+    expect(req.v1).toMatchObject({
+      network: 'broker',
+      maxAmountRequired: '20000',
+      resource: 'https://svc.example/api/vaults/x402/vault-risk-score',
+    });
   });
 });
 
@@ -131,14 +179,18 @@ describe('payment checks', () => {
 
   it('accepts a correct v1 and v2 authorization and recovers the payer', async () => {
     const signed = await signAuthorization(account, { to: PAY_TO, value: 20_000n });
-    expect(await checkPayment(decodePayment('PAYMENT-SIGNATURE', v2PaymentHeader(signed, req.v2)), req, now)).toEqual({ payer: account.address });
+    expect(await checkPayment(decodePayment('PAYMENT-SIGNATURE', v2PaymentHeader(signed, req.v2)), req, now)).toEqual({
+      payer: account.address,
+    });
     expect(await checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(signed)), req, now)).toEqual({ payer: account.address });
   });
 
   it('refuses a version on the wrong header, a Permit2 payload, a short signature and junk as malformed', async () => {
     const signed = await signAuthorization(account, { to: PAY_TO, value: 20_000n });
     expect(() => decodePayment('X-PAYMENT', v2PaymentHeader(signed, req.v2))).toThrow(PaymentMalformed);
-    const permit2 = Buffer.from(JSON.stringify({ x402Version: 2, accepted: req.v2, payload: { signature: signed.signature, permit2Authorization: {} } })).toString('base64');
+    const permit2 = Buffer.from(
+      JSON.stringify({ x402Version: 2, accepted: req.v2, payload: { signature: signed.signature, permit2Authorization: {} } }),
+    ).toString('base64');
     expect(() => decodePayment('PAYMENT-SIGNATURE', permit2)).toThrow(PaymentMalformed);
     const short = { ...signed, signature: '0x1234' as const };
     expect(() => decodePayment('PAYMENT-SIGNATURE', v2PaymentHeader(short, req.v2))).toThrow(PaymentMalformed);
@@ -152,7 +204,9 @@ describe('payment checks', () => {
 
   it('checks the window against the clock it is given, with a settlement margin', async () => {
     const soon = await signAuthorization(account, { to: PAY_TO, value: 20_000n, validBefore: BigInt(now + 3) });
-    await expect(checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(soon)), req, now)).rejects.toMatchObject({ reason: 'invalid_exact_evm_payload_authorization_valid_before' });
+    await expect(checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(soon)), req, now)).rejects.toMatchObject({
+      reason: 'invalid_exact_evm_payload_authorization_valid_before',
+    });
   });
 });
 
@@ -164,24 +218,68 @@ describe('facilitator answers', () => {
     fetch: (async () => respond()) as typeof fetch,
   });
   const body = { x402Version: 2 as const, paymentPayload: {}, paymentRequirements: {} };
-  const json = (status: number, value: unknown) => new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+  const json = (status: number, value: unknown) =>
+    new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
   const tx = `0x${'ab'.repeat(32)}`;
 
   it('classifies success, success:false at any status, 4xx, 5xx, unreadable and thrown answers', async () => {
-    expect(await settlePayment(ep(() => json(200, { success: true, transaction: tx, network: 'eip155:4663', payer: PAY_TO, extra: { payTo: PAY_TO } })), body)).toMatchObject({
+    expect(
+      await settlePayment(
+        ep(() => json(200, { success: true, transaction: tx, network: 'eip155:4663', payer: PAY_TO, extra: { payTo: PAY_TO } })),
+        body,
+      ),
+    ).toMatchObject({
       kind: 'success',
       reportedPayTo: PAY_TO,
     });
-    expect(await settlePayment(ep(() => json(200, { success: false, errorReason: 'insufficient_funds' })), body)).toMatchObject({ kind: 'refused', reason: 'insufficient_funds' });
-    expect(await settlePayment(ep(() => json(400, { success: false, errorReason: 'invalid_payload' })), body)).toMatchObject({ kind: 'refused', httpStatus: 400 });
-    expect(await settlePayment(ep(() => json(401, { error: 'bad key' })), body)).toMatchObject({ kind: 'call_rejected', httpStatus: 401 });
-    expect(await settlePayment(ep(() => json(502, { error: 'x' })), body)).toMatchObject({ kind: 'unknown', cause: 'server_error' });
-    expect(await settlePayment(ep(() => new Response('{"success": tr', { status: 200 })), body)).toMatchObject({ kind: 'unknown', cause: 'unreadable_answer' });
-    expect(await settlePayment(ep(() => json(200, { success: true, transaction: 'pending' })), body)).toMatchObject({ kind: 'unknown', cause: 'unreadable_answer' });
     expect(
-      await settlePayment(ep(() => Promise.reject(Object.assign(new Error('t'), { name: 'TimeoutError' }))), body),
+      await settlePayment(
+        ep(() => json(200, { success: false, errorReason: 'insufficient_funds' })),
+        body,
+      ),
+    ).toMatchObject({ kind: 'refused', reason: 'insufficient_funds' });
+    expect(
+      await settlePayment(
+        ep(() => json(400, { success: false, errorReason: 'invalid_payload' })),
+        body,
+      ),
+    ).toMatchObject({ kind: 'refused', httpStatus: 400 });
+    expect(
+      await settlePayment(
+        ep(() => json(401, { error: 'bad key' })),
+        body,
+      ),
+    ).toMatchObject({ kind: 'call_rejected', httpStatus: 401 });
+    expect(
+      await settlePayment(
+        ep(() => json(502, { error: 'x' })),
+        body,
+      ),
+    ).toMatchObject({ kind: 'unknown', cause: 'server_error' });
+    expect(
+      await settlePayment(
+        ep(() => new Response('{"success": tr', { status: 200 })),
+        body,
+      ),
+    ).toMatchObject({ kind: 'unknown', cause: 'unreadable_answer' });
+    expect(
+      await settlePayment(
+        ep(() => json(200, { success: true, transaction: 'pending' })),
+        body,
+      ),
+    ).toMatchObject({ kind: 'unknown', cause: 'unreadable_answer' });
+    expect(
+      await settlePayment(
+        ep(() => Promise.reject(Object.assign(new Error('t'), { name: 'TimeoutError' }))),
+        body,
+      ),
     ).toMatchObject({ kind: 'unknown', cause: 'timeout' });
-    expect(await settlePayment(ep(() => Promise.reject(new TypeError('fetch failed'))), body)).toMatchObject({ kind: 'unknown', cause: 'network_error' });
+    expect(
+      await settlePayment(
+        ep(() => Promise.reject(new TypeError('fetch failed'))),
+        body,
+      ),
+    ).toMatchObject({ kind: 'unknown', cause: 'network_error' });
   });
 });
 
@@ -201,7 +299,8 @@ class MemoryStore implements AuthorizationStore {
     for (const r of this.rows.values()) if (r.id === id) Object.assign(r, { status, facilitatorReason: reason, transaction });
   }
   async recordSettled(id: string, receipt: { receiptId: string; facilitatorTransaction: string }) {
-    for (const r of this.rows.values()) if (r.id === id) Object.assign(r, { status: 'settled', receiptId: receipt.receiptId, transaction: receipt.facilitatorTransaction });
+    for (const r of this.rows.values())
+      if (r.id === id) Object.assign(r, { status: 'settled', receiptId: receipt.receiptId, transaction: receipt.facilitatorTransaction });
     this.receipts.push(receipt);
   }
 }
@@ -214,7 +313,12 @@ describe('seller flow', () => {
     return settleServicePayment({
       service: risk,
       pinned: { payTo: PAY_TO, origin: 'https://svc.example' },
-      facilitator: facilitatorClient({ url: 'http://f.test', apiKey: 'k', timeoutMs: 200, fetch: (async () => (calls.n++, answer())) as typeof fetch }),
+      facilitator: facilitatorClient({
+        url: 'http://f.test',
+        apiKey: 'k',
+        timeoutMs: 200,
+        fetch: (async () => (calls.n++, answer())) as typeof fetch,
+      }),
       store,
       paymentHeader: header ? { header: 'PAYMENT-SIGNATURE', value: header } : undefined,
       answerTime: new Date('2030-01-01T00:00:00Z'),
@@ -258,7 +362,12 @@ describe('seller flow', () => {
     ] as const) {
       const store = new MemoryStore();
       const header = v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: 20_000n }), req.v2);
-      const outcome = await run(store, header, () => new Response(JSON.stringify({ success: true, transaction: tx, network: 'eip155:4663', ...extra })), { n: 0 });
+      const outcome = await run(
+        store,
+        header,
+        () => new Response(JSON.stringify({ success: true, transaction: tx, network: 'eip155:4663', ...extra })),
+        { n: 0 },
+      );
       expect(outcome, field).toMatchObject({ kind: 'report_mismatch', field });
       expect(store.receipts).toHaveLength(0);
     }

@@ -4,8 +4,7 @@ import { SvcError } from './errors';
  * Strict ISO 8601 date-time: a calendar date, a time and an explicit zone (Z or ±hh:mm).
  * A bare date or a zone-less time is ambiguous across servers, so it is refused.
  */
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Parses an ISO 8601 timestamp into a Date, or returns undefined when it is not one. */
 export function parseIsoInstant(value: string): Date | undefined {

@@ -14,7 +14,7 @@ export interface SvcErrorOptions {
   issues?: ErrorIssue[];
   /**
    * A complete response body that replaces the standard envelope. Only the strategist
-   * failures use it (spec 4.2: `{ error, code, prompt }`).
+   * failures use it (interface 4.2: `{ error, code, prompt }`).
    */
   body?: Record<string, unknown>;
   /** Response headers the error needs, e.g. `retry-after`. */

@@ -64,7 +64,9 @@ const SETTING_NAME_ALL = new RegExp(SETTING_NAME.source, 'g');
 export function forPeople(code: string, message: string): string {
   if (PEOPLE_WORDS[code]) return PEOPLE_WORDS[code];
   if (!SETTING_NAME.test(message)) return message;
-  return message.replace(/\s*\([^)]*\)/g, (group) => (SETTING_NAME.test(group) ? '' : group)).replace(SETTING_NAME_ALL, 'a setting of this deployment');
+  return message
+    .replace(/\s*\([^)]*\)/g, (group) => (SETTING_NAME.test(group) ? '' : group))
+    .replace(SETTING_NAME_ALL, 'a setting of this deployment');
 }
 
 /** Any text of the service shown to people (reasons, meanings): configuration names replaced by words. */
@@ -74,7 +76,11 @@ export function peopleText(text: string): string {
 
 export function readError(error: unknown): ShownError {
   const shown = readRawError(error);
-  return { ...shown, message: forPeople(shown.code, shown.message), issues: shown.issues.map((i) => ({ ...i, message: forPeople(i.code, i.message) })) };
+  return {
+    ...shown,
+    message: forPeople(shown.code, shown.message),
+    issues: shown.issues.map((i) => ({ ...i, message: forPeople(i.code, i.message) })),
+  };
 }
 
 function readRawError(error: unknown): ShownError {
@@ -84,7 +90,8 @@ function readRawError(error: unknown): ShownError {
     return { code: data.svcCode ?? 'REQUEST_FAILED', message: error.message, issues: Array.isArray(data.issues) ? data.issues : [] };
   }
   const coded = error as { code?: unknown; message?: unknown } | null;
-  if (coded && typeof coded.code === 'string' && typeof coded.message === 'string') return { code: coded.code, message: coded.message, issues: [] };
+  if (coded && typeof coded.code === 'string' && typeof coded.message === 'string')
+    return { code: coded.code, message: coded.message, issues: [] };
   return { code: 'REQUEST_FAILED', message: error instanceof Error ? error.message : String(error), issues: [] };
 }
 
@@ -101,5 +108,7 @@ export function issuesAt(error: ShownError | null | undefined, path: string, pre
 /** Issues that no field of the form claims, shown with the error itself. */
 export function unclaimedIssues(error: ShownError | null | undefined, claimedPaths: string[], prefix = ''): ShownIssue[] {
   if (!error) return [];
-  return error.issues.filter((i) => !claimedPaths.some((p) => i.path === prefix + p || i.path?.startsWith(`${prefix}${p}.`) || i.path === p));
+  return error.issues.filter(
+    (i) => !claimedPaths.some((p) => i.path === prefix + p || i.path?.startsWith(`${prefix}${p}.`) || i.path === p),
+  );
 }

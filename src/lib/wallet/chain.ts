@@ -66,34 +66,57 @@ export async function walletChainId(provider: Eip1193Provider): Promise<number> 
  * Makes sure the wallet is on chain 4663, asking it to switch (and to add the chain) when it
  * is not. Resolves with 4663; throws WalletChainError when the wallet stays elsewhere.
  */
-export async function ensureBrokerChain(provider: Eip1193Provider, parameters: AddChainParameters | undefined = brokerChainParameters()): Promise<number> {
+export async function ensureBrokerChain(
+  provider: Eip1193Provider,
+  parameters: AddChainParameters | undefined = brokerChainParameters(),
+): Promise<number> {
   if ((await walletChainId(provider)) === BROKER_CHAIN_ID) return BROKER_CHAIN_ID;
   try {
     await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: BROKER_CHAIN_ID_HEX }] });
   } catch (error) {
-    if (isUserRejection(error)) throw new WalletChainError('WALLET_CHAIN_SWITCH_DECLINED', `You declined to switch your wallet to chain ${BROKER_CHAIN_ID}; nothing was signed or sent.`);
+    if (isUserRejection(error))
+      throw new WalletChainError(
+        'WALLET_CHAIN_SWITCH_DECLINED',
+        `You declined to switch your wallet to chain ${BROKER_CHAIN_ID}; nothing was signed or sent.`,
+      );
     if (errorCode(error) !== UNRECOGNIZED_CHAIN) {
-      throw new WalletChainError('WALLET_CHAIN_NOT_SWITCHED', `Your wallet did not switch to chain ${BROKER_CHAIN_ID}; nothing was signed or sent.`);
+      throw new WalletChainError(
+        'WALLET_CHAIN_NOT_SWITCHED',
+        `Your wallet did not switch to chain ${BROKER_CHAIN_ID}; nothing was signed or sent.`,
+      );
     }
     if (!parameters) {
-      throw new WalletChainError('WALLET_CHAIN_UNKNOWN', `Your wallet does not know chain ${BROKER_CHAIN_ID}. Add it in your wallet, then try again; nothing was signed or sent.`);
+      throw new WalletChainError(
+        'WALLET_CHAIN_UNKNOWN',
+        `Your wallet does not know chain ${BROKER_CHAIN_ID}. Add it in your wallet, then try again; nothing was signed or sent.`,
+      );
     }
     try {
       await provider.request({ method: 'wallet_addEthereumChain', params: [parameters] });
     } catch (addError) {
-      if (isUserRejection(addError)) throw new WalletChainError('WALLET_CHAIN_SWITCH_DECLINED', `You declined to add chain ${BROKER_CHAIN_ID} to your wallet; nothing was signed or sent.`);
+      if (isUserRejection(addError))
+        throw new WalletChainError(
+          'WALLET_CHAIN_SWITCH_DECLINED',
+          `You declined to add chain ${BROKER_CHAIN_ID} to your wallet; nothing was signed or sent.`,
+        );
       throw new WalletChainError('WALLET_CHAIN_UNKNOWN', `Your wallet could not add chain ${BROKER_CHAIN_ID}; nothing was signed or sent.`);
     }
   }
   // Trust the wallet's own answer, not the absence of an error.
   if ((await walletChainId(provider)) !== BROKER_CHAIN_ID) {
-    throw new WalletChainError('WALLET_CHAIN_NOT_SWITCHED', `Your wallet is still on another chain than ${BROKER_CHAIN_ID}; nothing was signed or sent.`);
+    throw new WalletChainError(
+      'WALLET_CHAIN_NOT_SWITCHED',
+      `Your wallet is still on another chain than ${BROKER_CHAIN_ID}; nothing was signed or sent.`,
+    );
   }
   return BROKER_CHAIN_ID;
 }
 
 /** eth_sendTransaction, only after the wallet is on chain 4663 (and with the chain id in the call). */
-export async function sendTransactionOnBrokerChain(provider: Eip1193Provider, tx: { from: string; to: string; data: string }): Promise<string> {
+export async function sendTransactionOnBrokerChain(
+  provider: Eip1193Provider,
+  tx: { from: string; to: string; data: string },
+): Promise<string> {
   await ensureBrokerChain(provider);
   return (await provider.request({ method: 'eth_sendTransaction', params: [{ ...tx, chainId: BROKER_CHAIN_ID_HEX }] })) as string;
 }

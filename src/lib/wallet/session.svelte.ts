@@ -20,7 +20,8 @@ export const walletSession = $state<{
   error?: string;
 }>({ status: 'unknown' });
 
-const STATEMENT = 'Sign in to the Strategy Basket Service. This signature proves you control this wallet; it moves no funds and approves no transaction.';
+const STATEMENT =
+  'Sign in to the Strategy Basket Service. This signature proves you control this wallet; it moves no funds and approves no transaction.';
 
 /** A readable reason from a failed call: the service's stable code and its message. */
 export function describeError(error: unknown): string {

@@ -1,4 +1,4 @@
-// MCP over Streamable HTTP (spec 4.9), stateless: every POST gets a fresh server and
+// MCP over Streamable HTTP (interface 4.9), stateless: every POST gets a fresh server and
 // transport, so no session lives between requests and any instance can answer any request.
 // The hook (src/hooks.server.ts) has already applied the body cap, the rate limit (`POST
 // /mcp`), the JSON check and the log line; it answers GET and DELETE with 405.

@@ -3,6 +3,10 @@ import type { PageLoad } from './$types';
 
 export const load: PageLoad = async ({ fetch }) => {
   const client = createClient(fetch);
-  const [health, registry, strategist] = await Promise.all([client.system.health.query(), client.system.registry.query(), client.strategist.status.query()]);
+  const [health, registry, strategist] = await Promise.all([
+    client.system.health.query(),
+    client.system.registry.query(),
+    client.strategist.status.query(),
+  ]);
   return { health, registry, strategist };
 };

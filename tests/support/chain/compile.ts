@@ -22,7 +22,9 @@ let memo: Record<string, Artifact> | undefined;
 export async function compileContracts(): Promise<Record<string, Artifact>> {
   if (memo) return memo;
   const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(CONTRACTS_DIR).filter((f) => f.endsWith('.sol')).sort()) {
+  for (const file of readdirSync(CONTRACTS_DIR)
+    .filter((f) => f.endsWith('.sol'))
+    .sort()) {
     sources[file] = { content: readFileSync(join(CONTRACTS_DIR, file), 'utf8') };
   }
   const hash = createHash('sha256').update(JSON.stringify(sources)).digest('hex').slice(0, 16);
@@ -44,7 +46,9 @@ export async function compileContracts(): Promise<Record<string, Artifact>> {
   const output = JSON.parse(
     solc.compile(JSON.stringify(input), {
       import: (path: string) =>
-        existsSync(join(CONTRACTS_DIR, path)) ? { contents: readFileSync(join(CONTRACTS_DIR, path), 'utf8') } : { error: `not found: ${path}` },
+        existsSync(join(CONTRACTS_DIR, path))
+          ? { contents: readFileSync(join(CONTRACTS_DIR, path), 'utf8') }
+          : { error: `not found: ${path}` },
     }),
   );
   const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');

@@ -60,7 +60,11 @@ export class LocalChain {
   static readonly privateKeys = TEST_KEYS;
 
   wallet(index = 0): WalletClient & { account: PrivateKeyAccount } {
-    return createWalletClient({ chain: localChain, transport: http(this.rpcUrl, { retryCount: 0 }), account: this.accounts[index]! }) as WalletClient & {
+    return createWalletClient({
+      chain: localChain,
+      transport: http(this.rpcUrl, { retryCount: 0 }),
+      account: this.accounts[index]!,
+    }) as WalletClient & {
       account: PrivateKeyAccount;
     };
   }
@@ -91,7 +95,14 @@ export class LocalChain {
 
   /** Sends a contract call from a test account and waits for its receipt. */
   async send(address: Address, abi: Abi, functionName: string, args: unknown[] = [], from = 0) {
-    const hash = await this.wallet(from).writeContract({ address, abi, functionName, args, account: this.accounts[from]!, chain: localChain } as never);
+    const hash = await this.wallet(from).writeContract({
+      address,
+      abi,
+      functionName,
+      args,
+      account: this.accounts[from]!,
+      chain: localChain,
+    } as never);
     return this.publicClient.waitForTransactionReceipt({ hash });
   }
 
@@ -100,7 +111,15 @@ export class LocalChain {
    * still mined (status 0x0): for "reverted transaction" tests.
    */
   async sendUnchecked(address: Address, abi: Abi, functionName: string, args: unknown[] = [], from = 0, gas = 300_000n) {
-    const hash = await this.wallet(from).writeContract({ address, abi, functionName, args, gas, account: this.accounts[from]!, chain: localChain } as never);
+    const hash = await this.wallet(from).writeContract({
+      address,
+      abi,
+      functionName,
+      args,
+      gas,
+      account: this.accounts[from]!,
+      chain: localChain,
+    } as never);
     return this.publicClient.waitForTransactionReceipt({ hash });
   }
 
@@ -148,7 +167,16 @@ export async function startLocalChain(options: StartChainOptions = {}): Promise<
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [resolve(ROOT, 'node_modules/hardhat/internal/cli/cli.js'), 'node', '--hostname', '127.0.0.1', '--port', String(port), '--config', CONFIG],
+    [
+      resolve(ROOT, 'node_modules/hardhat/internal/cli/cli.js'),
+      'node',
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--config',
+      CONFIG,
+    ],
     { cwd: ROOT, env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const logs: string[] = [];

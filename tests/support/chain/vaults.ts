@@ -73,10 +73,20 @@ export async function placeV2Suite(chain: LocalChain): Promise<void> {
   };
 
   const vaultAbi = await place('TestVaultV2', 'vault');
-  await chain.send(at('vault'), vaultAbi, 'setState', [false, true, usdgUnits(V2_FIXTURE.totalAssetsUsdg), V2_FIXTURE.totalSupply, usdgUnits(V2_FIXTURE.usdgCashUsdg)]);
+  await chain.send(at('vault'), vaultAbi, 'setState', [
+    false,
+    true,
+    usdgUnits(V2_FIXTURE.totalAssetsUsdg),
+    V2_FIXTURE.totalSupply,
+    usdgUnits(V2_FIXTURE.usdgCashUsdg),
+  ]);
   await chain.send(at('vault'), vaultAbi, 'setHeldAssets', [[aapl, nvda]]);
   await chain.send(at('vault'), vaultAbi, 'setPricePerShare', [1_041_666_666_666_666_666n, 1]);
-  await chain.send(at('vault'), vaultAbi, 'addTimelockOp', [V2_FIXTURE.timelock.id, V2_FIXTURE.timelock.label, V2_FIXTURE.timelock.etaUnix]);
+  await chain.send(at('vault'), vaultAbi, 'addTimelockOp', [
+    V2_FIXTURE.timelock.id,
+    V2_FIXTURE.timelock.label,
+    V2_FIXTURE.timelock.etaUnix,
+  ]);
 
   const queueAbi = await place('TestRequestQueue', 'request_queue');
   await chain.send(at('request_queue'), queueAbi, 'setState', [

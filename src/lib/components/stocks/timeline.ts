@@ -1,5 +1,5 @@
 /**
- * The steps of a stock receipt (spec 3.1) as a timeline. The last step, the trade on chain,
+ * The steps of a stock receipt (interface 3.1) as a timeline. The last step, the trade on chain,
  * is shown as reached only with on-chain proof (onchain_confirmed and its transaction hash);
  * the partner's "completed" is its word and is shown as such. There is no fill step.
  */
@@ -22,7 +22,12 @@ export function stockTimeline(r: StockReceiptLike): LadderStep[] {
   const proven = r.status === 'onchain_confirmed' && !!r.txHash;
   const reverted = r.status === 'onchain_reverted' && !!r.txHash;
   return [
-    { key: 'prepared', label: 'Plan prepared', state: 'done', detail: `Plan hash ${r.planHash}. The partner has not been contacted by preparing.` },
+    {
+      key: 'prepared',
+      label: 'Plan prepared',
+      state: 'done',
+      detail: `Plan hash ${r.planHash}. The partner has not been contacted by preparing.`,
+    },
     {
       key: 'submitted',
       label: "Handed to the partner's agent",

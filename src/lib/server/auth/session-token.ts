@@ -31,10 +31,7 @@ export function sessionExpiryFrom(now: Date): Date {
   return new Date(now.getTime() + SESSION_TTL_MS);
 }
 
-export type SessionFreshness =
-  | { state: 'expired' }
-  | { state: 'valid'; expiresAt: Date }
-  | { state: 'renew'; expiresAt: Date };
+export type SessionFreshness = { state: 'expired' } | { state: 'valid'; expiresAt: Date } | { state: 'renew'; expiresAt: Date };
 
 /** What a use of a session at `now` does to it: refuse it, keep it, or push its expiry back. */
 export function sessionFreshness(expiresAt: Date, now: Date): SessionFreshness {

@@ -19,8 +19,7 @@ export interface SessionInfo {
  * session's new expiry).
  */
 export type SessionReading =
-  | { session: null; cookie: 'keep' | 'clear' }
-  | { session: SessionInfo; token: string; cookie: 'keep' | 'renew' };
+  { session: null; cookie: 'keep' | 'clear' } | { session: SessionInfo; token: string; cookie: 'keep' | 'renew' };
 
 /**
  * `cookieValue` is the raw cookie (undefined when none was sent). `now` is the server's clock

@@ -28,9 +28,15 @@ export interface SignatureOptions {
 
 /** The RPC URL is secret: the transport error is not passed on. */
 function unavailable(): never {
-  throw new SvcError(AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE, 'The contract-wallet signature could not be checked: chain 4663 did not answer', {
-    issues: [{ code: AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE, message: 'chain 4663 RPC unavailable; try again later', path: 'signature' }],
-  });
+  throw new SvcError(
+    AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE,
+    'The contract-wallet signature could not be checked: chain 4663 did not answer',
+    {
+      issues: [
+        { code: AUTH_CODES.SIWE_SIGNATURE_CHECK_UNAVAILABLE, message: 'chain 4663 RPC unavailable; try again later', path: 'signature' },
+      ],
+    },
+  );
 }
 
 function invalid(): never {

@@ -50,7 +50,11 @@ export function parseSiweMessage(message: string): SiweFields {
     parsed = new ParsedMessage(message);
   } catch {
     // The parser's own message quotes the caller's text, so it is not passed on.
-    refuse(AUTH_CODES.SIWE_MESSAGE_MALFORMED, 'The message is not a valid EIP-4361 message (each line as the standard lays it out, EIP-55 address, RFC 3339 times)', 'message');
+    refuse(
+      AUTH_CODES.SIWE_MESSAGE_MALFORMED,
+      'The message is not a valid EIP-4361 message (each line as the standard lays it out, EIP-55 address, RFC 3339 times)',
+      'message',
+    );
   }
   return {
     domain: parsed.domain,

@@ -1,6 +1,6 @@
 /**
  * The partnerbot → broker autonomy path, compiled (never run): from a valid Coil whose
- * autonomy gate is ready, the partner command pack (spec 2.9 commands ending "on broker"),
+ * autonomy gate is ready, the partner command pack (interface 2.9 commands ending "on broker"),
  * the broker MCP instruction pack a user's own broker-MCP agent follows, a paper runbook,
  * the live-readiness gate, and the path's binding: the symbols and the fuse set a post-run
  * audit checks reported activity against, sealed in an `autonomy_path` receipt.
@@ -72,9 +72,15 @@ export function preparePath(coil: Coil, options: PathOptions, deps: Pick<PathDep
   requireValidCoil(coil);
   const evaluation = validateAutonomy(coil, options, deps.serverTime);
   if (evaluation.gate.verdict === 'blocked') {
-    throw new SvcError('AUTONOMY_GATE_BLOCKED', `The autonomy gate is blocked for ${evaluation.mode}: ${evaluation.gate.missing.join(', ')}. POST /api/partnerbot/validate-autonomy lists every issue`, {
-      issues: evaluation.issues.filter((i) => i.severity === 'error').map((i) => ({ code: i.code, message: i.message, ...(i.path ? { path: i.path } : {}) })),
-    });
+    throw new SvcError(
+      'AUTONOMY_GATE_BLOCKED',
+      `The autonomy gate is blocked for ${evaluation.mode}: ${evaluation.gate.missing.join(', ')}. POST /api/partnerbot/validate-autonomy lists every issue`,
+      {
+        issues: evaluation.issues
+          .filter((i) => i.severity === 'error')
+          .map((i) => ({ code: i.code, message: i.message, ...(i.path ? { path: i.path } : {}) })),
+      },
+    );
   }
   const declaredTotal = fuseLimit(evaluation.fuses, 'maxTotalNotional') ?? undefined;
   const totalNotionalUsd = resolveTotalNotionalUsd(declaredTotal, options.maxTotalNotionalUsd);
@@ -88,7 +94,12 @@ export function preparePath(coil: Coil, options: PathOptions, deps: Pick<PathDep
       continue;
     }
     targets.set(target.ticker, target);
-    symbols.push({ brokerTicker: target.ticker, tokenAddress: target.address, targetWeightBps: asset.weightBps, planNotionalUsd: allocationNotionalUsd(totalNotionalUsd, asset.weightBps) });
+    symbols.push({
+      brokerTicker: target.ticker,
+      tokenAddress: target.address,
+      targetWeightBps: asset.weightBps,
+      planNotionalUsd: allocationNotionalUsd(totalNotionalUsd, asset.weightBps),
+    });
   }
   const manifestHash = manifestHashOf(coil);
   return {
@@ -136,16 +147,39 @@ export function partnerbotCommandPack(path: PreparedPath, deps: Pick<PathDeps, '
       chainId: BROKER_CHAIN_ID,
     };
     // Every rule but the two acknowledgments, which only the user can give.
-    const checked = stockIntentIssues({ ...template, userAcknowledgedTokenizedExposureNotDirectStockOwnership: true, userAcknowledgedPartnerExecutesTrade: true }, { maxNotionalUsd: deps.stockNotionalCapUsd });
+    const checked = stockIntentIssues(
+      { ...template, userAcknowledgedTokenizedExposureNotDirectStockOwnership: true, userAcknowledgedPartnerExecutesTrade: true },
+      { maxNotionalUsd: deps.stockNotionalCapUsd },
+    );
     issues.push(...checked.issues.map((x) => ({ ...x, path: `commands[${i}].${x.path}` })));
     if (s.planNotionalUsd > orderCap) {
-      issues.push({ code: 'ORDER_ABOVE_SINGLE_ORDER_FUSE', message: `${s.brokerTicker} would need ${s.planNotionalUsd} USD in one order, above the maxSingleOrderNotional fuse of ${orderCap} USD; lower maxTotalNotionalUsd or split the plan yourself`, path: `commands[${i}]` });
+      issues.push({
+        code: 'ORDER_ABOVE_SINGLE_ORDER_FUSE',
+        message: `${s.brokerTicker} would need ${s.planNotionalUsd} USD in one order, above the maxSingleOrderNotional fuse of ${orderCap} USD; lower maxTotalNotionalUsd or split the plan yourself`,
+        path: `commands[${i}]`,
+      });
     }
-    const intent = normalizeIntent({ ...template, userAcknowledgedTokenizedExposureNotDirectStockOwnership: true, userAcknowledgedPartnerExecutesTrade: true }) as unknown as StockIntent;
+    const intent = normalizeIntent({
+      ...template,
+      userAcknowledgedTokenizedExposureNotDirectStockOwnership: true,
+      userAcknowledgedPartnerExecutesTrade: true,
+    }) as unknown as StockIntent;
     const commandPack: CommandPack = buildCommandPack(intent, path.targets.get(s.brokerTicker)!, usdg);
-    return { brokerTicker: s.brokerTicker, tokenAddress: s.tokenAddress, targetWeightBps: s.targetWeightBps, notionalUsd: s.planNotionalUsd, commandPack, intentTemplate: normalizeIntent(template as never) };
+    return {
+      brokerTicker: s.brokerTicker,
+      tokenAddress: s.tokenAddress,
+      targetWeightBps: s.targetWeightBps,
+      notionalUsd: s.planNotionalUsd,
+      commandPack,
+      intentTemplate: normalizeIntent(template as never),
+    };
   });
-  if (issues.length) throw new SvcError('COMMAND_PACK_INVALID', 'A command of this pack would break a rule of the stock lane or a fuse; nothing is lowered to fit', { issues });
+  if (issues.length)
+    throw new SvcError(
+      'COMMAND_PACK_INVALID',
+      'A command of this pack would break a rule of the stock lane or a fuse; nothing is lowered to fit',
+      { issues },
+    );
   return {
     packVersion: COMMAND_PACK_VERSION,
     coilId: path.coilId,
@@ -172,7 +206,8 @@ export type PartnerbotCommandPack = ReturnType<typeof partnerbotCommandPack>;
 
 const STOP_CONDITIONS: Record<string, string> = {
   stopIfOracleUnhealthy: 'Stop the run when any price is stale, missing or unhealthy: an unknown price is never treated as live.',
-  stopIfReceiptMismatch: 'Stop the run when this pack\'s receipt no longer verifies (POST /api/receipts/verify) or the Coil no longer hashes to its manifestHash.',
+  stopIfReceiptMismatch:
+    "Stop the run when this pack's receipt no longer verifies (POST /api/receipts/verify) or the Coil no longer hashes to its manifestHash.",
 };
 
 const ABORT_CONDITIONS = [
@@ -185,7 +220,7 @@ const ABORT_CONDITIONS = [
 const NEVER = [
   'Never trade a symbol outside `symbols`, never convert a chain address into a ticker, never trade options or on margin.',
   'Never widen a fuse: the strictest value wins, and a value missing from this pack means stop, not default.',
-  'Never retry an order whose outcome is unknown: reconcile with the broker\'s order list first.',
+  "Never retry an order whose outcome is unknown: reconcile with the broker's order list first.",
   'Never send credentials, account numbers or order ids to this service; report activity with the fields named in postRunAudit only.',
   'Never describe an order as done unless the broker itself shows it; this service confirms nothing about the broker account.',
 ];
@@ -193,19 +228,29 @@ const NEVER = [
 function modeSteps(mode: AutonomyMode, hasHumanConfirmation: boolean): string[] {
   const common = [
     'Connect your own broker MCP in your own agent; this service never sees its credentials and never calls it.',
-    'Discover the session\'s broker MCP tools; treat any capability you cannot confirm as unavailable.',
+    "Discover the session's broker MCP tools; treat any capability you cannot confirm as unavailable.",
     'Read your account (positions, buying power) and every price; stop if any is stale or missing.',
   ];
   switch (mode) {
     case 'paper':
-      return [...common, 'Plan each order within the fuses on paper only: do not preview or submit anything in the broker.', `Report the planned orders with simulated: true to ${POST_RUN_AUDIT_ROUTE}.`];
+      return [
+        ...common,
+        'Plan each order within the fuses on paper only: do not preview or submit anything in the broker.',
+        `Report the planned orders with simulated: true to ${POST_RUN_AUDIT_ROUTE}.`,
+      ];
     case 'preview':
-      return [...common, 'Preview each order within the fuses in your broker (a preview, never a submission).', `Report the previews with simulated: true to ${POST_RUN_AUDIT_ROUTE}.`];
+      return [
+        ...common,
+        'Preview each order within the fuses in your broker (a preview, never a submission).',
+        `Report the previews with simulated: true to ${POST_RUN_AUDIT_ROUTE}.`,
+      ];
     case 'live_candidate':
       return [
         ...common,
-        'For each symbol, size the order within maxSingleOrderNotional, the run\'s total and the daily turnover; review it before any placement.',
-        hasHumanConfirmation ? 'Ask the user to confirm every order above the humanConfirmation threshold; without the confirmation, abort that order.' : 'Follow the humanConfirmation fuse for every order.',
+        "For each symbol, size the order within maxSingleOrderNotional, the run's total and the daily turnover; review it before any placement.",
+        hasHumanConfirmation
+          ? 'Ask the user to confirm every order above the humanConfirmation threshold; without the confirmation, abort that order.'
+          : 'Follow the humanConfirmation fuse for every order.',
         'Place orders only in your own broker account through your own broker MCP, inside the market session; stop at the first breach.',
         `After the session, report every order attempt (and its broker order id, if any) to ${POST_RUN_AUDIT_ROUTE} with this pack's receipt.`,
       ];
@@ -225,10 +270,20 @@ export function brokerMcpInstructions(path: PreparedPath) {
     modeMeaning: AUTONOMY_MODE_MEANING[path.mode],
     executor: 'user_broker_mcp_session' as const,
     symbolSpace: 'broker_ticker' as const,
-    symbols: path.symbols.map((s) => ({ brokerTicker: s.brokerTicker, targetWeightBps: s.targetWeightBps, planNotionalUsd: s.planNotionalUsd, maxOrderNotionalUsd: Math.min(orderCap, s.planNotionalUsd) })),
+    symbols: path.symbols.map((s) => ({
+      brokerTicker: s.brokerTicker,
+      targetWeightBps: s.targetWeightBps,
+      planNotionalUsd: s.planNotionalUsd,
+      maxOrderNotionalUsd: Math.min(orderCap, s.planNotionalUsd),
+    })),
     cashWeightBps: path.cashWeightBps,
     totalNotionalUsd: path.totalNotionalUsd,
-    fuses: path.fuses.map((f) => ({ kind: f.kind, unit: f.unit, limit: f.limit, rule: f.limit === null ? FUSE_CATALOGUE[f.kind].label : `${FUSE_CATALOGUE[f.kind].label}: ${f.limit} ${f.unit}` })),
+    fuses: path.fuses.map((f) => ({
+      kind: f.kind,
+      unit: f.unit,
+      limit: f.limit,
+      rule: f.limit === null ? FUSE_CATALOGUE[f.kind].label : `${FUSE_CATALOGUE[f.kind].label}: ${f.limit} ${f.unit}`,
+    })),
     fuseChecksum: path.fuseChecksum,
     marketSession: { ...MARKET_SESSION },
     humanConfirmation: {
@@ -241,8 +296,19 @@ export function brokerMcpInstructions(path: PreparedPath) {
     never: [...NEVER],
     postRunAudit: {
       route: POST_RUN_AUDIT_ROUTE,
-      reportFields: ['symbol', 'side', 'notionalUsd', 'at', 'brokerOrderId?', 'note?', 'instrument?', 'margin?', 'humanConfirmed?', 'simulated?'],
-      rule: 'Reported activity is your agent\'s word: the audit labels every item reported_unverified and checks it against these symbols and fuses.',
+      reportFields: [
+        'symbol',
+        'side',
+        'notionalUsd',
+        'at',
+        'brokerOrderId?',
+        'note?',
+        'instrument?',
+        'margin?',
+        'humanConfirmed?',
+        'simulated?',
+      ],
+      rule: "Reported activity is your agent's word: the audit labels every item reported_unverified and checks it against these symbols and fuses.",
     },
     svcExecutes: false as const,
     svcHoldsCredentials: false as const,
@@ -297,7 +363,10 @@ function paperRunbook(path: PreparedPath) {
     mode: 'paper' as const,
     steps: [
       'Read the instruction pack and the partner command pack; check each symbol against GET /api/stocks/registry.',
-      ...path.symbols.map((s) => `On paper, size ${s.brokerTicker} at ${s.targetWeightBps} bps of ${path.totalNotionalUsd} USD (${s.planNotionalUsd} USD) and check it against every fuse.`),
+      ...path.symbols.map(
+        (s) =>
+          `On paper, size ${s.brokerTicker} at ${s.targetWeightBps} bps of ${path.totalNotionalUsd} USD (${s.planNotionalUsd} USD) and check it against every fuse.`,
+      ),
       `Report the paper orders with simulated: true to ${POST_RUN_AUDIT_ROUTE} and read the verdict.`,
       'Only after reviewing the paper run, and with the live-autonomy acknowledgment, may the path be compiled again as live_candidate.',
     ],
@@ -318,7 +387,10 @@ export function compileBrokerPath(coil: Coil, options: PathOptions, deps: PathDe
   const path = preparePath(coil, options, deps);
   const commandPack = partnerbotCommandPack(path, deps);
   const instructions = brokerMcpInstructions(path);
-  const live = path.mode === 'live_candidate' ? { gate: path.gate } : { gate: validateAutonomy(coil, { ...options, autonomyMode: 'live_candidate' }, deps.serverTime).gate };
+  const live =
+    path.mode === 'live_candidate'
+      ? { gate: path.gate }
+      : { gate: validateAutonomy(coil, { ...options, autonomyMode: 'live_candidate' }, deps.serverTime).gate };
   const coilReceipt = buildReceipt(coil, 'coil_manifest', deps.now);
   return {
     autonomyMode: path.mode,

@@ -44,13 +44,28 @@ export function modeRank(mode: AutonomyMode): number {
  */
 export const LIVE_AUTONOMY_ACK_FIELDS: ReadonlyArray<{ field: string; statement: string }> = [
   { field: 'userUnderstandsNotInvestmentAdvice', statement: 'Nothing this service produces is investment advice.' },
-  { field: 'userUnderstandsSvcNeverExecutes', statement: 'This service never places, fills or settles an order; my own agent or the partner does, under my control.' },
+  {
+    field: 'userUnderstandsSvcNeverExecutes',
+    statement: 'This service never places, fills or settles an order; my own agent or the partner does, under my control.',
+  },
   { field: 'userUnderstandsPartnerExecutesTrade', statement: 'Stock-token trades are run by the external partner on its own terms.' },
-  { field: 'userUnderstandsTokenizedExposure', statement: 'Tokenized stocks and ETFs are economic exposure, not direct ownership of shares.' },
-  { field: 'userKeepsOwnKeysAndCredentials', statement: 'My keys, seed phrases and brokerage logins stay with me; this service never receives them.' },
+  {
+    field: 'userUnderstandsTokenizedExposure',
+    statement: 'Tokenized stocks and ETFs are economic exposure, not direct ownership of shares.',
+  },
+  {
+    field: 'userKeepsOwnKeysAndCredentials',
+    statement: 'My keys, seed phrases and brokerage logins stay with me; this service never receives them.',
+  },
   { field: 'userAcceptsMandatoryFuses', statement: 'The mandatory fuses bound every run and a breach aborts it.' },
-  { field: 'userUnderstandsJobStatusIsNotSettlement', statement: "A job status is the partner's word; only an on-chain confirmed receipt proves a trade." },
-  { field: 'userUnderstandsRegionalRestrictions', statement: 'Availability of stock tokens and of the partner is restricted by region; verifying it is between me and the partner.' },
+  {
+    field: 'userUnderstandsJobStatusIsNotSettlement',
+    statement: "A job status is the partner's word; only an on-chain confirmed receipt proves a trade.",
+  },
+  {
+    field: 'userUnderstandsRegionalRestrictions',
+    statement: 'Availability of stock tokens and of the partner is restricted by region; verifying it is between me and the partner.',
+  },
   { field: 'userCanRevokeAtAnyTime', statement: 'I can stop my agent at any time; nothing here keeps running on its own.' },
 ];
 
@@ -61,7 +76,13 @@ export const LIVE_ACK_MAX_AGE_SECONDS = 86_400;
 export const LIVE_ACK_FUTURE_SKEW_SECONDS = 120;
 
 export interface AckIssue {
-  code: 'LIVE_ACK_REQUIRED' | 'LIVE_ACK_STATEMENT_NOT_TRUE' | 'LIVE_ACK_UNKNOWN_FIELD' | 'LIVE_ACK_TIMESTAMP_INVALID' | 'LIVE_ACK_IN_FUTURE' | 'LIVE_ACK_EXPIRED';
+  code:
+    | 'LIVE_ACK_REQUIRED'
+    | 'LIVE_ACK_STATEMENT_NOT_TRUE'
+    | 'LIVE_ACK_UNKNOWN_FIELD'
+    | 'LIVE_ACK_TIMESTAMP_INVALID'
+    | 'LIVE_ACK_IN_FUTURE'
+    | 'LIVE_ACK_EXPIRED';
   message: string;
   path: string;
 }
@@ -74,27 +95,46 @@ export interface AckIssue {
 export function checkLiveAutonomyAck(ack: Record<string, unknown> | undefined, serverTime: Date): AckIssue[] {
   const path = 'liveAutonomyAck';
   if (ack === undefined) {
-    return [{ code: 'LIVE_ACK_REQUIRED', message: 'live_candidate needs the live-autonomy acknowledgment (GET /api/partnerbot/schema); no mode string stands in for it', path }];
+    return [
+      {
+        code: 'LIVE_ACK_REQUIRED',
+        message: 'live_candidate needs the live-autonomy acknowledgment (GET /api/partnerbot/schema); no mode string stands in for it',
+        path,
+      },
+    ];
   }
   const issues: AckIssue[] = [];
   const known = new Set([...LIVE_AUTONOMY_ACK_FIELDS.map((f) => f.field), ACK_TIMESTAMP_FIELD]);
   for (const { field } of LIVE_AUTONOMY_ACK_FIELDS) {
-    if (ack[field] !== true) issues.push({ code: 'LIVE_ACK_STATEMENT_NOT_TRUE', message: `${field} must be the boolean true`, path: `${path}.${field}` });
+    if (ack[field] !== true)
+      issues.push({ code: 'LIVE_ACK_STATEMENT_NOT_TRUE', message: `${field} must be the boolean true`, path: `${path}.${field}` });
   }
   for (const key of Object.keys(ack).sort()) {
     if (known.has(key)) continue;
     // A key that is not a name is the caller's text: it is not repeated back.
     const named = /^[A-Za-z_$][\w$]{0,63}$/.test(key);
-    issues.push({ code: 'LIVE_ACK_UNKNOWN_FIELD', message: `${named ? key : 'a field'} is not part of the acknowledgment`, path: named ? `${path}.${key}` : path });
+    issues.push({
+      code: 'LIVE_ACK_UNKNOWN_FIELD',
+      message: `${named ? key : 'a field'} is not part of the acknowledgment`,
+      path: named ? `${path}.${key}` : path,
+    });
   }
   const at = typeof ack[ACK_TIMESTAMP_FIELD] === 'string' ? parseIsoInstant(ack[ACK_TIMESTAMP_FIELD] as string) : undefined;
   const atPath = `${path}.${ACK_TIMESTAMP_FIELD}`;
   if (!at) {
-    issues.push({ code: 'LIVE_ACK_TIMESTAMP_INVALID', message: `${ACK_TIMESTAMP_FIELD} must be an ISO 8601 timestamp with a zone`, path: atPath });
+    issues.push({
+      code: 'LIVE_ACK_TIMESTAMP_INVALID',
+      message: `${ACK_TIMESTAMP_FIELD} must be an ISO 8601 timestamp with a zone`,
+      path: atPath,
+    });
   } else if (at.getTime() > serverTime.getTime() + LIVE_ACK_FUTURE_SKEW_SECONDS * 1000) {
     issues.push({ code: 'LIVE_ACK_IN_FUTURE', message: `${ACK_TIMESTAMP_FIELD} is ahead of the server clock`, path: atPath });
   } else if (serverTime.getTime() - at.getTime() > LIVE_ACK_MAX_AGE_SECONDS * 1000) {
-    issues.push({ code: 'LIVE_ACK_EXPIRED', message: `${ACK_TIMESTAMP_FIELD} is more than ${LIVE_ACK_MAX_AGE_SECONDS} seconds old; acknowledge again for this run`, path: atPath });
+    issues.push({
+      code: 'LIVE_ACK_EXPIRED',
+      message: `${ACK_TIMESTAMP_FIELD} is more than ${LIVE_ACK_MAX_AGE_SECONDS} seconds old; acknowledge again for this run`,
+      path: atPath,
+    });
   }
   return issues;
 }

@@ -1,5 +1,5 @@
 /**
- * The autonomy-path schema (spec 4.4 `GET /api/partnerbot/schema`): the routes of the path
+ * The autonomy-path schema (interface 4.4 `GET /api/partnerbot/schema`): the routes of the path
  * a trading agent may follow, the deposit modes, the autonomy modes, the mandatory autonomy
  * fuses and the live-autonomy acknowledgment (the same definitions the validation applies:
  * coil/fuse-catalogue.ts, autonomy/modes.ts), and the x402 call plan for the paid services.
@@ -43,20 +43,30 @@ export function partnerbotSchema({ lane, now }: PartnerbotSchemaInput) {
     generatedAt: now.toISOString(),
     routes: routesOf(['partner_autonomy_path', 'usdg_vault_deposit', 'partner_stock_token']),
     autonomyModes: AUTONOMY_MODES.map((mode) => ({ mode, default: mode === DEFAULT_AUTONOMY_MODE, meaning: AUTONOMY_MODE_MEANING[mode] })),
-    executionModeBounds: Object.entries(HIGHEST_MODE_FOR_EXECUTION_MODE).map(([executionMode, highestAutonomyMode]) => ({ executionMode, highestAutonomyMode })),
+    executionModeBounds: Object.entries(HIGHEST_MODE_FOR_EXECUTION_MODE).map(([executionMode, highestAutonomyMode]) => ({
+      executionMode,
+      highestAutonomyMode,
+    })),
     modes: [
       {
         mode: 'A' as const,
         title: 'Command pack plus a social command',
-        description: 'A deposit pack (approve and depositWithAcks calldata) the depositor signs in their own wallet, with the partnerbot social command. Execution from a social command is unverified, so Mode C is always presented beside it.',
+        description:
+          'A deposit pack (approve and depositWithAcks calldata) the depositor signs in their own wallet, with the partnerbot social command. Execution from a social command is unverified, so Mode C is always presented beside it.',
         envGates: [] as string[],
         refusalCodes: [] as string[],
       },
       {
         mode: 'B' as const,
         title: "Operator-wallet submission (the operator's own partner wallet only)",
-        description: 'One prompt to the partner for the operator\'s own wallet, after every gate passes and with an exact confirmPlanHash. Never a user-deposit path; complete only on on-chain proof.',
-        envGates: ['PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'PARTNER_WALLET_ADDRESS'],
+        description:
+          "One prompt to the partner for the operator's own wallet, after every gate passes and with an exact confirmPlanHash. Never a user-deposit path; complete only on on-chain proof.",
+        envGates: [
+          'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED',
+          'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT',
+          'PARTNER_API_KEY',
+          'PARTNER_WALLET_ADDRESS',
+        ],
         refusalCodes: ['MODE_B_DISABLED', 'OWNER_APPROVAL_REQUIRED', 'PARTNER_KEY_MISSING', 'RECEIVER_NOT_PARTNER_WALLET'],
       },
       {
@@ -76,7 +86,8 @@ export function partnerbotSchema({ lane, now }: PartnerbotSchemaInput) {
         min: fuse.min ?? null,
         max: fuse.max ?? null,
         requiredForCapsule: fuse.requiredForCapsule,
-        widening: fuse.unit === 'flag' ? 'an on/off fuse: present or missing' : 'a larger limit is looser: a caller may tighten it, never widen it',
+        widening:
+          fuse.unit === 'flag' ? 'an on/off fuse: present or missing' : 'a larger limit is looser: a caller may tighten it, never widen it',
       };
     }),
     liveAutonomyAcknowledgment: {

@@ -21,7 +21,16 @@ import { AUTONOMY_MODES } from './modes';
 export const POST_RUN_AUDIT_VERSION = 'svc-post-run-audit-1.0.0';
 
 /** Sides an agent may report; the option and short sides exist so that a breach can be named. */
-export const ACTIVITY_SIDES = ['buy', 'sell', 'sell_short', 'buy_to_cover', 'buy_to_open', 'sell_to_open', 'buy_to_close', 'sell_to_close'] as const;
+export const ACTIVITY_SIDES = [
+  'buy',
+  'sell',
+  'sell_short',
+  'buy_to_cover',
+  'buy_to_open',
+  'sell_to_open',
+  'buy_to_close',
+  'sell_to_close',
+] as const;
 export type ActivitySide = (typeof ACTIVITY_SIDES)[number];
 const OPTION_SIDES = new Set<ActivitySide>(['buy_to_open', 'sell_to_open', 'buy_to_close', 'sell_to_close']);
 const MARGIN_SIDES = new Set<ActivitySide>(['sell_short', 'buy_to_cover']);
@@ -96,17 +105,34 @@ function invalidReceipt(message: string, issues: { code: string; message: string
 /** Verifies the receipt and returns its binding, or throws 422 AUTONOMY_RECEIPT_INVALID. */
 export function bindingOfReceipt(receipt: Record<string, unknown>): z.infer<typeof bindingSchema> & { receiptId: string } {
   if (receipt.kind !== 'autonomy_path') {
-    throw invalidReceipt('The audit needs the autonomy_path receipt of POST /api/partnerbot/compile-broker-path or /broker-mcp-instructions', [
-      { code: 'RECEIPT_KIND', message: `expected kind autonomy_path, got ${typeof receipt.kind === 'string' ? receipt.kind : typeof receipt.kind}`, path: 'receipt.kind' },
-    ]);
+    throw invalidReceipt(
+      'The audit needs the autonomy_path receipt of POST /api/partnerbot/compile-broker-path or /broker-mcp-instructions',
+      [
+        {
+          code: 'RECEIPT_KIND',
+          message: `expected kind autonomy_path, got ${typeof receipt.kind === 'string' ? receipt.kind : typeof receipt.kind}`,
+          path: 'receipt.kind',
+        },
+      ],
+    );
   }
   const verification = verifyArtifactReceipt(receipt);
   if (!verification.ok) {
-    throw invalidReceipt('The receipt does not verify: its binding or its id was altered, so its fuses cannot be trusted', verification.mismatches.map((m) => ({ code: 'RECEIPT_MISMATCH', message: `${m} does not match its recomputed value`, path: `receipt.${m}` })));
+    throw invalidReceipt(
+      'The receipt does not verify: its binding or its id was altered, so its fuses cannot be trusted',
+      verification.mismatches.map((m) => ({
+        code: 'RECEIPT_MISMATCH',
+        message: `${m} does not match its recomputed value`,
+        path: `receipt.${m}`,
+      })),
+    );
   }
   const parsed = bindingSchema.safeParse(receipt.binding);
   if (!parsed.success) {
-    throw invalidReceipt('The receipt verifies but its binding is not a broker path binding', parsed.error.issues.map((i) => ({ code: 'BINDING_SHAPE', message: i.message, path: `receipt.binding.${i.path.join('.')}` })));
+    throw invalidReceipt(
+      'The receipt verifies but its binding is not a broker path binding',
+      parsed.error.issues.map((i) => ({ code: 'BINDING_SHAPE', message: i.message, path: `receipt.binding.${i.path.join('.')}` })),
+    );
   }
   return { ...parsed.data, receiptId: receipt.receiptId as string };
 }
@@ -135,14 +161,17 @@ export function postRunAudit(receipt: Record<string, unknown>, activity: readonl
   const dailyCapUsd = turnover.present && turnover.limit !== null ? (binding.totalNotionalUsd * turnover.limit) / 10_000 : null;
 
   // Activity in time order; the running totals (run and day) follow it.
-  const order = activity.map((a, index) => ({ a, index, at: parseIsoInstant(a.at)! })).sort((x, y) => x.at.getTime() - y.at.getTime() || x.index - y.index);
+  const order = activity
+    .map((a, index) => ({ a, index, at: parseIsoInstant(a.at)! }))
+    .sort((x, y) => x.at.getTime() - y.at.getTime() || x.index - y.index);
   let runTotal = 0;
   const byDay = new Map<string, number>();
   const results = new Map<number, { checks: CheckResult[]; note: QuotedReport | null }>();
 
   for (const { a, index, at } of order) {
     const checks: CheckResult[] = [];
-    const add = (check: AuditCheck, breach: boolean | null, detail: string) => checks.push({ check, result: breach === null ? 'not_applicable' : breach ? 'breach' : 'pass', detail });
+    const add = (check: AuditCheck, breach: boolean | null, detail: string) =>
+      checks.push({ check, result: breach === null ? 'not_applicable' : breach ? 'breach' : 'pass', detail });
     const counts = !a.simulated;
     const day = at.toISOString().slice(0, 10);
     if (counts) {
@@ -150,24 +179,64 @@ export function postRunAudit(receipt: Record<string, unknown>, activity: readonl
       byDay.set(day, (byDay.get(day) ?? 0) + a.notionalUsd);
     }
     const sym = a.symbol.trim().toUpperCase();
-    add('symbol_in_coil', !symbols.has(sym), symbols.has(sym) ? `${sym} is in the Coil` : `${sym} is not one of the Coil's symbols (${[...symbols].join(', ')})`);
-    add('order_notional_cap', orderCap.limit === null ? null : a.notionalUsd > orderCap.limit, orderCap.limit === null ? 'no maxSingleOrderNotional fuse in force' : `${a.notionalUsd} USD against the per-order cap of ${orderCap.limit} USD`);
+    add(
+      'symbol_in_coil',
+      !symbols.has(sym),
+      symbols.has(sym) ? `${sym} is in the Coil` : `${sym} is not one of the Coil's symbols (${[...symbols].join(', ')})`,
+    );
+    add(
+      'order_notional_cap',
+      orderCap.limit === null ? null : a.notionalUsd > orderCap.limit,
+      orderCap.limit === null
+        ? 'no maxSingleOrderNotional fuse in force'
+        : `${a.notionalUsd} USD against the per-order cap of ${orderCap.limit} USD`,
+    );
     add(
       'run_notional_cap',
       !counts || runCap.limit === null ? null : runTotal > runCap.limit,
-      !counts ? 'simulated: not counted' : runCap.limit === null ? 'no maxTotalNotional fuse in force' : `${cents(runTotal)} USD reported so far in the run against the cap of ${runCap.limit} USD`,
+      !counts
+        ? 'simulated: not counted'
+        : runCap.limit === null
+          ? 'no maxTotalNotional fuse in force'
+          : `${cents(runTotal)} USD reported so far in the run against the cap of ${runCap.limit} USD`,
     );
     add(
       'daily_turnover',
       !counts || dailyCapUsd === null ? null : byDay.get(day)! > dailyCapUsd,
-      !counts ? 'simulated: not counted' : dailyCapUsd === null ? 'no maxDailyTurnover fuse in force' : `${cents(byDay.get(day)!)} USD reported on ${day} (UTC) against ${turnover.limit} bps of ${binding.totalNotionalUsd} USD = ${cents(dailyCapUsd)} USD`,
+      !counts
+        ? 'simulated: not counted'
+        : dailyCapUsd === null
+          ? 'no maxDailyTurnover fuse in force'
+          : `${cents(byDay.get(day)!)} USD reported on ${day} (UTC) against ${turnover.limit} bps of ${binding.totalNotionalUsd} USD = ${cents(dailyCapUsd)} USD`,
     );
     const inSession = isWithinMarketSession(at);
-    add('market_session', session.present ? !inSession : null, session.present ? `${at.toISOString()} is ${inSession ? 'inside' : 'outside'} the ${MARKET_SESSION.id} session` : 'no marketHoursOnly fuse in force');
+    add(
+      'market_session',
+      session.present ? !inSession : null,
+      session.present
+        ? `${at.toISOString()} is ${inSession ? 'inside' : 'outside'} the ${MARKET_SESSION.id} session`
+        : 'no marketHoursOnly fuse in force',
+    );
     const option = a.instrument === 'option' || OPTION_SIDES.has(a.side);
-    add('no_options', noOptions.present ? option : null, noOptions.present ? (option ? `side ${a.side}${a.instrument ? `, instrument ${a.instrument}` : ''} is an option order` : 'not an option order') : 'no noOptions fuse in force');
+    add(
+      'no_options',
+      noOptions.present ? option : null,
+      noOptions.present
+        ? option
+          ? `side ${a.side}${a.instrument ? `, instrument ${a.instrument}` : ''} is an option order`
+          : 'not an option order'
+        : 'no noOptions fuse in force',
+    );
     const margin = a.margin === true || MARGIN_SIDES.has(a.side);
-    add('no_margin', noMargin.present ? margin : null, noMargin.present ? (margin ? `side ${a.side}${a.margin ? ', margin' : ''} needs margin` : 'no margin reported') : 'no noMargin fuse in force');
+    add(
+      'no_margin',
+      noMargin.present ? margin : null,
+      noMargin.present
+        ? margin
+          ? `side ${a.side}${a.margin ? ', margin' : ''} needs margin`
+          : 'no margin reported'
+        : 'no noMargin fuse in force',
+    );
     const needsConfirmation = human.present && human.limit !== null && a.notionalUsd > human.limit;
     add(
       'human_confirmation',
@@ -183,7 +252,9 @@ export function postRunAudit(receipt: Record<string, unknown>, activity: readonl
     add(
       'mode_allows_orders',
       a.simulated ? false : binding.autonomyMode !== 'live_candidate',
-      a.simulated ? 'simulated: allowed in every mode' : `the path was compiled for ${binding.autonomyMode}${binding.autonomyMode === 'live_candidate' ? '' : ', which allows no submitted order'}`,
+      a.simulated
+        ? 'simulated: allowed in every mode'
+        : `the path was compiled for ${binding.autonomyMode}${binding.autonomyMode === 'live_candidate' ? '' : ', which allows no submitted order'}`,
     );
     const future = at.getTime() > deps.serverTime.getTime() + FUTURE_SKEW_MS;
     add('time_not_in_future', future, future ? 'reported for a time that has not come yet' : 'not in the future');
@@ -207,7 +278,13 @@ export function postRunAudit(receipt: Record<string, unknown>, activity: readonl
     };
   });
   const breaches = items.flatMap((item) =>
-    item.checks.filter((c) => c.result === 'breach').map((c) => ({ item: item.index, code: BREACH_CODE[c.check], message: `Reported item ${item.index} (${item.symbol}, unconfirmed): ${c.detail}` })),
+    item.checks
+      .filter((c) => c.result === 'breach')
+      .map((c) => ({
+        item: item.index,
+        code: BREACH_CODE[c.check],
+        message: `Reported item ${item.index} (${item.symbol}, unconfirmed): ${c.detail}`,
+      })),
   );
   const report = {
     auditVersion: POST_RUN_AUDIT_VERSION,
@@ -219,7 +296,9 @@ export function postRunAudit(receipt: Record<string, unknown>, activity: readonl
     items,
     totals: {
       reportedNotionalUsd: cents(activity.filter((a) => !a.simulated).reduce((n, a) => n + a.notionalUsd, 0)),
-      byDay: [...byDay.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, usd]) => ({ day, notionalUsd: cents(usd), turnoverBps: Math.round((usd / binding.totalNotionalUsd) * 10_000) })),
+      byDay: [...byDay.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([day, usd]) => ({ day, notionalUsd: cents(usd), turnoverBps: Math.round((usd / binding.totalNotionalUsd) * 10_000) })),
     },
     executionClaimsQuoted: items.filter((i) => i.reportedNote?.claimsExecution).length,
     verdict: {
@@ -227,11 +306,11 @@ export function postRunAudit(receipt: Record<string, unknown>, activity: readonl
       breachCount: breaches.length,
       breaches,
       meaning: breaches.length
-        ? 'The reported activity breaks the fuses where named. It is the agent\'s report: nothing here is verified against the broker.'
+        ? "The reported activity breaks the fuses where named. It is the agent's report: nothing here is verified against the broker."
         : 'No reported item breaks a fuse. That is a statement about the report, which is unverified, not about the broker account.',
     },
     disclaimer:
-      'Every item is the agent\'s report (reported_unverified). This service has no access to the broker account and confirms no order; the broker\'s own records are the only proof.',
+      "Every item is the agent's report (reported_unverified). This service has no access to the broker account and confirms no order; the broker's own records are the only proof.",
   };
   return { report, receipt: buildArtifactReceipt('post_run_audit', report, deps.now, binding.manifestHash) };
 }

@@ -91,7 +91,9 @@ function mergeFuses(coil: Coil, added: readonly Fuse[]): { fuses: Map<FuseKind, 
   for (const i of own.issues.filter((x) => x.severity === 'error')) {
     findings.push({ ...i, ...(i.path ? { path: `coil.${i.path}` } : {}), requirement: 'coil_fuses_well_formed' });
   }
-  const fuses = new Map<FuseKind, AutonomyFuse>(own.fuses.map((f) => [f.kind, { kind: f.kind, unit: f.unit, limit: f.limit, source: `coil.${f.source}` }]));
+  const fuses = new Map<FuseKind, AutonomyFuse>(
+    own.fuses.map((f) => [f.kind, { kind: f.kind, unit: f.unit, limit: f.limit, source: `coil.${f.source}` }]),
+  );
   const seen = new Map<FuseKind, number>();
   added.forEach((fuse, i) => {
     const path = `fuses[${i}]`;
@@ -99,7 +101,8 @@ function mergeFuses(coil: Coil, added: readonly Fuse[]): { fuses: Map<FuseKind, 
     const problem = fuseBoundsProblem(fuse.kind, limit);
     if (problem) return findings.push(error('FUSE_BOUNDS', problem, `${path}.limit`, 'fuses_well_formed'));
     const first = seen.get(fuse.kind);
-    if (first !== undefined) return findings.push(error('DUPLICATE_FUSE', `${fuse.kind} is already given at fuses[${first}]`, path, 'fuses_well_formed'));
+    if (first !== undefined)
+      return findings.push(error('DUPLICATE_FUSE', `${fuse.kind} is already given at fuses[${first}]`, path, 'fuses_well_formed'));
     seen.set(fuse.kind, i);
     const existing = fuses.get(fuse.kind);
     if (existing && widensFuse(fuse.kind, limit, existing.limit)) {
@@ -125,7 +128,11 @@ export function validateAutonomy(coil: Coil, request: AutonomyRequest, serverTim
   const findings: Finding[] = [];
 
   for (const i of validateCoil(coil).issues) {
-    findings.push({ ...i, ...(i.path ? { path: `coil.${i.path}` } : {}), ...(i.severity === 'error' ? { requirement: 'coil_valid' } : {}) });
+    findings.push({
+      ...i,
+      ...(i.path ? { path: `coil.${i.path}` } : {}),
+      ...(i.severity === 'error' ? { requirement: 'coil_valid' } : {}),
+    });
   }
 
   coil.assets.forEach((asset, i) => {
@@ -133,7 +140,12 @@ export function validateAutonomy(coil: Coil, request: AutonomyRequest, serverTim
     const tradable = check.status === 'canonical' && check.asset.kind !== 'wrapped_native';
     if (!tradable && (check.status === 'canonical' || check.status === 'unknown_address')) {
       findings.push(
-        error('AUTONOMY_ASSET_NOT_TRADABLE', 'the autonomy path holds canonical stock and ETF tokens (and USDG as cash) only', `coil.assets[${i}].tokenAddress`, 'canonical_assets_only'),
+        error(
+          'AUTONOMY_ASSET_NOT_TRADABLE',
+          'the autonomy path holds canonical stock and ETF tokens (and USDG as cash) only',
+          `coil.assets[${i}].tokenAddress`,
+          'canonical_assets_only',
+        ),
       );
     }
   });
@@ -142,13 +154,27 @@ export function validateAutonomy(coil: Coil, request: AutonomyRequest, serverTim
   findings.push(...merged.findings);
   for (const kind of REQUIRED_AUTONOMY_FUSES) {
     if (!merged.fuses.has(kind)) {
-      findings.push(error('AUTONOMY_FUSE_MISSING', `${kind} is a mandatory autonomy fuse (${FUSE_CATALOGUE[kind].label}); it has no default on this path`, 'fuses', `fuse:${kind}`));
+      findings.push(
+        error(
+          'AUTONOMY_FUSE_MISSING',
+          `${kind} is a mandatory autonomy fuse (${FUSE_CATALOGUE[kind].label}); it has no default on this path`,
+          'fuses',
+          `fuse:${kind}`,
+        ),
+      );
     }
   }
   const single = merged.fuses.get('maxSingleOrderNotional')?.limit;
   const total = merged.fuses.get('maxTotalNotional')?.limit;
   if (single != null && total != null && single > total) {
-    findings.push(error('AUTONOMY_FUSE_CONFLICT', `maxSingleOrderNotional ${single} USD is above maxTotalNotional ${total} USD: one order cannot exceed the run`, 'fuses', 'fuses_consistent'));
+    findings.push(
+      error(
+        'AUTONOMY_FUSE_CONFLICT',
+        `maxSingleOrderNotional ${single} USD is above maxTotalNotional ${total} USD: one order cannot exceed the run`,
+        'fuses',
+        'fuses_consistent',
+      ),
+    );
   }
 
   const highest = HIGHEST_MODE_FOR_EXECUTION_MODE[coil.executionMode];
@@ -164,9 +190,15 @@ export function validateAutonomy(coil: Coil, request: AutonomyRequest, serverTim
   }
 
   if (mode === 'live_candidate') {
-    for (const i of checkLiveAutonomyAck(request.liveAutonomyAck, serverTime)) findings.push(error(i.code, i.message, i.path, 'live_autonomy_ack'));
+    for (const i of checkLiveAutonomyAck(request.liveAutonomyAck, serverTime))
+      findings.push(error(i.code, i.message, i.path, 'live_autonomy_ack'));
   } else if (request.liveAutonomyAck !== undefined) {
-    findings.push({ severity: 'warning', code: 'LIVE_ACK_NOT_USED', message: `the acknowledgment is read only for live_candidate; in ${mode} mode it is not checked and grants nothing`, path: 'liveAutonomyAck' });
+    findings.push({
+      severity: 'warning',
+      code: 'LIVE_ACK_NOT_USED',
+      message: `the acknowledgment is read only for live_candidate; in ${mode} mode it is not checked and grants nothing`,
+      path: 'liveAutonomyAck',
+    });
   }
 
   const missing = [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.requirement!))];

@@ -44,7 +44,8 @@ export function fuseBoundsProblem(kind: FuseKind, limit: number | null | undefin
   const def = FUSE_CATALOGUE[kind];
   if (def.unit === 'flag') return limit === null || limit === undefined ? undefined : `${kind} is an on/off fuse and takes no limit`;
   if (limit === null || limit === undefined) return `${kind} needs a limit in ${def.unit}`;
-  if (!Number.isFinite(limit) || limit < def.min! || limit > def.max!) return `${kind} limit ${limit} is outside ${def.min} to ${def.max} ${def.unit}`;
+  if (!Number.isFinite(limit) || limit < def.min! || limit > def.max!)
+    return `${kind} limit ${limit} is outside ${def.min} to ${def.max} ${def.unit}`;
   if (def.unit === 'bps' || def.unit === 'seconds') {
     if (!Number.isInteger(limit)) return `${kind} limit must be an integer number of ${def.unit}`;
   }
@@ -65,10 +66,13 @@ export function effectiveFuses(coil: Coil): { fuses: AuditedFuse[]; issues: Vali
   });
 
   const implied: AuditedFuse[] = [make('oracleStaleness', coil.risk.oracleStalenessSeconds, 'risk.oracleStalenessSeconds')];
-  if (coil.risk.maxSingleAssetWeightBps !== undefined) implied.push(make('singleAssetCap', coil.risk.maxSingleAssetWeightBps, 'risk.maxSingleAssetWeightBps'));
+  if (coil.risk.maxSingleAssetWeightBps !== undefined)
+    implied.push(make('singleAssetCap', coil.risk.maxSingleAssetWeightBps, 'risk.maxSingleAssetWeightBps'));
   if (coil.risk.allowNonCanonicalAssets === false) implied.push(make('canonicalAssetsOnly', null, 'risk.allowNonCanonicalAssets'));
-  if (coil.rebalancePolicy.maxSlippageBps !== undefined) implied.push(make('maxSlippage', coil.rebalancePolicy.maxSlippageBps, 'rebalancePolicy.maxSlippageBps'));
-  if (coil.rebalancePolicy.maxDailyTurnoverBps !== undefined) implied.push(make('maxDailyTurnover', coil.rebalancePolicy.maxDailyTurnoverBps, 'rebalancePolicy.maxDailyTurnoverBps'));
+  if (coil.rebalancePolicy.maxSlippageBps !== undefined)
+    implied.push(make('maxSlippage', coil.rebalancePolicy.maxSlippageBps, 'rebalancePolicy.maxSlippageBps'));
+  if (coil.rebalancePolicy.maxDailyTurnoverBps !== undefined)
+    implied.push(make('maxDailyTurnover', coil.rebalancePolicy.maxDailyTurnoverBps, 'rebalancePolicy.maxDailyTurnoverBps'));
   for (const f of implied) byKind.set(f.kind, f);
 
   const declaredAt = new Map<FuseKind, number>();
@@ -86,7 +90,9 @@ export function effectiveFuses(coil: Coil): { fuses: AuditedFuse[]; issues: Vali
     const existing = byKind.get(fuse.kind);
     if (existing) {
       if (existing.limit !== limit) {
-        issues.push(auditIssue('FUSE_CONFLICT', `${fuse.kind} is ${limit} here but ${existing.limit} in ${existing.source}; the field wins`, path));
+        issues.push(
+          auditIssue('FUSE_CONFLICT', `${fuse.kind} is ${limit} here but ${existing.limit} in ${existing.source}; the field wins`, path),
+        );
       }
       return;
     }
@@ -99,7 +105,9 @@ export function effectiveFuses(coil: Coil): { fuses: AuditedFuse[]; issues: Vali
 
 /** The checksum of a fuse set: SHA-256 of the canonical JSON of `[{kind, limit}]` sorted by kind. */
 export function fuseChecksumOf(fuses: readonly Pick<AuditedFuse, 'kind' | 'limit'>[]): string {
-  const canonical = [...fuses].map((f) => ({ kind: f.kind, limit: f.limit })).sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  const canonical = [...fuses]
+    .map((f) => ({ kind: f.kind, limit: f.limit }))
+    .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   return hashCanonical(canonical);
 }
 
@@ -108,13 +116,25 @@ export function riskAudit(coil: Coil): RiskAudit {
   const present = new Set(fuses.map((f) => f.kind));
   const missingRequired = REQUIRED_CAPSULE_FUSES.filter((k) => !present.has(k));
   for (const kind of missingRequired) {
-    issues.push(auditIssue('MISSING_REQUIRED_FUSE', `${kind} is required for a capsule and is not set; a capsule fills it with a conservative default that a human must confirm`, 'fuses'));
+    issues.push(
+      auditIssue(
+        'MISSING_REQUIRED_FUSE',
+        `${kind} is required for a capsule and is not set; a capsule fills it with a conservative default that a human must confirm`,
+        'fuses',
+      ),
+    );
   }
   const defaultCap = FUSE_CATALOGUE.singleAssetCap.capsuleDefault!;
   if (!present.has('singleAssetCap')) {
     coil.assets.forEach((a, i) => {
       if (a.weightBps > defaultCap) {
-        issues.push(auditIssue('CONCENTRATION', `This asset weighs ${a.weightBps} bps, above ${defaultCap} bps, and no single-asset cap is set`, `assets[${i}].weightBps`));
+        issues.push(
+          auditIssue(
+            'CONCENTRATION',
+            `This asset weighs ${a.weightBps} bps, above ${defaultCap} bps, and no single-asset cap is set`,
+            `assets[${i}].weightBps`,
+          ),
+        );
       }
     });
   }

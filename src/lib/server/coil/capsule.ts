@@ -113,12 +113,20 @@ export function resolveTotalNotionalUsd(declaredTotal: number | undefined, optio
   const total = optionTotal ?? declaredTotal ?? FUSE_CATALOGUE.maxTotalNotional.capsuleDefault!;
   if (total > CAPSULE_NOTIONAL_CEILING_USD) {
     throw compileError(`maxTotalNotionalUsd ${total} is above the ceiling of ${CAPSULE_NOTIONAL_CEILING_USD} USD`, [
-      { code: 'NOTIONAL_CAP_EXCEEDED', message: `at most ${CAPSULE_NOTIONAL_CEILING_USD} USD per capsule`, path: 'options.maxTotalNotionalUsd' },
+      {
+        code: 'NOTIONAL_CAP_EXCEEDED',
+        message: `at most ${CAPSULE_NOTIONAL_CEILING_USD} USD per capsule`,
+        path: 'options.maxTotalNotionalUsd',
+      },
     ]);
   }
   if (declaredTotal !== undefined && total > declaredTotal) {
     throw compileError(`maxTotalNotionalUsd ${total} is above the Coil's own maxTotalNotional fuse of ${declaredTotal} USD`, [
-      { code: 'NOTIONAL_ABOVE_FUSE', message: 'lower the option or the fuse; a capsule never raises a fuse', path: 'options.maxTotalNotionalUsd' },
+      {
+        code: 'NOTIONAL_ABOVE_FUSE',
+        message: 'lower the option or the fuse; a capsule never raises a fuse',
+        path: 'options.maxTotalNotionalUsd',
+      },
     ]);
   }
   return total;
@@ -129,7 +137,7 @@ export function allocationNotionalUsd(totalUsd: number, weightBps: number): numb
   return Math.floor((totalUsd * weightBps) / 100) / 100;
 }
 
-/** Compiles a capsule from a valid, non-paper Coil (spec 4.3), or throws 422. */
+/** Compiles a capsule from a valid, non-paper Coil (interface 4.3), or throws 422. */
 export function compileCapsule(coil: Coil, options: CapsuleOptions = {}): Capsule {
   requireValidCoil(coil);
   if (coil.mode === 'paper') {
@@ -140,14 +148,21 @@ export function compileCapsule(coil: Coil, options: CapsuleOptions = {}): Capsul
   const acknowledged = options.userAcknowledgedAgenticMode === true;
   if (coil.executionMode === 'agentic_mcp_enabled' && !acknowledged) {
     throw compileError('The agentic_mcp_enabled execution mode needs options.userAcknowledgedAgenticMode: true', [
-      { code: 'AGENTIC_ACK_REQUIRED', message: 'acknowledge that your own MCP agent may act within the fuses without per-order input', path: 'options.userAcknowledgedAgenticMode' },
+      {
+        code: 'AGENTIC_ACK_REQUIRED',
+        message: 'acknowledge that your own MCP agent may act within the fuses without per-order input',
+        path: 'options.userAcknowledgedAgenticMode',
+      },
     ]);
   }
 
   const audit = riskAudit(coil);
   const fuseErrors = audit.issues.filter((i) => i.severity === 'error');
   if (fuseErrors.length) {
-    throw compileError('The Coil carries fuses a capsule cannot use', fuseErrors.map((i) => ({ code: i.code, message: i.message, ...(i.path ? { path: `coil.${i.path}` } : {}) })));
+    throw compileError(
+      'The Coil carries fuses a capsule cannot use',
+      fuseErrors.map((i) => ({ code: i.code, message: i.message, ...(i.path ? { path: `coil.${i.path}` } : {}) })),
+    );
   }
 
   const declaredTotal = audit.fuses.find((f) => f.kind === 'maxTotalNotional')?.limit ?? undefined;
@@ -156,7 +171,17 @@ export function compileCapsule(coil: Coil, options: CapsuleOptions = {}): Capsul
   const fuses: CapsuleFuse[] = audit.fuses
     .filter((f) => f.kind !== 'maxTotalNotional')
     .map((f) => ({ kind: f.kind, unit: f.unit, limit: f.limit, source: f.source }));
-  fuses.push({ kind: 'maxTotalNotional', unit: 'usd', limit: total, source: options.maxTotalNotionalUsd !== undefined ? 'options.maxTotalNotionalUsd' : declaredTotal !== undefined ? 'coil.fuses' : 'capsule-default' });
+  fuses.push({
+    kind: 'maxTotalNotional',
+    unit: 'usd',
+    limit: total,
+    source:
+      options.maxTotalNotionalUsd !== undefined
+        ? 'options.maxTotalNotionalUsd'
+        : declaredTotal !== undefined
+          ? 'coil.fuses'
+          : 'capsule-default',
+  });
   for (const kind of audit.missingRequired) {
     fuses.push({ kind, unit: FUSE_CATALOGUE[kind].unit, limit: defaultLimit(kind, coil, total), source: 'capsule-default' });
   }

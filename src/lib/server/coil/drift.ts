@@ -1,5 +1,5 @@
 /**
- * Drift check (spec 2.7): per symbol, signed drift = current - target; an entry breaches
+ * Drift check (interface 2.7): per symbol, signed drift = current - target; an entry breaches
  * when |drift| >= the Coil's `driftThresholdBps`. A rebalance proposal appears only when
  * something breaches, and it is a preview: no notional, no quantity, a human confirms.
  * Without current weights there is no reading, and none is invented.
@@ -17,7 +17,14 @@ export const ABORT_CONDITIONS = [
   'Abort if account data is stale or missing.',
 ] as const;
 
-export const INTENT_FUSE_CHECKS = ['singleAssetCap', 'maxDailyTurnover', 'maxSlippage', 'oracleStaleness', 'canonicalAssetsOnly', 'humanConfirmation'] as const;
+export const INTENT_FUSE_CHECKS = [
+  'singleAssetCap',
+  'maxDailyTurnover',
+  'maxSlippage',
+  'oracleStaleness',
+  'canonicalAssetsOnly',
+  'humanConfirmation',
+] as const;
 
 export interface DriftEntry {
   symbol: string;
@@ -93,16 +100,37 @@ export function driftCheck(input: DriftInput): DriftReport {
   for (const [symbol, target] of targets) {
     const reading = current.get(symbol);
     if (reading === undefined) {
-      entries.push({ symbol, targetWeightBps: target, currentWeightBps: null, driftBps: null, breachesThreshold: false, reading: 'missing' });
+      entries.push({
+        symbol,
+        targetWeightBps: target,
+        currentWeightBps: null,
+        driftBps: null,
+        breachesThreshold: false,
+        reading: 'missing',
+      });
     } else {
       const drift = reading - target;
-      entries.push({ symbol, targetWeightBps: target, currentWeightBps: reading, driftBps: drift, breachesThreshold: breaches(drift, thresholdBps), reading: 'provided' });
+      entries.push({
+        symbol,
+        targetWeightBps: target,
+        currentWeightBps: reading,
+        driftBps: drift,
+        breachesThreshold: breaches(drift, thresholdBps),
+        reading: 'provided',
+      });
     }
   }
   // A holding outside the basket drifts from a target of zero.
   for (const [symbol, reading] of [...current].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (targets.has(symbol)) continue;
-    entries.push({ symbol, targetWeightBps: 0, currentWeightBps: reading, driftBps: reading, breachesThreshold: breaches(reading, thresholdBps), reading: 'provided' });
+    entries.push({
+      symbol,
+      targetWeightBps: 0,
+      currentWeightBps: reading,
+      driftBps: reading,
+      breachesThreshold: breaches(reading, thresholdBps),
+      reading: 'provided',
+    });
   }
 
   const missing = entries.filter((e) => e.reading === 'missing').length;

@@ -62,9 +62,17 @@ function canonicalAssets(coil: Coil): HealthComponent {
   const weights = positiveWeights(coil);
   const total = weights.reduce((s, w) => s + w, 0);
   if (total === 0) return { name: 'canonicalAssets', points: 0, maxPoints: max, explanation: 'no weighted assets to check' };
-  const canonical = coil.assets.reduce((s, a, i) => (checkCanonical(a.ticker, a.tokenAddress).status === 'canonical' ? s + weights[i]! : s), 0);
+  const canonical = coil.assets.reduce(
+    (s, a, i) => (checkCanonical(a.ticker, a.tokenAddress).status === 'canonical' ? s + weights[i]! : s),
+    0,
+  );
   const points = Math.floor((max * canonical) / total);
-  return { name: 'canonicalAssets', points, maxPoints: max, explanation: `${((100 * canonical) / total).toFixed(2)}% of the weight sits in canonical registry assets` };
+  return {
+    name: 'canonicalAssets',
+    points,
+    maxPoints: max,
+    explanation: `${((100 * canonical) / total).toFixed(2)}% of the weight sits in canonical registry assets`,
+  };
 }
 
 function diversification(coil: Coil): HealthComponent {
@@ -72,7 +80,8 @@ function diversification(coil: Coil): HealthComponent {
   const weights = positiveWeights(coil).filter((w) => w > 0);
   if (weights.length === 0) return { name: 'diversification', points: 0, maxPoints: max, explanation: 'no weighted assets' };
   const total = weights.reduce((s, w) => s + w, 0);
-  if (!Number.isFinite(total)) return { name: 'diversification', points: 0, maxPoints: max, explanation: 'the weights are not finite numbers' };
+  if (!Number.isFinite(total))
+    return { name: 'diversification', points: 0, maxPoints: max, explanation: 'the weights are not finite numbers' };
   // Shares, not squares of raw weights: an absurd weight (1e200 bps) must not overflow to NaN.
   const effective = 1 / weights.reduce((s, w) => s + (w / total) ** 2, 0);
   const points = Math.round(max * Math.min(1, (effective - 1) / 4));
@@ -136,7 +145,7 @@ export function scoreCoil(coil: Coil, validation: ValidationResult = validateCoi
   };
 }
 
-/** The strategist's `score` object (spec 2.2): total, explanation and one field per component. */
+/** The strategist's `score` object (interface 2.2): total, explanation and one field per component. */
 export function strategistScore(health: CoilHealth) {
   const byName = Object.fromEntries(health.components.map((c) => [c.name, c.points])) as Record<HealthComponentName, number>;
   return { total: health.total, explanation: health.explanation, ...byName };

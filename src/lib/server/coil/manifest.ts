@@ -1,7 +1,7 @@
 /**
- * The Coil (basket manifest, spec 2.3) as a zod schema: the one definition the tools, the
+ * The Coil (basket manifest, interface 2.3) as a zod schema: the one definition the tools, the
  * strategist, the receipts and the MCP server share. The schema checks shape only (a value
- * that is not a Coil at all is a 400 `COIL_SHAPE`); the rules of spec 2.4 live in
+ * that is not a Coil at all is a 400 `COIL_SHAPE`); the rules of interface 2.4 live in
  * validate.ts and report issues on a well-shaped Coil.
  */
 import { z } from 'zod';
@@ -38,7 +38,7 @@ const bps = () => z.number().int().min(1).max(10_000);
 
 /**
  * `executionMode` is checked with a custom issue so a wrong value is reported as the field
- * issue `COIL_EXECUTION_MODE` (spec 7) rather than a generic enum error.
+ * issue `COIL_EXECUTION_MODE` (interface 7) rather than a generic enum error.
  */
 export const executionModeSchema = z
   .string()
@@ -46,14 +46,16 @@ export const executionModeSchema = z
     message: `executionMode must be one of ${EXECUTION_MODES.join(', ')}`,
     params: { code: 'COIL_EXECUTION_MODE' },
   })
-  .meta({ enum: [...EXECUTION_MODES], description: 'How far a compiled capsule may go; the service itself never executes.' }) as unknown as z.ZodType<
-  ExecutionMode,
-  string
->;
+  .meta({
+    enum: [...EXECUTION_MODES],
+    description: 'How far a compiled capsule may go; the service itself never executes.',
+  }) as unknown as z.ZodType<ExecutionMode, string>;
 
 export const coilAssetSchema = z.object({
   ticker: brokerTickerField(16).describe('display metadata only (a ticker, never a chain address); the address is the identity'),
-  tokenAddress: chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits').describe('the identity (a chain address, never a ticker); must be canonical on chain 4663'),
+  tokenAddress: chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits').describe(
+    'the identity (a chain address, never a ticker); must be canonical on chain 4663',
+  ),
   weightBps: z.number().describe('positive integer basis points; all weights sum to exactly 10000'),
   rationale: z.string().max(1000),
 });
@@ -61,7 +63,10 @@ export const coilAssetSchema = z.object({
 export const coilRiskSchema = z.object({
   allowNonCanonicalAssets: z.boolean().describe('must be false'),
   notInvestmentAdvice: z.boolean().describe('must be true'),
-  liveExecutionAllowed: z.boolean().optional().describe('a paper Coil must not set it; only a `live` Coil may, and the service still never executes'),
+  liveExecutionAllowed: z
+    .boolean()
+    .optional()
+    .describe('a paper Coil must not set it; only a `live` Coil may, and the service still never executes'),
   oracleStalenessSeconds: z.number().int().min(1).max(604_800),
   notes: z.array(z.string().max(500)).max(50),
   maxSingleAssetWeightBps: bps().optional().describe('the single-asset cap; every weight must be at most this (10000 when absent)'),
@@ -89,7 +94,9 @@ export const coilSchema = z.object({
   schemaVersion: z.literal(COIL_SCHEMA_VERSION),
   slug: z.string().regex(SLUG, 'lowercase letters, digits and dashes, at most 80 characters'),
   name: z.string().min(1).max(120),
-  mode: z.enum(COIL_MODES).describe('paper and readiness-check are planning modes; brokerage-mcp-plan and live are live modes for NONCANONICAL_ASSET'),
+  mode: z
+    .enum(COIL_MODES)
+    .describe('paper and readiness-check are planning modes; brokerage-mcp-plan and live are live modes for NONCANONICAL_ASSET'),
   assets: z.array(coilAssetSchema).max(50),
   risk: coilRiskSchema,
   forkOf: z.string().max(80).nullable().default(null).describe('parent slug when forking, else null'),
@@ -107,7 +114,7 @@ export type CoilAsset = z.output<typeof coilAssetSchema>;
 export type Fuse = z.output<typeof fuseSchema>;
 export type Memo = z.output<typeof memoSchema>;
 
-/** Fields that are timestamps: excluded from the manifest's identity content (spec 2.5). */
+/** Fields that are timestamps: excluded from the manifest's identity content (interface 2.5). */
 export const TIMESTAMP_FIELDS = ['createdAt'] as const;
 
 /**

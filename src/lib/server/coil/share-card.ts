@@ -61,7 +61,12 @@ export interface ShareCardInput {
 
 function truncate(text: string, max: number): string {
   const chars = [...text.trim()];
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? chars.join('')
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 export function percentOf(weightBps: number): string {
@@ -73,7 +78,11 @@ export function assertNoPerformanceClaim(coil: Coil): void {
   const offending = coilTexts(coil).filter(([, text]) => findPerformanceClaim(text));
   if (offending.length === 0) return;
   throw new SvcError('SHARE_CARD_REJECTED', 'A share card is a thesis artifact and never carries a performance claim', {
-    issues: offending.map(([path]) => ({ code: 'PERFORMANCE_CLAIM', message: 'this text reads as a promise or report of performance', path: `coil.${path}` })),
+    issues: offending.map(([path]) => ({
+      code: 'PERFORMANCE_CLAIM',
+      message: 'this text reads as a promise or report of performance',
+      path: `coil.${path}`,
+    })),
   });
 }
 
@@ -82,7 +91,12 @@ export function buildShareCard(input: ShareCardInput): ShareCard {
   assertNoPerformanceClaim(coil);
   const origin = input.serviceOrigin.replace(/\/+$/, '');
   const base = (input.shareUrlBase ?? `${origin}${SHARE_CARD_PATH}`).replace(/\/+$/, '');
-  const assets = coil.assets.map((a) => ({ ticker: a.ticker, weightBps: a.weightBps, weightPercent: percentOf(a.weightBps), rationale: truncate(a.rationale, 280) }));
+  const assets = coil.assets.map((a) => ({
+    ticker: a.ticker,
+    weightBps: a.weightBps,
+    weightPercent: percentOf(a.weightBps),
+    rationale: truncate(a.rationale, 280),
+  }));
   const headline = truncate(coil.memo?.title || coil.name, 120);
   const summary = truncate(coil.memo?.body ?? assets.map((a) => `${a.ticker} ${a.weightPercent}`).join(', '), 400);
   return {
@@ -105,15 +119,17 @@ export function buildShareCard(input: ShareCardInput): ShareCard {
 
 /** XML-escapes text and drops the characters XML 1.0 cannot carry. */
 export function escapeXml(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex -- matching the C0 controls XML 1.0 forbids is the point
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- matching the C0 controls XML 1.0 forbids is the point
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+  );
 }
 
 function wrap(text: string, width: number, maxLines: number): string[] {
@@ -146,7 +162,9 @@ export function renderShareCardSvg(card: ShareCard): string {
   parts.push(t(60, 70, 20, '#fbbf24', 'THESIS CARD · NOT A PERFORMANCE CLAIM', 600));
   // 40 px bold: about 42 characters fit the 1080 px text column.
   wrap(card.title, 42, 2).forEach((line, i) => parts.push(t(60, 125 + i * 46, 40, '#f8fafc', line, 700)));
-  wrap(card.headline === card.title ? card.summary : card.headline, 80, 2).forEach((line, i) => parts.push(t(60, 225 + i * 30, 22, '#cbd5e1', line)));
+  wrap(card.headline === card.title ? card.summary : card.headline, 80, 2).forEach((line, i) =>
+    parts.push(t(60, 225 + i * 30, 22, '#cbd5e1', line)),
+  );
   const rows = card.assets.slice(0, MAX_ROWS);
   rows.forEach((a, i) => {
     const y = 300 + i * 34;

@@ -1,5 +1,5 @@
 /**
- * Coil validation (spec 2.4) and the validation status derived from it (spec 3.4). An
+ * Coil validation (interface 2.4) and the validation status derived from it (interface 3.4). An
  * invalid Coil is an answer with issues, never an exception: the caller decides whether a
  * tool needs a valid Coil (then 422 `COIL_INVALID`).
  */
@@ -43,7 +43,9 @@ export const VALIDATION_CODES: Readonly<Record<string, IssueSeverity>> = {
 };
 
 function issue(code: keyof typeof VALIDATION_CODES, message: string, path?: string): ValidationIssue {
-  return path === undefined ? { severity: VALIDATION_CODES[code]!, code, message } : { severity: VALIDATION_CODES[code]!, code, message, path };
+  return path === undefined
+    ? { severity: VALIDATION_CODES[code]!, code, message }
+    : { severity: VALIDATION_CODES[code]!, code, message, path };
 }
 
 export function validationStatusOf(issues: readonly ValidationIssue[]): ValidationStatus {
@@ -51,7 +53,7 @@ export function validationStatusOf(issues: readonly ValidationIssue[]): Validati
   return issues.length > 0 ? 'valid-with-warnings' : 'valid';
 }
 
-/** Applies every rule of spec 2.4 (and the service's own additions) to a well-shaped Coil. */
+/** Applies every rule of interface 2.4 (and the service's own additions) to a well-shaped Coil. */
 export function validateCoil(coil: Coil): ValidationResult {
   const issues: ValidationIssue[] = [];
   const live = LIVE_COIL_MODES.has(coil.mode);
@@ -65,17 +67,32 @@ export function validateCoil(coil: Coil): ValidationResult {
     const at = `assets[${i}]`;
     const check = checkCanonical(asset.ticker, asset.tokenAddress);
     if (check.status === 'ticker_address_mismatch') {
-      issues.push(issue('TICKER_ADDRESS_MISMATCH', `${check.asset.ticker} is canonical only at ${check.asset.address}; ${asset.tokenAddress} is a different token`, `${at}.tokenAddress`));
+      issues.push(
+        issue(
+          'TICKER_ADDRESS_MISMATCH',
+          `${check.asset.ticker} is canonical only at ${check.asset.address}; ${asset.tokenAddress} is a different token`,
+          `${at}.tokenAddress`,
+        ),
+      );
     } else if (check.status === 'unknown_address' || check.status === 'malformed_address') {
       issues.push(
         live
-          ? issue('NONCANONICAL_ASSET', `${asset.tokenAddress} is not in the canonical registry; a ${coil.mode} Coil may hold canonical assets only`, `${at}.tokenAddress`)
-          : issue('UNKNOWN_ADDRESS', `${asset.tokenAddress} is not in the canonical registry; allowed in a ${coil.mode} check, but it cannot go live`, `${at}.tokenAddress`),
+          ? issue(
+              'NONCANONICAL_ASSET',
+              `${asset.tokenAddress} is not in the canonical registry; a ${coil.mode} Coil may hold canonical assets only`,
+              `${at}.tokenAddress`,
+            )
+          : issue(
+              'UNKNOWN_ADDRESS',
+              `${asset.tokenAddress} is not in the canonical registry; allowed in a ${coil.mode} check, but it cannot go live`,
+              `${at}.tokenAddress`,
+            ),
       );
     }
     const key = asset.tokenAddress.toLowerCase();
     const first = seen.get(key);
-    if (first !== undefined) issues.push(issue('DUPLICATE_ASSET', `${asset.tokenAddress} already appears at assets[${first}]`, `${at}.tokenAddress`));
+    if (first !== undefined)
+      issues.push(issue('DUPLICATE_ASSET', `${asset.tokenAddress} already appears at assets[${first}]`, `${at}.tokenAddress`));
     else seen.set(key, i);
 
     const w = asset.weightBps;
@@ -95,11 +112,23 @@ export function validateCoil(coil: Coil): ValidationResult {
     if (coil.mode === 'paper') {
       issues.push(issue('LIVE_FLAG_ON_PAPER', 'A paper Coil must not set risk.liveExecutionAllowed', 'risk.liveExecutionAllowed'));
     } else if (coil.mode !== 'live') {
-      issues.push(issue('LIVE_FLAG_DURING_READINESS', `A ${coil.mode} Coil is a readiness check: risk.liveExecutionAllowed stays off`, 'risk.liveExecutionAllowed'));
+      issues.push(
+        issue(
+          'LIVE_FLAG_DURING_READINESS',
+          `A ${coil.mode} Coil is a readiness check: risk.liveExecutionAllowed stays off`,
+          'risk.liveExecutionAllowed',
+        ),
+      );
     }
   }
   if (coil.mode === 'paper' && coil.executionMode !== 'paper_only') {
-    issues.push(issue('EXECUTION_MODE_ON_PAPER', `A paper Coil compiles to nothing: its executionMode must be paper_only, not ${coil.executionMode}`, 'executionMode'));
+    issues.push(
+      issue(
+        'EXECUTION_MODE_ON_PAPER',
+        `A paper Coil compiles to nothing: its executionMode must be paper_only, not ${coil.executionMode}`,
+        'executionMode',
+      ),
+    );
   }
   if (coil.risk.allowNonCanonicalAssets !== false) {
     issues.push(issue('RISK_ALLOW_NONCANONICAL', 'risk.allowNonCanonicalAssets must be false', 'risk.allowNonCanonicalAssets'));

@@ -35,7 +35,11 @@ export const authStore: AuthStore = {
   async createSession(session): Promise<void> {
     const db = getDb();
     try {
-      await db.walletUser.upsert({ where: { address: session.address }, create: { address: session.address, createdAt: session.createdAt }, update: {} });
+      await db.walletUser.upsert({
+        where: { address: session.address },
+        create: { address: session.address, createdAt: session.createdAt },
+        update: {},
+      });
     } catch (error) {
       // Two first sign-ins of one wallet at once: the other created the user; fine.
       if (!isUniqueViolation(error)) throw error;

@@ -53,7 +53,11 @@ export function getDb(): Db {
     // The client opens on first use, not at start-up: loading Prisma's query compiler costs
     // start-up time and resident memory that a server answering only GETs never needs.
     for (const pragma of SQLITE_PRAGMAS) {
-      sqlite.$executeRawUnsafe(pragma).catch((error: unknown) => logger.error({ event: 'sqlite_pragma_failed', pragma, name: (error as Error)?.name }, 'database setting not applied'));
+      sqlite
+        .$executeRawUnsafe(pragma)
+        .catch((error: unknown) =>
+          logger.error({ event: 'sqlite_pragma_failed', pragma, name: (error as Error)?.name }, 'database setting not applied'),
+        );
     }
     client = sqlite;
   }

@@ -83,7 +83,11 @@ export async function findCoilByManifestHash(manifestHash: string): Promise<Coil
 
 /** The strategists (`mock`, `partner`) that coiled a stored manifest, oldest first; empty for caller-supplied Coils. */
 export async function coilingStrategists(manifestHash: string): Promise<string[]> {
-  const rows = await getDb().coil.findMany({ where: { manifestHash, agentId: { not: null } }, select: { agentId: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const rows = await getDb().coil.findMany({
+    where: { manifestHash, agentId: { not: null } },
+    select: { agentId: true },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   return [...new Set(rows.map((r) => r.agentId!))];
 }
 
@@ -114,8 +118,17 @@ export function forkParentStore(viewer: string | null): ForkParentStore {
 async function lineageNode(manifestHash: string): Promise<LineageNode | undefined> {
   const db = getDb();
   const [receipts, coils] = await Promise.all([
-    db.receipt.findMany({ where: { manifestHash }, select: { receiptId: true, parentManifestHash: true, coilSlug: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
-    db.coil.findMany({ where: { manifestHash }, select: { parentManifestHash: true, slug: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: 1 }),
+    db.receipt.findMany({
+      where: { manifestHash },
+      select: { receiptId: true, parentManifestHash: true, coilSlug: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    }),
+    db.coil.findMany({
+      where: { manifestHash },
+      select: { parentManifestHash: true, slug: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: 1,
+    }),
   ]);
   if (receipts.length === 0 && coils.length === 0) return undefined;
   const parent = receipts.find((r) => r.parentManifestHash)?.parentManifestHash ?? coils[0]?.parentManifestHash ?? null;
@@ -149,7 +162,8 @@ export async function passportStats(agent: { kind: 'strategist' | 'wallet'; id: 
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   const scoreByManifest = new Map<string, number | null>();
-  for (const c of coils) if (!scoreByManifest.has(c.manifestHash) || scoreByManifest.get(c.manifestHash) === null) scoreByManifest.set(c.manifestHash, c.score);
+  for (const c of coils)
+    if (!scoreByManifest.has(c.manifestHash) || scoreByManifest.get(c.manifestHash) === null) scoreByManifest.set(c.manifestHash, c.score);
   const manifests = [...scoreByManifest.keys()];
   if (manifests.length === 0) return { manifestsCoiled: 0, forksReceived: 0, averageScore: null, receipts: 0 };
 

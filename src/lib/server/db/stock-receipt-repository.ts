@@ -133,7 +133,12 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
     await getDb().stockReceipt.updateMany({ where: { planHash, jobId: null }, data: { submitClaimedAt: null } });
   }
 
-  async applyChange(id: string, expectedVersion: number, change: ReceiptChange, event: ReceiptEventInput): Promise<StockReceiptRecord | null> {
+  async applyChange(
+    id: string,
+    expectedVersion: number,
+    change: ReceiptChange,
+    event: ReceiptEventInput,
+  ): Promise<StockReceiptRecord | null> {
     const db = getDb();
     const write = db.$transaction(async (tx) => {
       const result = await tx.stockReceipt.updateMany({

@@ -9,7 +9,6 @@ import type { VaultDepositJob as Row } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
 import { isUniqueViolation } from './unique-violation';
 
-
 function toRecord(row: Row): VaultDepositJobRecord {
   return {
     id: row.id,

@@ -70,7 +70,13 @@ export const x402AuthorizationStore: AuthorizationStore = {
     await db.$transaction([
       db.x402Authorization.update({
         where: { id },
-        data: { status: 'settled', transaction: receipt.facilitatorTransaction, receiptId: receipt.receiptId, facilitatorReason: null, updatedAt: at },
+        data: {
+          status: 'settled',
+          transaction: receipt.facilitatorTransaction,
+          receiptId: receipt.receiptId,
+          facilitatorReason: null,
+          updatedAt: at,
+        },
       }),
       db.x402PaymentReceipt.create({
         data: {

@@ -1,5 +1,5 @@
 /**
- * Credential guard (spec 5.3): no endpoint and no MCP tool accepts a credential. A request
+ * Credential guard (interface 5, rule 3): no endpoint and no MCP tool accepts a credential. A request
  * whose body or query carries a field that is named like a credential, or a string that
  * looks like a seed phrase or a PEM private key, is refused before any processing.
  *
@@ -74,7 +74,10 @@ export function isCredentialFieldName(name: string): boolean {
 
 /** True when the text contains a run of at least 12 consecutive BIP-39 English words. */
 export function looksLikeSeedPhrase(text: string): boolean {
-  const words = text.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
   if (words.length < SEED_MIN_WORDS) return false;
   let run = 0;
   for (const word of words) {

@@ -3,7 +3,7 @@
  * to send may leave, applied to the value itself before it is serialised (by the tRPC
  * middleware for every procedure, and by the paid x402 flow before it settles).
  *
- *   1. Execution-claim guard (spec 1, 7): a string of the service's own that reads as an
+ *   1. Execution-claim guard (interface 1, 7): a string of the service's own that reads as an
  *      unproven execution claim refuses the whole answer with `OUTPUT_GUARD`.
  *   2. Secret scrub: a configured secret value anywhere in the answer (keys included) is
  *      replaced by a marker, and reported so the caller can log the bug.
@@ -129,7 +129,8 @@ export function finishAnswer<T>(answer: T, options: FinishOptions): { answer: T;
       if (hasSecrets && !secretFound && containsSecret(node, options.secrets)) secretFound = true;
       if (guardClaims && !exempt && findExecutionClaim(node)) {
         callerStrings ??= options.callerStrings?.() ?? new Set<string>();
-        if (!callerStrings.has(node) && findExecutionClaim(withoutCallerWords(node, callerStrings))) throw new OutputGuardBlocked(renderPath(path));
+        if (!callerStrings.has(node) && findExecutionClaim(withoutCallerWords(node, callerStrings)))
+          throw new OutputGuardBlocked(renderPath(path));
       }
     } else if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) {
@@ -161,7 +162,9 @@ const MIN_CALLER_WORDS = 3;
  */
 function withoutCallerWords(text: string, callerStrings: ReadonlySet<string>): string {
   const lower = text.toLowerCase();
-  const inside = [...callerStrings].filter((c) => c.length >= MIN_CALLER_WORDS && lower.includes(c.toLowerCase())).sort((a, b) => b.length - a.length);
+  const inside = [...callerStrings]
+    .filter((c) => c.length >= MIN_CALLER_WORDS && lower.includes(c.toLowerCase()))
+    .sort((a, b) => b.length - a.length);
   let out = text;
   for (const words of inside) {
     const escaped = words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -211,8 +214,8 @@ export function finishError(error: SvcError, options: FinishOptions): { error: S
     });
     return { error: rebuilt, report };
   } catch (blocked) {
-    if (blocked instanceof OutputGuardBlocked) return { error: outputGuardError(), report: { secretScrubbed: false }, blockedPath: blocked.blockedPath };
+    if (blocked instanceof OutputGuardBlocked)
+      return { error: outputGuardError(), report: { secretScrubbed: false }, blockedPath: blocked.blockedPath };
     throw blocked;
   }
 }
-

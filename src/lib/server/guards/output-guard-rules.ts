@@ -123,18 +123,7 @@ export const PASSIVE_AUXILIARIES: readonly string[] = [
 ];
 
 /** Negations: a sentence that denies the execution is honest. */
-export const NEGATIONS: readonly string[] = [
-  'not',
-  'never',
-  'no',
-  "n't",
-  'cannot',
-  'nothing',
-  'neither',
-  'nor',
-  'without',
-  'none',
-];
+export const NEGATIONS: readonly string[] = ['not', 'never', 'no', "n't", 'cannot', 'nothing', 'neither', 'nor', 'without', 'none'];
 
 /**
  * Proof or hedge qualifiers. A claim backed by on-chain proof, explicitly marked

@@ -1,5 +1,5 @@
 /**
- * Output guard (spec 1, 7): a text that reads as a claim that an execution happened, without
+ * Output guard (interface 1, 7): a text that reads as a claim that an execution happened, without
  * proof, blocks the response (500 `OUTPUT_GUARD`). The rules live in output-guard-rules.ts;
  * guards/finish-answer.ts applies them to every answer.
  */
@@ -16,22 +16,16 @@ import {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const alt = (words: readonly string[]) =>
-  [...words].sort((a, b) => b.length - a.length).map(escape).join('|');
+  [...words]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|');
 
 const VERBS = alt(EXECUTION_VERBS);
-const ACTIVE_CLAIM = new RegExp(
-  `\\b(?:${alt(EXECUTION_SUBJECTS)})\\b(?:\\s+(?:${alt(CLAIM_FILLERS)}))*\\s+(?:${VERBS})\\b`,
-  'i',
-);
-const PASSIVE_CLAIM = new RegExp(
-  `\\b(?:${alt(EXECUTED_OBJECTS)})\\b(?:\\s+(?:${alt(PASSIVE_AUXILIARIES)}))?\\s+(?:${VERBS})\\b`,
-  'i',
-);
+const ACTIVE_CLAIM = new RegExp(`\\b(?:${alt(EXECUTION_SUBJECTS)})\\b(?:\\s+(?:${alt(CLAIM_FILLERS)}))*\\s+(?:${VERBS})\\b`, 'i');
+const PASSIVE_CLAIM = new RegExp(`\\b(?:${alt(EXECUTED_OBJECTS)})\\b(?:\\s+(?:${alt(PASSIVE_AUXILIARIES)}))?\\s+(?:${VERBS})\\b`, 'i');
 /** "Executed your order", "Sold 10 NVDA": a sentence that opens with the verb. */
-const LEADING_VERB_CLAIM = new RegExp(
-  `^(?:successfully\\s+)?(?:${VERBS})\\s+(?:the|your|a|an|all|\\$?\\d)`,
-  'i',
-);
+const LEADING_VERB_CLAIM = new RegExp(`^(?:successfully\\s+)?(?:${VERBS})\\s+(?:the|your|a|an|all|\\$?\\d)`, 'i');
 /** Cheap pre-check: a text without any execution verb cannot hold a claim. */
 const ANY_VERB = new RegExp(`\\b(?:${VERBS})\\b`, 'i');
 const NEGATION = new RegExp(`(?:\\b(?:${alt(NEGATIONS.filter((n) => n !== "n't"))})\\b|n't\\b)`, 'i');

@@ -1,6 +1,6 @@
 /**
  * Reads a POST body with a hard byte cap, counted as the bytes stream in: a missing or
- * false content-length, or a chunked body, is still cut off at the cap (spec 8).
+ * false content-length, or a chunked body, is still cut off at the cap (interface 8).
  */
 import { SvcError } from '../errors';
 

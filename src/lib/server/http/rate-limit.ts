@@ -1,5 +1,5 @@
 /**
- * Rate limit (spec 8): RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_SECONDS, per client,
+ * Rate limit (interface 8): RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_SECONDS, per client,
  * per tool. Counters live in memory, or in Redis when REDIS_URL is set so several instances
  * enforce one limit. rate-limiter-flexible does the counting; if Redis becomes unreachable
  * its insurance limiter keeps limiting in memory rather than letting everything through.

@@ -1,5 +1,5 @@
 /**
- * The external partner's agent API (spec 4.5), the one client every capability uses (the
+ * The external partner's agent API (interface 4.5), the one client every capability uses (the
  * partner strategist, the stock lane and vault Mode B):
  *   POST {partner_api_url}/agent/prompt   with X-API-Key and { prompt }  → { jobId }
  *   GET  {partner_api_url}/agent/job/{id} with X-API-Key                 → the job
@@ -66,7 +66,14 @@ export interface PartnerCallOptions {
   timeoutMs?: number;
 }
 
-async function call(endpoint: PartnerEndpoint, method: 'GET' | 'POST', path: string, what: string, body: unknown, options: PartnerCallOptions): Promise<unknown> {
+async function call(
+  endpoint: PartnerEndpoint,
+  method: 'GET' | 'POST',
+  path: string,
+  what: string,
+  body: unknown,
+  options: PartnerCallOptions,
+): Promise<unknown> {
   const timeoutMs = Math.max(1, Math.min(endpoint.timeoutMs, options.timeoutMs ?? endpoint.timeoutMs));
   const timedOut = (detail: string) =>
     new SvcError(PARTNER_ERROR.TIMEOUT, `The partner did not answer the ${what} within ${timeoutMs} ms`, {
@@ -115,7 +122,14 @@ async function call(endpoint: PartnerEndpoint, method: 'GET' | 'POST', path: str
       throw new SvcError(
         PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED,
         "The partner requires verification in its own console before it accepts this job. This is the partner's requirement, not a gate of this service: the service collects no location, performs no verification and does not gate on jurisdiction. Complete it with the partner, then submit the same confirmed plan again.",
-        { issues: [{ code: PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED, message: `the partner answered HTTP ${response.status} asking for verification in its console` }] },
+        {
+          issues: [
+            {
+              code: PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED,
+              message: `the partner answered HTTP ${response.status} asking for verification in its console`,
+            },
+          ],
+        },
       );
     }
     throw new PartnerHttpError(response.status, what);
@@ -129,7 +143,8 @@ export async function submitPartnerPrompt(
   prompt: string,
   options: PartnerCallOptions = {},
 ): Promise<{ jobId: string; partnerStatus: PartnerJobStatus }> {
-  const json = (await call(endpoint, 'POST', '/agent/prompt', 'job submission', { prompt }, options)) as Record<string, unknown> | undefined;
+  const json = (await call(endpoint, 'POST', '/agent/prompt', 'job submission', { prompt }, options)) as
+    Record<string, unknown> | undefined;
   const jobId = json?.jobId;
   if (!isPlausibleJobId(jobId)) {
     throw new SvcError(PARTNER_ERROR.INVALID_OUTPUT, 'The partner accepted the request but returned no usable job id', {
@@ -156,7 +171,8 @@ const TX_HASH_TEXT = /^0x[0-9a-fA-F]{64}$/;
 
 /** Reads one job; resolves to its status (one of the five documented ones) and its answer. */
 export async function readPartnerJob(endpoint: PartnerEndpoint, jobId: string, options: PartnerCallOptions = {}): Promise<PartnerJob> {
-  const json = (await call(endpoint, 'GET', `/agent/job/${encodeURIComponent(jobId)}`, 'job read', undefined, options)) as Record<string, unknown> | undefined;
+  const json = (await call(endpoint, 'GET', `/agent/job/${encodeURIComponent(jobId)}`, 'job read', undefined, options)) as
+    Record<string, unknown> | undefined;
   const status = json?.status;
   if (!isPartnerJobStatus(status)) {
     throw new SvcError(PARTNER_ERROR.INVALID_OUTPUT, "The partner's job answer carried no known status", {

@@ -76,17 +76,32 @@ export function artifactReceiptIdOf(kind: string, subjectHash: string, generated
 }
 
 /** Builds the receipt of an artifact at `now`; the same subject, kind and time give the same receipt. */
-export function buildArtifactReceipt<B, K extends ArtifactReceiptKind>(kind: K, subject: B, now: Date, manifestHash: string | null = null): ArtifactReceipt<B, K> {
+export function buildArtifactReceipt<B, K extends ArtifactReceiptKind>(
+  kind: K,
+  subject: B,
+  now: Date,
+  manifestHash: string | null = null,
+): ArtifactReceipt<B, K> {
   return sealArtifact(kind, subject, now, manifestHash);
 }
 
 /** A self-contained receipt (its subject embedded as `binding`): see SELF_CONTAINED_KINDS. */
-export function buildBoundReceipt<B, K extends ArtifactReceiptKind>(kind: K, binding: B, now: Date, manifestHash: string | null = null): ArtifactReceipt<B, K> & { binding: B } {
+export function buildBoundReceipt<B, K extends ArtifactReceiptKind>(
+  kind: K,
+  binding: B,
+  now: Date,
+  manifestHash: string | null = null,
+): ArtifactReceipt<B, K> & { binding: B } {
   if (!SELF_CONTAINED_KINDS.has(kind)) throw new Error(`${kind} receipts do not embed their subject`);
   return sealArtifact(kind, binding, now, manifestHash) as ArtifactReceipt<B, K> & { binding: B };
 }
 
-function sealArtifact<B, K extends ArtifactReceiptKind>(kind: K, subject: B, now: Date, manifestHash: string | null): ArtifactReceipt<B, K> {
+function sealArtifact<B, K extends ArtifactReceiptKind>(
+  kind: K,
+  subject: B,
+  now: Date,
+  manifestHash: string | null,
+): ArtifactReceipt<B, K> {
   const subjectHash = subjectHashOf(subject);
   const generatedAt = now.toISOString();
   const receipt: ArtifactReceipt<B, K> = {
@@ -125,13 +140,15 @@ export function verifyArtifactReceipt(receipt: Record<string, unknown>, subject?
   const material = subject !== undefined ? subject : embedded ? receipt.binding : undefined;
   const subjectHash = material === undefined ? null : subjectHashOf(material);
   const generatedAt = typeof receipt.generatedAt === 'string' ? receipt.generatedAt : undefined;
-  const receiptId = knownKind && subjectHash && generatedAt !== undefined ? artifactReceiptIdOf(kind as string, subjectHash, generatedAt) : null;
+  const receiptId =
+    knownKind && subjectHash && generatedAt !== undefined ? artifactReceiptIdOf(kind as string, subjectHash, generatedAt) : null;
 
   const { compare, outcome } = fieldChecks();
   compare('kind', true, knownKind);
   compare('subjectHash', subjectHash ?? '(no subject to recompute from)', receipt.subjectHash);
   compare('receiptId', receiptId ?? '(cannot be recomputed)', receipt.receiptId);
-  if (embedded && subject !== undefined) compare('binding', subjectHashOf(subject), receipt.binding === undefined ? null : subjectHashOf(receipt.binding));
+  if (embedded && subject !== undefined)
+    compare('binding', subjectHashOf(subject), receipt.binding === undefined ? null : subjectHashOf(receipt.binding));
   compare('anchoring', 'paper', receipt.anchoring);
   compare('liveOrderSent', false, receipt.liveOrderSent);
   return {

@@ -15,7 +15,14 @@ export {
 } from './receipt';
 export { renderProvenance, type LineageNode, type Provenance } from './provenance';
 export { computePassport, PASSPORT_COMPONENTS, PASSPORT_POLICY_VERSION, type Passport, type PassportStats } from './passport';
-export { resolveForkParent, LINEAGE_ERROR, COIL_FORK_PATHS, type ForkParentStore, type ForkReference, type ForkReferencePaths } from './lineage';
+export {
+  resolveForkParent,
+  LINEAGE_ERROR,
+  COIL_FORK_PATHS,
+  type ForkParentStore,
+  type ForkReference,
+  type ForkReferencePaths,
+} from './lineage';
 export {
   buildArtifactReceipt,
   verifyArtifactReceipt,

@@ -1,5 +1,5 @@
 /**
- * The parent of a fork (spec 2.3 `forkOf`, 2.5 `parentManifestHash`). A Coil that names a
+ * The parent of a fork (interface 2.3 `forkOf`, 2.5 `parentManifestHash`). A Coil that names a
  * parent slug is a fork: its parent is resolved from the receipts this service stored, among
  * those the caller may see (rows under no wallet, and the caller's own wallet's), so a fork is
  * never silently stamped as a root and never claims a parent the store does not hold:
@@ -46,22 +46,30 @@ export const COIL_FORK_PATHS: ForkReferencePaths = { forkOf: 'coil.forkOf', pare
  * The parent manifest hash of a fork, resolved from the store (see the module comment); the
  * supplied hash unchanged when the reference is not a fork (`forkOf` empty).
  */
-export async function resolveForkParent(ref: ForkReference, store: ForkParentStore, paths: ForkReferencePaths = COIL_FORK_PATHS): Promise<string | undefined> {
+export async function resolveForkParent(
+  ref: ForkReference,
+  store: ForkParentStore,
+  paths: ForkReferencePaths = COIL_FORK_PATHS,
+): Promise<string | undefined> {
   const supplied = ref.parentManifestHash ?? undefined;
   if (!ref.forkOf) return supplied;
   if (supplied) {
     if (await store.hasManifest(ref.forkOf, supplied)) return supplied;
     const exists = (await store.latestManifestHash(ref.forkOf)) !== undefined;
     if (!exists) throw parentNotFound(paths);
-    throw new SvcError(LINEAGE_ERROR.FORK_PARENT_MISMATCH, "parentManifestHash is not the manifest of any stored receipt of the forkOf slug that you may see; a fork may only name a parent this service holds", {
-      issues: [
-        {
-          code: LINEAGE_ERROR.FORK_PARENT_MISMATCH,
-          message: 'send the manifestHash of a receipt of the parent slug, or leave parentManifestHash out to fork the newest one',
-          path: paths.parentManifestHash,
-        },
-      ],
-    });
+    throw new SvcError(
+      LINEAGE_ERROR.FORK_PARENT_MISMATCH,
+      'parentManifestHash is not the manifest of any stored receipt of the forkOf slug that you may see; a fork may only name a parent this service holds',
+      {
+        issues: [
+          {
+            code: LINEAGE_ERROR.FORK_PARENT_MISMATCH,
+            message: 'send the manifestHash of a receipt of the parent slug, or leave parentManifestHash out to fork the newest one',
+            path: paths.parentManifestHash,
+          },
+        ],
+      },
+    );
   }
   const latest = await store.latestManifestHash(ref.forkOf);
   if (!latest) throw parentNotFound(paths);
@@ -70,13 +78,17 @@ export async function resolveForkParent(ref: ForkReference, store: ForkParentSto
 
 // The slug is the caller's text and is never echoed (a message is scanned by the output guard).
 function parentNotFound(paths: ForkReferencePaths): SvcError {
-  return new SvcError(LINEAGE_ERROR.FORK_PARENT_NOT_FOUND, "No stored receipt of the forkOf slug is visible to you, so the fork's parent cannot be resolved; it is not made a root", {
-    issues: [
-      {
-        code: LINEAGE_ERROR.FORK_PARENT_NOT_FOUND,
-        message: 'issue a receipt of the parent first (any tool), or set forkOf to null for a root',
-        path: paths.forkOf,
-      },
-    ],
-  });
+  return new SvcError(
+    LINEAGE_ERROR.FORK_PARENT_NOT_FOUND,
+    "No stored receipt of the forkOf slug is visible to you, so the fork's parent cannot be resolved; it is not made a root",
+    {
+      issues: [
+        {
+          code: LINEAGE_ERROR.FORK_PARENT_NOT_FOUND,
+          message: 'issue a receipt of the parent first (any tool), or set forkOf to null for a root',
+          path: paths.forkOf,
+        },
+      ],
+    },
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * Agent passport (spec 2.6): a 0 to 1000 reputation heuristic from capped points. The caps
+ * Agent passport (interface 2.6): a 0 to 1000 reputation heuristic from capped points. The caps
  * are this service's policy `passport-policy-1.0.0`:
  *
  *   manifests coiled   6 points each, capped at 300 (50 manifests)

@@ -1,5 +1,5 @@
 /**
- * Deterministic, content-addressed receipts (spec 2.5) and their verification. Nothing here
+ * Deterministic, content-addressed receipts (interface 2.5) and their verification. Nothing here
  * is anchored on chain: `anchoring` is always `paper`.
  *
  *   manifestHash    = sha256(JCS(identity content of the Coil))      timestamps excluded

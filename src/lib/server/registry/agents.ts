@@ -1,7 +1,7 @@
 /**
- * The agent workflow index (spec 4.4 `GET /api/agents/schema`): each workflow with its
+ * The agent workflow index (interface 4.4 `GET /api/agents/schema`): each workflow with its
  * endpoints, the names (never values) of its environment gates, its truth rules, its MCP
- * tools (spec 4.9), its skill pack and its rail id.
+ * tools (interface 4.9), its skill pack and its rail id.
  *
  * Endpoints are `METHOD /api/path` with the OpenAPI document's path templates: every one is a
  * route that exists (an API test checks each against `GET /api/openapi.json`, and that every
@@ -13,7 +13,7 @@
 export const RAIL_IDS = ['rail_a_vault_deposit', 'rail_b_partner_stock_token', 'rail_c_broker_wallet_external'] as const;
 export type RailId = (typeof RAIL_IDS)[number];
 
-/** The 34 MCP tools of spec 4.9, by group. Each is backed by exactly one procedure (its meta's `tool`). */
+/** The 34 MCP tools of interface 4.9, by group. Each is backed by exactly one procedure (its meta's `tool`). */
 export const MCP_TOOLS = {
   tooling: [
     'svc_generate_coil',
@@ -66,7 +66,7 @@ export const TRUTH_RULES = [
   'No order is ever placed by this service; it prepares plans and command packs only.',
   'No key, seed phrase, password or custody is ever held; credential-shaped fields are rejected and never echoed.',
   'Every tool payload carries notInvestmentAdvice: true and liveOrderSent: false.',
-  'A status advances only on proof: job completion is the partner\'s word, only an on-chain confirmed receipt counts.',
+  "A status advances only on proof: job completion is the partner's word, only an on-chain confirmed receipt counts.",
   'An unknown reading is reported as unknown, never as zero and never as live.',
   'Validation rejects instead of clamping.',
 ] as const;
@@ -132,7 +132,8 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
   },
   {
     id: 'usdg_vault_deposit',
-    title: 'USDG vaults: deposit packs the user signs in their own wallet, completion only on chain; manifests, rebalance policies, receipts and fee/risk analysis',
+    title:
+      'USDG vaults: deposit packs the user signs in their own wallet, completion only on chain; manifests, rebalance policies, receipts and fee/risk analysis',
     railId: 'rail_a_vault_deposit',
     endpoints: [
       'POST /api/partnerbot/vault-deposit/prepare-command',
@@ -161,7 +162,13 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/vaults/risk-score',
       'POST /api/vaults/compare',
     ],
-    envGates: ['BROKER_CHAIN_RPC_URL', 'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT', 'PARTNER_API_KEY', 'PARTNER_WALLET_ADDRESS'],
+    envGates: [
+      'BROKER_CHAIN_RPC_URL',
+      'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED',
+      'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT',
+      'PARTNER_API_KEY',
+      'PARTNER_WALLET_ADDRESS',
+    ],
     skillPack: 'svc-vault-agent-kit',
     truthRules: TRUTH_RULES,
   },
@@ -182,13 +189,20 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/stocks/registry/resolve',
       'POST /api/vaults/partner-rebalance/prepare',
     ],
-    envGates: ['PARTNER_AGENT_API_ENABLED', 'PARTNER_API_KEY', 'PARTNER_API_URL', 'PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD', 'BROKER_CHAIN_RPC_URL'],
+    envGates: [
+      'PARTNER_AGENT_API_ENABLED',
+      'PARTNER_API_KEY',
+      'PARTNER_API_URL',
+      'PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD',
+      'BROKER_CHAIN_RPC_URL',
+    ],
     skillPack: 'svc-stock-tokens',
     truthRules: TRUTH_RULES,
   },
   {
     id: 'x402_paid_vault_services',
-    title: 'Paid vault services over x402: 402 challenge, EIP-3009 authorization signed in the buyer\'s own wallet, settlement by the facilitator',
+    title:
+      "Paid vault services over x402: 402 challenge, EIP-3009 authorization signed in the buyer's own wallet, settlement by the facilitator",
     railId: null,
     endpoints: [
       'GET /api/x402/schema',

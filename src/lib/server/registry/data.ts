@@ -1,5 +1,5 @@
 /**
- * The canonical registry of chain 4663 (spec 2.8), as versioned data. Addresses are the
+ * The canonical registry of chain 4663 (interface 2.8), as versioned data. Addresses are the
  * identity of an asset: a ticker is display metadata only.
  *
  * Sources. USDG and WETH come from the broker chain's own published contract list. The
@@ -33,26 +33,146 @@ export interface RegistryAsset {
 }
 
 const THIRD_PARTY_MULTI =
-  'Not published by the operator. Taken from several independent public listings of the broker chain\'s live markets that agree; verify with a live read before relying on it.';
+  "Not published by the operator. Taken from several independent public listings of the broker chain's live markets that agree; verify with a live read before relying on it.";
 const THIRD_PARTY_SINGLE =
-  'Not published by the operator. Taken from public third-party listings of the broker chain\'s live markets (fewer independent confirmations); verify with a live read before relying on it.';
+  "Not published by the operator. Taken from public third-party listings of the broker chain's live markets (fewer independent confirmations); verify with a live read before relying on it.";
 
 export const STOCK_TOKENS: readonly RegistryAsset[] = [
-  { ticker: 'AAPL', name: 'Apple', kind: 'stock', address: '0xaF3D76f1834A1d425780943C99Ea8A608f8a93f9', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_MULTI },
-  { ticker: 'AMD', name: 'Advanced Micro Devices', kind: 'stock', address: '0x86923f96303D656E4aa86D9d42D1e57ad2023fdC', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_SINGLE },
-  { ticker: 'AMZN', name: 'Amazon', kind: 'stock', address: '0x12f190a9F9d7D37a250758b26824B97CE941bF54', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_MULTI },
-  { ticker: 'COIN', name: 'Coinbase Global', kind: 'stock', address: '0x6330D8C3178a418788dF01a47479c0ce7CCF450b', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_SINGLE },
-  { ticker: 'GOOGL', name: 'Alphabet Class A', kind: 'stock', address: '0x2e0847E8910a9732eB3fb1bb4b70a580ADAD4FE3', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_MULTI },
-  { ticker: 'META', name: 'Meta Platforms', kind: 'stock', address: '0xc0D6457C16Cc70d6790Dd43521C899C87ce02f35', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_MULTI },
-  { ticker: 'MSFT', name: 'Microsoft', kind: 'stock', address: '0xe93237C50D904957Cf27E7B1133b510C669c2e74', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_MULTI },
-  { ticker: 'NVDA', name: 'NVIDIA', kind: 'stock', address: '0xd0601CE157Db5bdC3162BbaC2a2C8aF5320D9EEC', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_MULTI },
-  { ticker: 'PLTR', name: 'Palantir Technologies', kind: 'stock', address: '0x894E1EC2D74FFE5AEF8Dc8A9e84686acCB964F2A', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_SINGLE },
-  { ticker: 'TSLA', name: 'Tesla', kind: 'stock', address: '0x322F0929c4625eD5bAd873c95208D54E1c003b2d', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_MULTI },
-  { ticker: 'SPY', name: 'SPDR S&P 500 ETF Trust', kind: 'etf', address: '0x117cc2133c37B721F49dE2A7a74833232B3B4C0C', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_SINGLE },
-  { ticker: 'QQQ', name: 'Invesco QQQ Trust', kind: 'etf', address: '0xD5f3879160bc7c32ebb4dC785F8a4F505888de68', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_SINGLE },
-  { ticker: 'SGOV', name: 'iShares 0-3 Month Treasury Bond ETF', kind: 'etf', address: '0x92FD66527192E3e61d4DDd13322Aa222DE86F9B5', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_SINGLE },
-  { ticker: 'SLV', name: 'iShares Silver Trust', kind: 'etf', address: '0x411eFb0E7f985935DAec3D4C3ebaEa0d0AD7D89f', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: THIRD_PARTY_SINGLE },
-  { ticker: 'USO', name: 'United States Oil Fund', kind: 'etf', address: '0xa30FA36Db767ad9eD3f7a60fC79526fB4d56D344', decimals: 18, priceFeedAddress: ORACLE_ADAPTER_ADDRESS, addressSource: `${THIRD_PARTY_SINGLE} Some operator documents call it CUSO; the address, not the symbol, is the identity.` },
+  {
+    ticker: 'AAPL',
+    name: 'Apple',
+    kind: 'stock',
+    address: '0xaF3D76f1834A1d425780943C99Ea8A608f8a93f9',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_MULTI,
+  },
+  {
+    ticker: 'AMD',
+    name: 'Advanced Micro Devices',
+    kind: 'stock',
+    address: '0x86923f96303D656E4aa86D9d42D1e57ad2023fdC',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_SINGLE,
+  },
+  {
+    ticker: 'AMZN',
+    name: 'Amazon',
+    kind: 'stock',
+    address: '0x12f190a9F9d7D37a250758b26824B97CE941bF54',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_MULTI,
+  },
+  {
+    ticker: 'COIN',
+    name: 'Coinbase Global',
+    kind: 'stock',
+    address: '0x6330D8C3178a418788dF01a47479c0ce7CCF450b',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_SINGLE,
+  },
+  {
+    ticker: 'GOOGL',
+    name: 'Alphabet Class A',
+    kind: 'stock',
+    address: '0x2e0847E8910a9732eB3fb1bb4b70a580ADAD4FE3',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_MULTI,
+  },
+  {
+    ticker: 'META',
+    name: 'Meta Platforms',
+    kind: 'stock',
+    address: '0xc0D6457C16Cc70d6790Dd43521C899C87ce02f35',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_MULTI,
+  },
+  {
+    ticker: 'MSFT',
+    name: 'Microsoft',
+    kind: 'stock',
+    address: '0xe93237C50D904957Cf27E7B1133b510C669c2e74',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_MULTI,
+  },
+  {
+    ticker: 'NVDA',
+    name: 'NVIDIA',
+    kind: 'stock',
+    address: '0xd0601CE157Db5bdC3162BbaC2a2C8aF5320D9EEC',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_MULTI,
+  },
+  {
+    ticker: 'PLTR',
+    name: 'Palantir Technologies',
+    kind: 'stock',
+    address: '0x894E1EC2D74FFE5AEF8Dc8A9e84686acCB964F2A',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_SINGLE,
+  },
+  {
+    ticker: 'TSLA',
+    name: 'Tesla',
+    kind: 'stock',
+    address: '0x322F0929c4625eD5bAd873c95208D54E1c003b2d',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_MULTI,
+  },
+  {
+    ticker: 'SPY',
+    name: 'SPDR S&P 500 ETF Trust',
+    kind: 'etf',
+    address: '0x117cc2133c37B721F49dE2A7a74833232B3B4C0C',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_SINGLE,
+  },
+  {
+    ticker: 'QQQ',
+    name: 'Invesco QQQ Trust',
+    kind: 'etf',
+    address: '0xD5f3879160bc7c32ebb4dC785F8a4F505888de68',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_SINGLE,
+  },
+  {
+    ticker: 'SGOV',
+    name: 'iShares 0-3 Month Treasury Bond ETF',
+    kind: 'etf',
+    address: '0x92FD66527192E3e61d4DDd13322Aa222DE86F9B5',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_SINGLE,
+  },
+  {
+    ticker: 'SLV',
+    name: 'iShares Silver Trust',
+    kind: 'etf',
+    address: '0x411eFb0E7f985935DAec3D4C3ebaEa0d0AD7D89f',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: THIRD_PARTY_SINGLE,
+  },
+  {
+    ticker: 'USO',
+    name: 'United States Oil Fund',
+    kind: 'etf',
+    address: '0xa30FA36Db767ad9eD3f7a60fC79526fB4d56D344',
+    decimals: 18,
+    priceFeedAddress: ORACLE_ADAPTER_ADDRESS,
+    addressSource: `${THIRD_PARTY_SINGLE} Some operator documents call it CUSO; the address, not the symbol, is the identity.`,
+  },
 ];
 
 export const USDG: RegistryAsset = {

@@ -9,7 +9,8 @@ export const MARKET_SESSION = {
   timeZone: 'America/New_York',
   opens: 'Sunday 20:00',
   closes: 'Friday 20:00',
-  description: 'Open from Sunday 20:00 to Friday 20:00, New York time (24 hours a day, 5 days a week); closed from Friday 20:00 to Sunday 20:00.',
+  description:
+    'Open from Sunday 20:00 to Friday 20:00, New York time (24 hours a day, 5 days a week); closed from Friday 20:00 to Sunday 20:00.',
   holidays: 'not modelled: an activity on an exchange holiday inside the window is not flagged',
 } as const;
 

@@ -4,7 +4,15 @@
  * missing price means: unknown, never zero and never live. `explainOraclePolicy` also
  * classifies price readings a caller brings against the server's own clock.
  */
-import { ALL_ASSETS, ORACLE_POLICY, ORACLE_POLICY_VERSION, REGISTRY_VERSION, checksumAddress, findAssetByAddress, type RegistryAsset } from './index';
+import {
+  ALL_ASSETS,
+  ORACLE_POLICY,
+  ORACLE_POLICY_VERSION,
+  REGISTRY_VERSION,
+  checksumAddress,
+  findAssetByAddress,
+  type RegistryAsset,
+} from './index';
 import { MARKET_SESSION } from './market-session';
 
 /** Freshness bound of a live-traded stock or ETF price. */
@@ -82,19 +90,31 @@ export interface ClassifiedReading {
  * Classifies one reading against the server's clock (never a caller's `nowIso`): fresh is
  * `live`; older than the bound, stamped in the future, or absent is `unknown`.
  */
-export function classifyPriceReading(asset: RegistryAsset, reading: { updatedAt: Date; price?: string } | undefined, serverTime: Date): ClassifiedReading {
+export function classifyPriceReading(
+  asset: RegistryAsset,
+  reading: { updatedAt: Date; price?: string } | undefined,
+  serverTime: Date,
+): ClassifiedReading {
   const policy = assetOraclePolicy(asset);
   const base = { tokenAddress: asset.address, ticker: asset.ticker, maxPriceAgeSeconds: policy.maxPriceAgeSeconds };
   if (policy.priceBasis === 'ACCOUNTING_IDENTITY') {
     return { ...base, state: 'identity', reason: 'NO_FEED', updatedAt: null, ageSeconds: null, price: '1' };
   }
   if (policy.maxPriceAgeSeconds === null) {
-    return { ...base, state: 'unknown', reason: 'NO_FEED', updatedAt: reading ? reading.updatedAt.toISOString() : null, ageSeconds: null, price: null };
+    return {
+      ...base,
+      state: 'unknown',
+      reason: 'NO_FEED',
+      updatedAt: reading ? reading.updatedAt.toISOString() : null,
+      ageSeconds: null,
+      price: null,
+    };
   }
   if (!reading) return { ...base, state: 'unknown', reason: 'MISSING', updatedAt: null, ageSeconds: null, price: null };
   const ageSeconds = Math.floor((serverTime.getTime() - reading.updatedAt.getTime()) / 1000);
   const at = reading.updatedAt.toISOString();
-  if (ageSeconds < -READING_FUTURE_SKEW_SECONDS) return { ...base, state: 'unknown', reason: 'TIMESTAMP_IN_FUTURE', updatedAt: at, ageSeconds, price: null };
+  if (ageSeconds < -READING_FUTURE_SKEW_SECONDS)
+    return { ...base, state: 'unknown', reason: 'TIMESTAMP_IN_FUTURE', updatedAt: at, ageSeconds, price: null };
   if (ageSeconds > policy.maxPriceAgeSeconds) return { ...base, state: 'unknown', reason: 'STALE', updatedAt: at, ageSeconds, price: null };
   return { ...base, state: 'live', reason: 'FRESH', updatedAt: at, ageSeconds: Math.max(ageSeconds, 0), price: reading.price ?? null };
 }
@@ -113,7 +133,10 @@ export const READING_MEANING: Readonly<Record<ReadingReason, string>> = {
  * asset without a reading is `MISSING`, a reading for an address outside the registry is
  * `NOT_IN_REGISTRY`).
  */
-export function explainOraclePolicy(readings: ReadonlyArray<{ tokenAddress: string; updatedAt: Date; price?: string }> | undefined, serverTime: Date) {
+export function explainOraclePolicy(
+  readings: ReadonlyArray<{ tokenAddress: string; updatedAt: Date; price?: string }> | undefined,
+  serverTime: Date,
+) {
   const policy = {
     oraclePolicyVersion: ORACLE_POLICY_VERSION,
     registryVersion: REGISTRY_VERSION,
@@ -126,7 +149,12 @@ export function explainOraclePolicy(readings: ReadonlyArray<{ tokenAddress: stri
     whenStale: 'unknown' as const,
     whenMissing: 'unknown' as const,
     rule: 'A price older than its bound, stamped in the future, or missing is unknown: never zero and never live. A basket or vault with an unknown price is never valued as if it were known.',
-    assets: ALL_ASSETS.map((asset) => ({ ticker: asset.ticker, tokenAddress: asset.address, kind: asset.kind, ...assetOraclePolicy(asset) })),
+    assets: ALL_ASSETS.map((asset) => ({
+      ticker: asset.ticker,
+      tokenAddress: asset.address,
+      kind: asset.kind,
+      ...assetOraclePolicy(asset),
+    })),
   };
   if (!readings) return { policy, readings: null };
   const byAddress = new Map<string, { updatedAt: Date; price?: string }>();
@@ -134,11 +162,22 @@ export function explainOraclePolicy(readings: ReadonlyArray<{ tokenAddress: stri
   for (const r of readings) {
     const asset = findAssetByAddress(r.tokenAddress);
     if (!asset) {
-      foreign.push({ tokenAddress: r.tokenAddress, ticker: null, state: 'unknown', reason: 'NOT_IN_REGISTRY', updatedAt: r.updatedAt.toISOString(), ageSeconds: null, maxPriceAgeSeconds: null, price: null });
+      foreign.push({
+        tokenAddress: r.tokenAddress,
+        ticker: null,
+        state: 'unknown',
+        reason: 'NOT_IN_REGISTRY',
+        updatedAt: r.updatedAt.toISOString(),
+        ageSeconds: null,
+        maxPriceAgeSeconds: null,
+        price: null,
+      });
     } else {
       byAddress.set(asset.address.toLowerCase(), r);
     }
   }
-  const classified = ALL_ASSETS.filter((a) => a.kind === 'stock' || a.kind === 'etf').map((asset) => classifyPriceReading(asset, byAddress.get(asset.address.toLowerCase()), serverTime));
+  const classified = ALL_ASSETS.filter((a) => a.kind === 'stock' || a.kind === 'etf').map((asset) =>
+    classifyPriceReading(asset, byAddress.get(asset.address.toLowerCase()), serverTime),
+  );
   return { policy, readings: [...classified, ...foreign].map((r) => ({ ...r, meaning: READING_MEANING[r.reason] })) };
 }

@@ -30,7 +30,10 @@ export function brokerTickerField(maxLength: number) {
   return z
     .string()
     .min(1)
-    .refine((v) => !looksLikeChainAddress(v), confusion('a chain address (0x...) where a broker ticker belongs: the symbol spaces never mix'))
+    .refine(
+      (v) => !looksLikeChainAddress(v),
+      confusion('a chain address (0x...) where a broker ticker belongs: the symbol spaces never mix'),
+    )
     .max(maxLength);
 }
 
@@ -38,6 +41,9 @@ export function brokerTickerField(maxLength: number) {
 export function chainAddressField(pattern: RegExp, patternMessage: string) {
   return z
     .string()
-    .refine((v) => !looksLikeBrokerTicker(v), confusion('a broker ticker where a chain address (0x + 40 hex digits) belongs: the symbol spaces never mix'))
+    .refine(
+      (v) => !looksLikeBrokerTicker(v),
+      confusion('a broker ticker where a chain address (0x + 40 hex digits) belongs: the symbol spaces never mix'),
+    )
     .regex(pattern, patternMessage);
 }

@@ -1,5 +1,5 @@
 /**
- * The command pack of spec 2.9: the same command as a social post, a CLI call and an agent
+ * The command pack of interface 2.9: the same command as a social post, a CLI call and an agent
  * API request. Every command text is derived from the validated intent and ends with the
  * explicit venue phrase `on broker`.
  */
@@ -10,7 +10,7 @@ import { z } from 'zod';
 
 export const VENUE_PHRASE = 'on broker' as const;
 
-/** Spec 2.9's templates; `{partner_api_url}` stays only when this server has no PARTNER_API_URL to put there. */
+/** Interface 2.9's templates; `{partner_api_url}` stays only when this server has no PARTNER_API_URL to put there. */
 export const PARTNER_API_URL_PLACEHOLDER = '{partner_api_url}';
 export const PARTNER_PROMPT_PATH = '/agent/prompt';
 export const PARTNER_JOB_PATH_TEMPLATE = '/agent/job/{jobId}';
@@ -41,7 +41,9 @@ export const commandPackSchema = z.object({
     apiKeyEnvVar: z.literal('PARTNER_API_KEY'),
     body: z.object({ prompt: z.string() }),
     pollUrlTemplate: z.string(),
-    partnerApiUrlConfigured: z.boolean().describe("true: url and pollUrlTemplate name this server's PARTNER_API_URL; false: they keep the {partner_api_url} placeholder"),
+    partnerApiUrlConfigured: z
+      .boolean()
+      .describe("true: url and pollUrlTemplate name this server's PARTNER_API_URL; false: they keep the {partner_api_url} placeholder"),
     urlNote: z.string(),
   }),
   chainId: z.literal(BROKER_CHAIN_ID),
@@ -63,7 +65,7 @@ export function tradePhrase(intent: Pick<StockIntent, 'side' | 'inputAmount' | '
 }
 
 /**
- * Refuses a command without the explicit venue phrase (spec 4.5). Commands are built here,
+ * Refuses a command without the explicit venue phrase (interface 4.5). Commands are built here,
  * so this never fires for a validated intent; it keeps a future change from emitting one.
  */
 export function assertVenuePhrase(command: string): string {

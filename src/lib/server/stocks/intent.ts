@@ -1,5 +1,5 @@
 /**
- * Stock-trade intent (spec 2.8) and its validation. Validation rejects, it never clamps:
+ * Stock-trade intent (interface 2.8) and its validation. Validation rejects, it never clamps:
  * every broken rule is reported with its own issue code and nothing is rewritten into range.
  * The only normalisation is presentational and lossless (the token address checksummed, the
  * ticker upper-cased), so the same intent typed two ways names the same plan.
@@ -18,7 +18,7 @@ export type StockIntentSide = (typeof STOCK_INTENT_SIDES)[number];
 export const STOCK_INTENT_INPUT_ASSETS = ['USDG'] as const;
 export const STOCK_INTENT_VENUES = ['broker'] as const;
 
-/** Spec 8: stock slippage is capped at 500 bps. */
+/** Interface 8: stock slippage is capped at 500 bps. */
 export const MAX_SLIPPAGE_BPS = 500;
 
 /** USDG has 6 decimals, so an amount carries at most 6 decimal places. */
@@ -34,7 +34,11 @@ export const stockIntentInputSchema = z
     mode: z.string().max(64).describe('personal_partner_trade or vault_operator_rebalance'),
     side: z.string().max(32).describe('buy, swap or sell'),
     targetSymbol: z.string().max(32).describe('ticker (display metadata; the address is the identity)'),
-    targetTokenAddress: z.string().max(128).optional().describe('the canonical token address on chain 4663 (required: a ticker alone is rejected)'),
+    targetTokenAddress: z
+      .string()
+      .max(128)
+      .optional()
+      .describe('the canonical token address on chain 4663 (required: a ticker alone is rejected)'),
     inputAsset: z.string().max(32).describe('USDG'),
     inputAmount: z.string().max(64).describe('USDG amount, a decimal string with at most 6 decimals, e.g. "25"'),
     maxSlippageBps: z.number().describe('integer, at most 500'),
@@ -45,7 +49,7 @@ export const stockIntentInputSchema = z
     chainId: z.number().optional().describe('when given, must be 4663'),
   })
   .strict()
-  .describe('Stock-trade intent (spec 2.8). Unknown fields are rejected.');
+  .describe('Stock-trade intent. Unknown fields are rejected.');
 export type StockIntentInput = z.infer<typeof stockIntentInputSchema>;
 
 /** A validated intent, normalised; this exact object is what the plan hash covers. */
@@ -138,15 +142,31 @@ function targetIssues(input: StockIntentInput): { issues: ErrorIssue[]; target?:
         ],
       };
     case 'unknown_address':
-      return { issues: [issue(INTENT_ISSUE.NON_CANONICAL_ADDRESS, 'targetTokenAddress', 'no canonical stock or ETF token of chain 4663 lives at this address')] };
+      return {
+        issues: [
+          issue(
+            INTENT_ISSUE.NON_CANONICAL_ADDRESS,
+            'targetTokenAddress',
+            'no canonical stock or ETF token of chain 4663 lives at this address',
+          ),
+        ],
+      };
     case 'canonical': {
       const asset = check.asset;
       if (asset.kind !== 'stock' && asset.kind !== 'etf') {
-        return { issues: [issue(INTENT_ISSUE.TARGET_NOT_STOCK_TOKEN, 'targetTokenAddress', `${asset.ticker} is not a tokenized stock or ETF`)] };
+        return {
+          issues: [issue(INTENT_ISSUE.TARGET_NOT_STOCK_TOKEN, 'targetTokenAddress', `${asset.ticker} is not a tokenized stock or ETF`)],
+        };
       }
       if (symbol.toUpperCase() !== asset.ticker) {
         return {
-          issues: [issue(INTENT_ISSUE.TARGET_SYMBOL_MISMATCH, 'targetSymbol', `the token at this address is ${asset.ticker}; the ticker must name it`)],
+          issues: [
+            issue(
+              INTENT_ISSUE.TARGET_SYMBOL_MISMATCH,
+              'targetSymbol',
+              `the token at this address is ${asset.ticker}; the ticker must name it`,
+            ),
+          ],
         };
       }
       return { issues: [], target: asset };
@@ -161,23 +181,41 @@ function amountIssues(input: StockIntentInput, rules: IntentRules): ErrorIssue[]
     issues.push(issue(INTENT_ISSUE.NOTIONAL_INVALID, 'maxNotionalUsd', 'expected a positive number of US dollars'));
   } else if (input.maxNotionalUsd > rules.maxNotionalUsd) {
     issues.push(
-      issue(INTENT_ISSUE.NOTIONAL_ABOVE_CAP, 'maxNotionalUsd', `the notional cap is ${rules.maxNotionalUsd} USD; the intent is rejected, not reduced`),
+      issue(
+        INTENT_ISSUE.NOTIONAL_ABOVE_CAP,
+        'maxNotionalUsd',
+        `the notional cap is ${rules.maxNotionalUsd} USD; the intent is rejected, not reduced`,
+      ),
     );
   }
   if (!DECIMAL_AMOUNT.test(input.inputAmount) || Number(input.inputAmount) <= 0) {
-    issues.push(issue(INTENT_ISSUE.INPUT_AMOUNT_INVALID, 'inputAmount', 'expected a positive decimal string with at most 6 decimal places, e.g. "25" or "25.50"'));
+    issues.push(
+      issue(
+        INTENT_ISSUE.INPUT_AMOUNT_INVALID,
+        'inputAmount',
+        'expected a positive decimal string with at most 6 decimal places, e.g. "25" or "25.50"',
+      ),
+    );
   } else if (notionalValid && Number(input.inputAmount) > input.maxNotionalUsd) {
-    issues.push(issue(INTENT_ISSUE.INPUT_AMOUNT_ABOVE_MAX_NOTIONAL, 'inputAmount', 'the USDG amount is above the intent\'s own maxNotionalUsd'));
+    issues.push(
+      issue(INTENT_ISSUE.INPUT_AMOUNT_ABOVE_MAX_NOTIONAL, 'inputAmount', "the USDG amount is above the intent's own maxNotionalUsd"),
+    );
   }
   if (!Number.isInteger(input.maxSlippageBps) || input.maxSlippageBps < 0) {
     issues.push(issue(INTENT_ISSUE.SLIPPAGE_INVALID, 'maxSlippageBps', 'expected a non-negative integer number of basis points'));
   } else if (input.maxSlippageBps > MAX_SLIPPAGE_BPS) {
-    issues.push(issue(INTENT_ISSUE.SLIPPAGE_ABOVE_CAP, 'maxSlippageBps', `slippage is capped at ${MAX_SLIPPAGE_BPS} bps; the intent is rejected, not reduced`));
+    issues.push(
+      issue(
+        INTENT_ISSUE.SLIPPAGE_ABOVE_CAP,
+        'maxSlippageBps',
+        `slippage is capped at ${MAX_SLIPPAGE_BPS} bps; the intent is rejected, not reduced`,
+      ),
+    );
   }
   return issues;
 }
 
-/** Every rule of spec 2.8 / 4.5; returns all broken rules, never a corrected intent. */
+/** Every rule of interface 2.8 / 4.5; returns all broken rules, never a corrected intent. */
 export function stockIntentIssues(input: StockIntentInput, rules: IntentRules): { issues: ErrorIssue[]; target?: RegistryAsset } {
   const issues: ErrorIssue[] = [];
   if (!(STOCK_INTENT_MODES as readonly string[]).includes(input.mode)) {
@@ -217,7 +255,13 @@ export function stockIntentIssues(input: StockIntentInput, rules: IntentRules): 
     issues.push(issue(INTENT_ISSUE.VENUE_UNSUPPORTED, 'venue', 'the only venue is broker'));
   }
   if (input.mode === 'vault_operator_rebalance' && input.venue === undefined) {
-    issues.push(issue(INTENT_ISSUE.VENUE_REQUIRED_FOR_VAULT_REBALANCE, 'venue', 'a vault_operator_rebalance intent must name its venue explicitly ("broker")'));
+    issues.push(
+      issue(
+        INTENT_ISSUE.VENUE_REQUIRED_FOR_VAULT_REBALANCE,
+        'venue',
+        'a vault_operator_rebalance intent must name its venue explicitly ("broker")',
+      ),
+    );
   }
   return { issues, target: target.target };
 }

@@ -1,5 +1,5 @@
 /**
- * The stock-token lane (spec 4.5, 3.1) as plain functions: prepare, submit, job poll,
+ * The stock-token lane (interface 4.5, 3.1) as plain functions: prepare, submit, job poll,
  * reconcile and lane status. The REST routes, the typed client and the MCP server all call
  * these. They take configuration, the clock and the store as arguments.
  */
@@ -25,7 +25,13 @@ import {
   type ReasonCode,
   type ReceiptStatus,
 } from './status';
-import { ProofTransactionTakenError, type ReceiptChange, type ReceiptEventInput, type StockReceiptRecord, type StockReceiptStore } from './store';
+import {
+  ProofTransactionTakenError,
+  type ReceiptChange,
+  type ReceiptEventInput,
+  type StockReceiptRecord,
+  type StockReceiptStore,
+} from './store';
 
 export const RECEIPT_VERSION = 'svc-stock-receipt-1.0.0';
 
@@ -108,7 +114,11 @@ function requireLane(cfg: StockLaneConfig): PartnerEndpoint {
   if (!state.partnerAgentApiEnabled) issues.push({ code: 'PARTNER_AGENT_API_DISABLED', message: 'PARTNER_AGENT_API_ENABLED is not true' });
   if (!state.partnerApiKeyConfigured) issues.push({ code: 'PARTNER_API_KEY_MISSING', message: 'PARTNER_API_KEY is not set' });
   if (!state.partnerApiUrlConfigured) issues.push({ code: 'PARTNER_API_URL_MISSING', message: 'PARTNER_API_URL is not set' });
-  throw new SvcError(STOCK_ERROR.LANE_NOT_ENABLED, 'The partner stock lane is not enabled on this server; prepare still works and nothing is sent', { issues });
+  throw new SvcError(
+    STOCK_ERROR.LANE_NOT_ENABLED,
+    'The partner stock lane is not enabled on this server; prepare still works and nothing is sent',
+    { issues },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,7 +276,7 @@ function submitAnswer(record: StockReceiptRecord, replayed: boolean) {
 }
 
 /**
- * Submit gates, in order (spec 4.5): 1 lane enabled (503), 2 confirmed plan hash (409),
+ * Submit gates, in order (interface 4.5): 1 lane enabled (503), 2 confirmed plan hash (409),
  * 3 intent revalidated, notional cap included (422), 4 no vault_operator_rebalance (403).
  * Pure: it reads no store and contacts no one, so a caller that must never transmit (the MCP
  * tool) can run the same gates.
@@ -276,15 +286,19 @@ export function checkSubmitGates(input: SubmitInput, cfg: StockLaneConfig) {
 
   const planHash = computePlanHash(normalizeIntent(input.intent), input.planGeneratedAt);
   if (planHash !== input.userConfirmedPlanHash.toLowerCase()) {
-    throw new SvcError(STOCK_ERROR.PLAN_HASH_MISMATCH, 'userConfirmedPlanHash is not the plan hash of this intent at this nowIso; nothing was sent', {
-      issues: [
-        {
-          code: STOCK_ERROR.PLAN_HASH_MISMATCH,
-          message: 'send the exact intent you prepared, its planHash, and its generatedAt as nowIso',
-          path: 'userConfirmedPlanHash',
-        },
-      ],
-    });
+    throw new SvcError(
+      STOCK_ERROR.PLAN_HASH_MISMATCH,
+      'userConfirmedPlanHash is not the plan hash of this intent at this nowIso; nothing was sent',
+      {
+        issues: [
+          {
+            code: STOCK_ERROR.PLAN_HASH_MISMATCH,
+            message: 'send the exact intent you prepared, its planHash, and its generatedAt as nowIso',
+            path: 'userConfirmedPlanHash',
+          },
+        ],
+      },
+    );
   }
 
   const { intent, target } = validateStockIntent(input.intent, { maxNotionalUsd: cfg.partner.stockTradeMaxNotionalUsd });
@@ -293,13 +307,21 @@ export function checkSubmitGates(input: SubmitInput, cfg: StockLaneConfig) {
     throw new SvcError(
       STOCK_ERROR.VAULT_REBALANCE_NOT_ALLOWED_HERE,
       'A vault_operator_rebalance intent is never submitted through this lane; it stays a prepared command pack',
-      { issues: [{ code: STOCK_ERROR.VAULT_REBALANCE_NOT_ALLOWED_HERE, message: 'only personal_partner_trade intents may be submitted', path: 'intent.mode' }] },
+      {
+        issues: [
+          {
+            code: STOCK_ERROR.VAULT_REBALANCE_NOT_ALLOWED_HERE,
+            message: 'only personal_partner_trade intents may be submitted',
+            path: 'intent.mode',
+          },
+        ],
+      },
     );
   }
   return { endpoint, planHash, intent, target };
 }
 
-/** The submit gates of spec 4.5, in the order `checkSubmitGates` runs them. */
+/** The submit gates of interface 4.5, in the order `checkSubmitGates` runs them. */
 export const SUBMIT_GATES = ['LANE_ENABLED', 'PLAN_HASH_CONFIRMED', 'INTENT_REVALIDATED', 'NOT_VAULT_REBALANCE'] as const;
 
 /**
@@ -332,7 +354,7 @@ export function previewStockSubmit(input: SubmitInput, cfg: StockLaneConfig) {
 }
 
 /**
- * The partner command of a valid intent (spec 2.9), stateless: no plan is recorded and the
+ * The partner command of a valid intent (interface 2.9), stateless: no plan is recorded and the
  * partner is never contacted. prepare-partner-command is the recording twin.
  */
 export function generateStockCommand(intentInput: StockIntentInput, cfg: StockLaneConfig) {
@@ -372,20 +394,37 @@ export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
   for (;;) {
     if (record.jobId) return submitAnswer(record, true);
     if (record.status !== 'prepared') {
-      throw new SvcError(STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE, `This plan's receipt is ${record.status}; only a prepared plan without a job may be submitted`, {
-        issues: [{ code: STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE, message: STATUS_MEANING[record.status] }],
-      });
+      throw new SvcError(
+        STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE,
+        `This plan's receipt is ${record.status}; only a prepared plan without a job may be submitted`,
+        {
+          issues: [{ code: STOCK_ERROR.RECEIPT_NOT_SUBMITTABLE, message: STATUS_MEANING[record.status] }],
+        },
+      );
     }
     const expiresAt = planExpiresAt(record.firstPreparedAt);
     if (deps.observedAt.getTime() > expiresAt.getTime()) {
       // The server's clock decides: a nowIso that names the plan never extends its life.
-      throw new SvcError(STOCK_ERROR.PLAN_EXPIRED, `This plan expired at ${expiresAt.toISOString()}, ${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes after this server first prepared it; nothing was sent. Prepare the intent again and confirm the new plan.`, {
-        issues: [{ code: STOCK_ERROR.PLAN_EXPIRED, message: `a plan may be submitted for ${STOCK_PLAN_LIFETIME_SECONDS} seconds after its first prepare`, path: 'userConfirmedPlanHash' }],
-      });
+      throw new SvcError(
+        STOCK_ERROR.PLAN_EXPIRED,
+        `This plan expired at ${expiresAt.toISOString()}, ${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes after this server first prepared it; nothing was sent. Prepare the intent again and confirm the new plan.`,
+        {
+          issues: [
+            {
+              code: STOCK_ERROR.PLAN_EXPIRED,
+              message: `a plan may be submitted for ${STOCK_PLAN_LIFETIME_SECONDS} seconds after its first prepare`,
+              path: 'userConfirmedPlanHash',
+            },
+          ],
+        },
+      );
     }
     if (await deps.store.claimSubmission(recomputed, wallClock(), leaseMs)) break;
     if (wallClock().getTime() > waitUntil) {
-      throw new SvcError(STOCK_ERROR.SUBMIT_IN_PROGRESS, 'Another submission of this plan is still talking to the partner; poll or submit again shortly');
+      throw new SvcError(
+        STOCK_ERROR.SUBMIT_IN_PROGRESS,
+        'Another submission of this plan is still talking to the partner; poll or submit again shortly',
+      );
     }
     await sleep(SUBMIT_POLL_INTERVAL_MS);
     record = (await deps.store.findByPlanHash(recomputed)) ?? record;
@@ -436,11 +475,20 @@ function jobChange(current: StockReceiptRecord, partnerStatus: PartnerJobStatus,
   if (t.next === current.status && current.partnerJobStatus === partnerStatus) return null;
   return {
     change: { status: t.next, statusReason: t.next === current.status ? current.statusReason : null, partnerJobStatus: partnerStatus },
-    event: { trigger, reason: t.reason ?? null, jobId: current.jobId, partnerJobStatus: partnerStatus, txHash: null, blockNumber: null, chainId: null, at },
+    event: {
+      trigger,
+      reason: t.reason ?? null,
+      jobId: current.jobId,
+      partnerJobStatus: partnerStatus,
+      txHash: null,
+      blockNumber: null,
+      chainId: null,
+      at,
+    },
   };
 }
 
-/** GET /api/stocks/partner-job/{jobId}: reads the job from the partner and maps it (spec 3.1). */
+/** GET /api/stocks/partner-job/{jobId}: reads the job from the partner and maps it (interface 3.1). */
 export async function pollPartnerJob(jobId: string, deps: PollDeps) {
   const record = isPlausibleJobId(jobId) ? await deps.store.findByJobId(jobId) : null;
   if (!record) {
@@ -615,15 +663,22 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
     proofChecks = judged.checks;
     senderFlows = judged.flows;
     partnerErrorCode = judged.partnerErrorCode;
-    const apply = (verdict: ChainVerdict) => transition(deps.store, record, (current) => chainChange(current, verdict, deps.now, (r) => (reason = r)));
+    const apply = (verdict: ChainVerdict) =>
+      transition(deps.store, record, (current) => chainChange(current, verdict, deps.now, (r) => (reason = r)));
     try {
       updated = await apply(judged.verdict);
     } catch (error) {
-      if (!(error instanceof ProofTransactionTakenError) || judged.verdict.kind === 'unverified' || judged.verdict.kind === 'not_found') throw error;
+      if (!(error instanceof ProofTransactionTakenError) || judged.verdict.kind === 'unverified' || judged.verdict.kind === 'not_found')
+        throw error;
       // A concurrent reconciliation of another plan recorded this transaction first: the
       // database's unique txHash decided, and for this plan it is no proof.
       proofChecks = [...judged.checks.filter((c) => c.check === 'mined_after_plan'), { check: 'not_proof_of_other_plan', passed: false }];
-      updated = await apply({ kind: 'no_proof', txHash: judged.verdict.txHash, blockNumber: judged.verdict.blockNumber, reason: REASON.TX_PROVES_OTHER_PLAN });
+      updated = await apply({
+        kind: 'no_proof',
+        txHash: judged.verdict.txHash,
+        blockNumber: judged.verdict.blockNumber,
+        reason: REASON.TX_PROVES_OTHER_PLAN,
+      });
     }
   } else if (record.jobId) {
     source = 'partner_job';
@@ -640,7 +695,9 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
         reason = REASON.PARTNER_JOB_READ_FAILED;
         partnerErrorCode = error.code;
       }
-      updated = partnerStatus ? await transition(deps.store, record, (current) => jobChange(current, partnerStatus, 'reconcile', deps.now)) : record;
+      updated = partnerStatus
+        ? await transition(deps.store, record, (current) => jobChange(current, partnerStatus, 'reconcile', deps.now))
+        : record;
       if (partnerStatus) reason = jobStatusTransition(updated.status, partnerStatus).reason;
     }
   } else {
@@ -653,7 +710,16 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
       reason = REASON.NO_PROOF_SUPPLIED;
       return {
         change: { status: 'prepared', statusReason: REASON.NO_PROOF_SUPPLIED },
-        event: { trigger: 'reconcile', reason: REASON.NO_PROOF_SUPPLIED, jobId: null, partnerJobStatus: null, txHash: null, blockNumber: null, chainId: null, at: deps.now },
+        event: {
+          trigger: 'reconcile',
+          reason: REASON.NO_PROOF_SUPPLIED,
+          jobId: null,
+          partnerJobStatus: null,
+          txHash: null,
+          blockNumber: null,
+          chainId: null,
+          at: deps.now,
+        },
       };
     });
   }

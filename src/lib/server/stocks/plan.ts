@@ -1,5 +1,5 @@
 /**
- * The plan of a validated intent and its hash, the confirmation token of submit (spec 4.5).
+ * The plan of a validated intent and its hash, the confirmation token of submit (interface 4.5).
  *
  * planHash = hex(SHA-256(UTF-8(JCS({ "generatedAt": <ISO>, "intent": <plan.intent> }))))
  *
@@ -28,7 +28,7 @@ export function planExpiresAt(firstPreparedAt: Date): Date {
 export const PLAN_HASH_RULE =
   'planHash = hex(SHA-256(RFC 8785 canonical JSON of { "generatedAt": <generatedAt>, "intent": <plan.intent> }))';
 
-/** Hard-typed flags of every plan (spec 2.8). */
+/** Hard-typed flags of every plan (interface 2.8). */
 export const HARD_FLAGS = {
   svcExecutesTrade: false,
   svcCollectsLocation: false,

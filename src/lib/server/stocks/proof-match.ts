@@ -1,5 +1,5 @@
 /**
- * Whether a mined transaction is the trade of one plan (spec 3.1, 4.5). The vault lane's
+ * Whether a mined transaction is the trade of one plan (interface 3.1, 4.5). The vault lane's
  * deposit matching (vaults/completion.ts) is the model: a transaction is proof of a plan only
  * when what it did on chain is bound to what the plan says, and every check that fails is
  * named. Pure: the chain facts, the plan's terms and what the store and the partner said are
@@ -110,7 +110,8 @@ const uintWord = (value: bigint) => value.toString(16).padStart(64, '0');
 /** Whether a call carries the plan's parameters (see the module comment). */
 export function calldataCarriesPlan(tx: Pick<MinedTransaction, 'to' | 'input'>, plan: PlanTerms): boolean {
   const words = new Set(abiWords(tx.input));
-  const namesTarget = words.has(addressWord(plan.targetTokenAddress)) || (tx.to !== null && getAddress(tx.to) === getAddress(plan.targetTokenAddress));
+  const namesTarget =
+    words.has(addressWord(plan.targetTokenAddress)) || (tx.to !== null && getAddress(tx.to) === getAddress(plan.targetTokenAddress));
   return namesTarget && words.has(addressWord(plan.usdgAddress)) && words.has(uintWord(plan.inputUnits));
 }
 
@@ -123,7 +124,8 @@ export function judgeTransaction(tx: MinedTransaction, plan: PlanTerms, context:
     return passed;
   };
 
-  if (!record('mined_after_plan', tx.blockTimestamp >= Math.floor(plan.firstPreparedAt.getTime() / 1000))) return noProof(REASON.TX_MINED_BEFORE_PLAN);
+  if (!record('mined_after_plan', tx.blockTimestamp >= Math.floor(plan.firstPreparedAt.getTime() / 1000)))
+    return noProof(REASON.TX_MINED_BEFORE_PLAN);
   if (!record('not_proof_of_other_plan', !context.provesOtherPlan)) return noProof(REASON.TX_PROVES_OTHER_PLAN);
 
   if (!tx.success) {
@@ -134,7 +136,13 @@ export function judgeTransaction(tx: MinedTransaction, plan: PlanTerms, context:
 
   const target = getAddress(plan.targetTokenAddress);
   const usdg = getAddress(plan.usdgAddress);
-  if (!record('moves_target_token', tx.transfers.some((t) => t.token === target))) return noProof(REASON.TX_NOT_FOR_TARGET_TOKEN);
+  if (
+    !record(
+      'moves_target_token',
+      tx.transfers.some((t) => t.token === target),
+    )
+  )
+    return noProof(REASON.TX_NOT_FOR_TARGET_TOKEN);
 
   const targetDelta = netDelta(tx, target, tx.from);
   const usdgDelta = netDelta(tx, usdg, tx.from);
@@ -149,6 +157,7 @@ export function judgeTransaction(tx: MinedTransaction, plan: PlanTerms, context:
   }
   const bound = selling ? (plan.inputUnits * BigInt(10_000 + plan.maxSlippageBps)) / 10_000n : plan.inputUnits;
   const moved = selling ? usdgDelta : -usdgDelta;
-  if (!record('usdg_within_plan', moved <= bound)) return noProof(selling ? REASON.USDG_RECEIVED_ABOVE_PLAN : REASON.USDG_SPENT_ABOVE_PLAN, flows);
+  if (!record('usdg_within_plan', moved <= bound))
+    return noProof(selling ? REASON.USDG_RECEIVED_ABOVE_PLAN : REASON.USDG_SPENT_ABOVE_PLAN, flows);
   return { outcome: 'confirmed', checks, flows };
 }

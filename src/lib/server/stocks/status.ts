@@ -1,5 +1,5 @@
 /**
- * Stock-trade receipt states and their transitions (spec 3.1). A status moves only on proof:
+ * Stock-trade receipt states and their transitions (interface 3.1). A status moves only on proof:
  * the partner's word moves it between the `job_*` states, a chain 4663 transaction receipt
  * moves it to `onchain_*`. There is no fill state, and nothing here ever invents one.
  *
@@ -40,8 +40,7 @@ export const JOB_STATUS_TO_RECEIPT: Record<PartnerJobStatus, ReceiptStatus> = {
 
 /** What each state means, in words that never claim an execution. */
 export const STATUS_MEANING: Record<ReceiptStatus, string> = {
-  prepared:
-    'Plan and command pack prepared. No on-chain proof is recorded for this plan, and this service places no order.',
+  prepared: 'Plan and command pack prepared. No on-chain proof is recorded for this plan, and this service places no order.',
   job_pending: 'The partner reports the job as pending. A job id is not a fill; nothing is confirmed on chain.',
   job_processing: 'The partner reports the job as processing. Nothing is confirmed on chain.',
   job_completed_unconfirmed:
@@ -88,15 +87,21 @@ export const REASON_MEANING: Record<ReasonCode, string> = {
   TX_RECEIPT_NOT_FOUND: 'chain 4663 has no transaction receipt for this hash; no proof was obtained',
   TX_MINED_BEFORE_PLAN: "the transaction's block is older than this plan's first prepare on this server, so it cannot be this plan's trade",
   TX_PROVES_OTHER_PLAN: 'the transaction is already the proof of another plan; one transaction proves at most one plan',
-  TX_NOT_FOR_TARGET_TOKEN: "the transaction has status 0x1 but emitted no Transfer of the plan's target token, so it is no proof of this plan",
-  SENDER_DID_NOT_RECEIVE_TARGET: "the transaction's sender did not end up with more of the plan's target token, so it is not this plan's purchase",
-  SENDER_DID_NOT_SPEND_TARGET: "the transaction's sender did not end up with less of the plan's target token, so it is not this plan's sale",
+  TX_NOT_FOR_TARGET_TOKEN:
+    "the transaction has status 0x1 but emitted no Transfer of the plan's target token, so it is no proof of this plan",
+  SENDER_DID_NOT_RECEIVE_TARGET:
+    "the transaction's sender did not end up with more of the plan's target token, so it is not this plan's purchase",
+  SENDER_DID_NOT_SPEND_TARGET:
+    "the transaction's sender did not end up with less of the plan's target token, so it is not this plan's sale",
   SENDER_DID_NOT_SPEND_USDG: "the transaction's sender did not spend USDG, so it is not this plan's purchase",
   SENDER_DID_NOT_RECEIVE_USDG: "the transaction's sender did not receive USDG, so it is not this plan's sale",
   USDG_SPENT_ABOVE_PLAN: "the transaction's sender spent more USDG than the plan's inputAmount, so it is not this plan's trade",
-  USDG_RECEIVED_ABOVE_PLAN: "the transaction's sender received more USDG than the plan's inputAmount plus its slippage allowance, so it is not this plan's sale",
-  REVERTED_TX_NOT_TIED_TO_PLAN: "the transaction reverted, but neither the partner's answer for this plan's job names it nor does its calldata carry this plan's parameters, so it says nothing about this plan",
-  PROOF_RESET_TX_SHARED_BY_PLANS: 'the transaction once recorded as proof was recorded for several plans, so it proves none of them; reconcile again',
+  USDG_RECEIVED_ABOVE_PLAN:
+    "the transaction's sender received more USDG than the plan's inputAmount plus its slippage allowance, so it is not this plan's sale",
+  REVERTED_TX_NOT_TIED_TO_PLAN:
+    "the transaction reverted, but neither the partner's answer for this plan's job names it nor does its calldata carry this plan's parameters, so it says nothing about this plan",
+  PROOF_RESET_TX_SHARED_BY_PLANS:
+    'the transaction once recorded as proof was recorded for several plans, so it proves none of them; reconcile again',
   CHAIN_RPC_NOT_CONFIGURED: 'no chain 4663 RPC is configured (BROKER_CHAIN_RPC_URL); nothing was read and the status is unchanged',
   CHAIN_RPC_UNREACHABLE: 'the chain RPC did not answer; nothing was read and the status is unchanged',
   CHAIN_ID_MISMATCH: 'the RPC does not serve chain 4663, so its answers are not trusted; the status is unchanged',
@@ -138,7 +143,9 @@ export function chainProofTransition(current: ReceiptStatus, currentTxHash: stri
   const sameTx = currentTxHash !== null && currentTxHash.toLowerCase() === verdict.txHash.toLowerCase();
   if (current === 'onchain_confirmed' && !sameTx) return { next: current, reason: REASON.ALREADY_CONFIRMED_BY_OTHER_TX };
   if (verdict.kind === 'not_found') {
-    return isOnchainStatus(current) ? { next: current, reason: REASON.ONCHAIN_PROOF_KEPT } : { next: 'prepared', reason: REASON.TX_RECEIPT_NOT_FOUND };
+    return isOnchainStatus(current)
+      ? { next: current, reason: REASON.ONCHAIN_PROOF_KEPT }
+      : { next: 'prepared', reason: REASON.TX_RECEIPT_NOT_FOUND };
   }
   if (verdict.kind === 'no_proof') {
     // No proof never undoes proof: an on-chain status stays, and says why the new read did not count.

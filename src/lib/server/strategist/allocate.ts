@@ -69,15 +69,24 @@ export function allocateWeights(items: readonly AllocationItem[], capBps: number
   const units = shares.map((s) => Math.min(capUnits, Math.max(1, Math.floor(s + 1e-9))));
   let diff = totalUnits - units.reduce((s, u) => s + u, 0);
   const order = (pick: (i: number) => boolean, key: (i: number) => number) =>
-    items.map((_, i) => i).filter(pick).sort((a, b) => key(b) - key(a) || a - b);
+    items
+      .map((_, i) => i)
+      .filter(pick)
+      .sort((a, b) => key(b) - key(a) || a - b);
   while (diff > 0) {
-    const next = order((i) => units[i]! < capUnits, (i) => shares[i]! - units[i]!)[0];
+    const next = order(
+      (i) => units[i]! < capUnits,
+      (i) => shares[i]! - units[i]!,
+    )[0];
     if (next === undefined) throw new SvcError('INTERNAL', 'allocation could not place every unit under the cap');
     units[next]! += 1;
     diff--;
   }
   while (diff < 0) {
-    const next = order((i) => units[i]! > 1, (i) => units[i]! - shares[i]!)[0];
+    const next = order(
+      (i) => units[i]! > 1,
+      (i) => units[i]! - shares[i]!,
+    )[0];
     if (next === undefined) throw new SvcError('INTERNAL', 'allocation could not keep every position positive');
     units[next]! -= 1;
     diff++;

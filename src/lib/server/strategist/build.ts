@@ -1,6 +1,6 @@
 /**
  * Turns a provider's basket draft into the Coil and the strategist response: the same
- * shape whichever provider answered (spec 2.2), with the service's own risk settings, fuses,
+ * shape whichever provider answered (interface 2.2), with the service's own risk settings, fuses,
  * memo disclaimer, risk summary, score and disclaimers.
  */
 import { SvcError } from '../errors';

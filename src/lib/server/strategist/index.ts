@@ -1,6 +1,6 @@
 /**
  * Strategist entry points: provider selection per STRATEGIST_PROVIDER, the strategist
- * response (spec 2.2), generate-coil's answer, and the provider status (spec 4.2). Callable
+ * response (interface 2.2), generate-coil's answer, and the provider status (interface 4.2). Callable
  * without HTTP (the MCP server uses the same functions).
  */
 import { SvcError } from '../errors';
@@ -25,9 +25,13 @@ export interface StrategistDeps {
 
 const PARTNER_FAILURES: ReadonlySet<string> = new Set(PARTNER_FAILURE_CODES);
 
-/** The strategist failure body of spec 4.2: `{ error, code, prompt }` with the prompt echoed. */
+/** The strategist failure body of interface 4.2: `{ error, code, prompt }` with the prompt echoed. */
 export function strategistFailure(error: SvcError, prompt: string): SvcError {
-  return new SvcError(error.code, error.message, { issues: error.issues, body: { error: error.message, code: error.code, prompt }, cause: error });
+  return new SvcError(error.code, error.message, {
+    issues: error.issues,
+    body: { error: error.message, code: error.code, prompt },
+    cause: error,
+  });
 }
 
 function mockResponse(request: StrategistRequest, now: Date, meta: ProviderMeta): StrategistResponse {
@@ -55,7 +59,12 @@ export async function runStrategist(request: StrategistRequest, deps: Strategist
   } catch (error) {
     if (!(error instanceof SvcError) || !PARTNER_FAILURES.has(error.code)) throw error;
     if (requested === 'partner') throw strategistFailure(error, request.prompt);
-    return mockResponse(request, deps.now, { provider: 'mock', requested, usedFallback: true, fallbackReason: `${error.code}: ${error.message}` });
+    return mockResponse(request, deps.now, {
+      provider: 'mock',
+      requested,
+      usedFallback: true,
+      fallbackReason: `${error.code}: ${error.message}`,
+    });
   }
 }
 
@@ -66,10 +75,15 @@ export interface GeneratedCoil {
   disclaimers: string[];
 }
 
-/** generate-coil (spec 4.3): a thesis and an optional execution mode → a Coil that validates. */
+/** generate-coil (interface 4.3): a thesis and an optional execution mode → a Coil that validates. */
 export async function generateCoil(input: { prompt: string; executionMode?: ExecutionMode }, deps: StrategistDeps): Promise<GeneratedCoil> {
   const response = await runStrategist({ prompt: input.prompt, executionMode: input.executionMode }, deps);
-  return { coil: response.manifest, health: scoreCoil(response.manifest), providerMeta: response.providerMeta, disclaimers: response.disclaimers };
+  return {
+    coil: response.manifest,
+    health: scoreCoil(response.manifest),
+    providerMeta: response.providerMeta,
+    disclaimers: response.disclaimers,
+  };
 }
 
 export interface StrategistStatus {
@@ -84,7 +98,8 @@ export interface StrategistStatus {
 /** GET /api/agent/svc: which provider answers, whether the partner is configured, planning only. */
 export function strategistStatus(config: StrategistConfig): StrategistStatus {
   const configured = partnerConfigured(config.partner);
-  const aiProvider = config.strategistProvider === 'mock' ? 'mock' : config.strategistProvider === 'partner' ? 'partner' : configured ? 'partner' : 'mock';
+  const aiProvider =
+    config.strategistProvider === 'mock' ? 'mock' : config.strategistProvider === 'partner' ? 'partner' : configured ? 'partner' : 'mock';
   return {
     aiProvider,
     requested: config.strategistProvider,

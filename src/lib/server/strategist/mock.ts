@@ -40,7 +40,10 @@ function contextAssets(request: StrategistRequest, notes: string[]): Array<{ tic
       notes.push(`Dropped ${a.tokenAddress} from the basket being refined: it is not a canonical stock or ETF token.`);
       continue;
     }
-    const w = typeof a.weightBps === 'number' && Number.isFinite(a.weightBps) && a.weightBps > 0 ? a.weightBps : 10_000 / Math.max(1, request.basketContext!.assets!.length);
+    const w =
+      typeof a.weightBps === 'number' && Number.isFinite(a.weightBps) && a.weightBps > 0
+        ? a.weightBps
+        : 10_000 / Math.max(1, request.basketContext!.assets!.length);
     out.push({ ticker: check.asset.ticker, weightBps: w });
   }
   return out;
@@ -57,14 +60,18 @@ function blendWithContext(candidates: Map<string, Candidate>, context: Array<{ t
   const contextTotal = context.reduce((s, a) => s + a.weightBps, 0);
   const thesisShare = thesisTotal > 0 ? 1 - CONTEXT_SHARE : 0;
   for (const c of candidates.values()) c.score = (10 * thesisShare * c.score) / thesisTotal;
-  for (const a of context) addScore(candidates, a.ticker, (10 * (1 - thesisShare) * a.weightBps) / contextTotal, 'kept from the basket being refined');
+  for (const a of context)
+    addScore(candidates, a.ticker, (10 * (1 - thesisShare) * a.weightBps) / contextTotal, 'kept from the basket being refined');
 }
 
 function nameOf(reading: ThesisReading, request: StrategistRequest, isDefault: boolean): string {
   const base = isDefault
     ? 'Default diversified basket'
     : reading.themes.length
-      ? `${reading.themes.slice(0, 2).map((h) => h.theme.label).join(' + ')} basket`
+      ? `${reading.themes
+          .slice(0, 2)
+          .map((h) => h.theme.label)
+          .join(' + ')} basket`
       : `${reading.namedTickers.slice(0, 4).join(', ')} basket`;
   const refined = request.basketContext?.name ? `${request.basketContext.name.trim()} (refined)` : undefined;
   return (refined ?? base).slice(0, 120);
@@ -75,9 +82,19 @@ export function mockDraft(request: StrategistRequest): BasketDraft {
   const cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
   const needed = minimumPositions(cap);
   if (needed > STOCK_TICKERS.length) {
-    throw new SvcError('PREFERENCES_INFEASIBLE', `A ${cap} bps single-asset cap needs ${needed} positions; the registry has ${STOCK_TICKERS.length} stock and ETF tokens`, {
-      issues: [{ code: 'CAP_TOO_LOW', message: `use a cap of at least ${Math.ceil(10_000 / STOCK_TICKERS.length)} bps`, path: 'userPreferences.maxSingleAssetWeightBps' }],
-    });
+    throw new SvcError(
+      'PREFERENCES_INFEASIBLE',
+      `A ${cap} bps single-asset cap needs ${needed} positions; the registry has ${STOCK_TICKERS.length} stock and ETF tokens`,
+      {
+        issues: [
+          {
+            code: 'CAP_TOO_LOW',
+            message: `use a cap of at least ${Math.ceil(10_000 / STOCK_TICKERS.length)} bps`,
+            path: 'userPreferences.maxSingleAssetWeightBps',
+          },
+        ],
+      },
+    );
   }
 
   const notes: string[] = [];
@@ -86,7 +103,8 @@ export function mockDraft(request: StrategistRequest): BasketDraft {
   for (const ticker of reading.namedTickers) addScore(candidates, ticker, NAMED_TICKER_POINTS, 'named in the thesis');
   for (const hit of reading.themes) {
     const boost = 1 + 0.25 * (hit.matched.length - 1);
-    for (const [ticker, affinity] of Object.entries(hit.theme.affinity)) addScore(candidates, ticker, affinity * boost, `fits the theme "${hit.theme.label}"`);
+    for (const [ticker, affinity] of Object.entries(hit.theme.affinity))
+      addScore(candidates, ticker, affinity * boost, `fits the theme "${hit.theme.label}"`);
   }
   if (tolerance === 'low' && candidates.size > 0) {
     addScore(candidates, 'SGOV', 3, 'defensive ballast for a low risk tolerance');
@@ -97,7 +115,8 @@ export function mockDraft(request: StrategistRequest): BasketDraft {
 
   const isDefault = candidates.size === 0;
   if (isDefault) {
-    for (const [ticker, score] of Object.entries(DEFAULT_BASKET)) addScore(candidates, ticker, score, 'part of the default diversified basket');
+    for (const [ticker, score] of Object.entries(DEFAULT_BASKET))
+      addScore(candidates, ticker, score, 'part of the default diversified basket');
     notes.push('Default basket: the thesis named no theme or ticker the strategist recognises.');
   }
 
@@ -113,7 +132,10 @@ export function mockDraft(request: StrategistRequest): BasketDraft {
     chosen.push({ ticker, score: minScore / 2, reasons: [`added so that no position exceeds the ${cap} bps cap`] });
   }
   const sharp = SHARPNESS[tolerance];
-  const weights = allocateWeights(chosen.map((c) => ({ key: c.ticker, score: Math.pow(c.score, sharp) })), cap);
+  const weights = allocateWeights(
+    chosen.map((c) => ({ key: c.ticker, score: Math.pow(c.score, sharp) })),
+    cap,
+  );
   const assets = chosen
     .map((c) => ({ ticker: c.ticker, weightBps: weights.get(c.ticker)!, rationale: `${c.ticker}: ${c.reasons.join('; ')}.` }))
     .sort((a, b) => b.weightBps - a.weightBps || (a.ticker < b.ticker ? -1 : 1));
@@ -127,7 +149,9 @@ export function mockDraft(request: StrategistRequest): BasketDraft {
   notes.push(`Risk tolerance ${tolerance}; single-asset cap ${cap} bps.`);
   return {
     name: nameOf(reading, request, isDefault),
-    memoTitle: isDefault ? 'Default diversified basket (no recognised theme)' : `Thesis basket: ${reading.themes[0]?.theme.label ?? reading.namedTickers.slice(0, 3).join(', ')}`,
+    memoTitle: isDefault
+      ? 'Default diversified basket (no recognised theme)'
+      : `Thesis basket: ${reading.themes[0]?.theme.label ?? reading.namedTickers.slice(0, 3).join(', ')}`,
     memoBody: `${themeText}${namedText}${contextText} Allocation: ${allocation}. ${isDefault ? 'This is the clearly labelled default basket, built because nothing in the thesis mapped to a registry asset. ' : ''}Weights follow how strongly the thesis points at each asset, bounded by the cap.`,
     assets,
     notes,

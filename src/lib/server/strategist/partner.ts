@@ -11,7 +11,14 @@
  */
 import { z } from 'zod';
 import { SvcError } from '../errors';
-import { PARTNER_ERROR, PartnerHttpError, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint, type PartnerJob } from '../partner/agent-api';
+import {
+  PARTNER_ERROR,
+  PartnerHttpError,
+  readPartnerJob,
+  submitPartnerPrompt,
+  type PartnerEndpoint,
+  type PartnerJob,
+} from '../partner/agent-api';
 import { findExecutionClaim } from '../guards/output-guard';
 import { findPerformanceClaim } from '../coil/share-card';
 import { HEX_ADDRESS } from '../coil/manifest';
@@ -19,7 +26,13 @@ import { ALL_ASSETS, checkCanonical, findAssetByAddress } from '../registry';
 import { DEFAULT_CAP_BY_TOLERANCE } from './mock';
 import type { BasketDraft, StrategistRequest } from './types';
 
-export const PARTNER_FAILURE_CODES = ['PARTNER_NOT_CONFIGURED', 'PARTNER_HTTP_ERROR', 'PARTNER_TIMEOUT', 'PARTNER_INVALID_OUTPUT', 'GUARDRAIL_REJECTED'] as const;
+export const PARTNER_FAILURE_CODES = [
+  'PARTNER_NOT_CONFIGURED',
+  'PARTNER_HTTP_ERROR',
+  'PARTNER_TIMEOUT',
+  'PARTNER_INVALID_OUTPUT',
+  'GUARDRAIL_REJECTED',
+] as const;
 
 export interface PartnerClientOptions {
   apiUrl?: string;
@@ -52,8 +65,11 @@ const partnerAnswerSchema = z.object({
 
 export type PartnerAnswer = z.output<typeof partnerAnswerSchema>;
 
-const fail = (code: (typeof PARTNER_FAILURE_CODES)[number], message: string, issues?: Array<{ code: string; message: string; path?: string }>) =>
-  new SvcError(code, message, { issues });
+const fail = (
+  code: (typeof PARTNER_FAILURE_CODES)[number],
+  message: string,
+  issues?: Array<{ code: string; message: string; path?: string }>,
+) => new SvcError(code, message, { issues });
 
 export function partnerConfigured(options: Pick<PartnerClientOptions, 'apiUrl' | 'apiKey'>): boolean {
   return Boolean(options.apiUrl && options.apiKey);
@@ -139,7 +155,11 @@ export function parsePartnerAnswer(answer: string, request: StrategistRequest): 
     throw fail(
       'GUARDRAIL_REJECTED',
       'The partner answer names assets outside the canonical registry; it was discarded',
-      nonCanonical.map(({ i, check }) => ({ code: check.status === 'ticker_address_mismatch' ? 'TICKER_ADDRESS_MISMATCH' : 'NONCANONICAL_ASSET', message: 'not a canonical registry asset', path: `assets.${i}` })),
+      nonCanonical.map(({ i, check }) => ({
+        code: check.status === 'ticker_address_mismatch' ? 'TICKER_ADDRESS_MISMATCH' : 'NONCANONICAL_ASSET',
+        message: 'not a canonical registry asset',
+        path: `assets.${i}`,
+      })),
     );
   }
   const tolerance = request.userPreferences?.riskTolerance ?? 'medium';
@@ -148,8 +168,10 @@ export function parsePartnerAnswer(answer: string, request: StrategistRequest): 
   const seen = new Set<string>();
   let sum = 0;
   basket.assets.forEach((a, i) => {
-    if (!Number.isInteger(a.weightBps) || a.weightBps <= 0) problems.push({ code: 'WEIGHTS_SUM', message: 'weight must be a positive integer', path: `assets.${i}.weightBps` });
-    else if (a.weightBps > cap) problems.push({ code: 'WEIGHTS_SUM', message: `weight above the ${cap} bps cap`, path: `assets.${i}.weightBps` });
+    if (!Number.isInteger(a.weightBps) || a.weightBps <= 0)
+      problems.push({ code: 'WEIGHTS_SUM', message: 'weight must be a positive integer', path: `assets.${i}.weightBps` });
+    else if (a.weightBps > cap)
+      problems.push({ code: 'WEIGHTS_SUM', message: `weight above the ${cap} bps cap`, path: `assets.${i}.weightBps` });
     const key = a.tokenAddress.toLowerCase();
     if (seen.has(key)) problems.push({ code: 'DUPLICATE_ASSET', message: 'asset listed twice', path: `assets.${i}` });
     seen.add(key);
@@ -168,7 +190,10 @@ export function parsePartnerAnswer(answer: string, request: StrategistRequest): 
       weightBps: a.weightBps,
       rationale: a.rationale.trim() || `${a.ticker}: proposed by the partner strategist.`,
     })),
-    notes: [...(basket.riskNotes ?? []).map((n) => n.trim()).filter(Boolean), `Proposed by the partner strategist; single-asset cap ${cap} bps.`],
+    notes: [
+      ...(basket.riskNotes ?? []).map((n) => n.trim()).filter(Boolean),
+      `Proposed by the partner strategist; single-asset cap ${cap} bps.`,
+    ],
     capBps: cap,
     riskTolerance: tolerance,
     isDefaultBasket: false,
@@ -196,8 +221,9 @@ export async function askPartner(prompt: string, options: PartnerClientOptions):
     } catch (error) {
       const code = (error as SvcError).code;
       if (code === PARTNER_ERROR.TIMEOUT || remaining() <= 0) throw timedOut();
-      // The strategist answers only its own five codes (spec 4.2).
-      if (code === PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED) throw fail('PARTNER_HTTP_ERROR', 'The partner refused the prompt and asks for verification in its own console');
+      // The strategist answers only its own five codes (interface 4.2).
+      if (code === PARTNER_ERROR.EXTERNAL_VERIFICATION_REQUIRED)
+        throw fail('PARTNER_HTTP_ERROR', 'The partner refused the prompt and asks for verification in its own console');
       throw error;
     }
   }

@@ -17,7 +17,29 @@ export const THEMES: readonly Theme[] = [
   {
     id: 'ai_semiconductors',
     label: 'AI and semiconductors',
-    keywords: ['ai', 'artificial intelligence', 'chip', 'chips', 'chipmaker', 'chipmakers', 'semiconductor', 'semiconductors', 'semis', 'gpu', 'gpus', 'data center', 'data centers', 'datacenter', 'datacenters', 'accelerator', 'accelerators', 'machine learning', 'llm', 'llms', 'compute'],
+    keywords: [
+      'ai',
+      'artificial intelligence',
+      'chip',
+      'chips',
+      'chipmaker',
+      'chipmakers',
+      'semiconductor',
+      'semiconductors',
+      'semis',
+      'gpu',
+      'gpus',
+      'data center',
+      'data centers',
+      'datacenter',
+      'datacenters',
+      'accelerator',
+      'accelerators',
+      'machine learning',
+      'llm',
+      'llms',
+      'compute',
+    ],
     affinity: { NVDA: 5, AMD: 4, MSFT: 2, GOOGL: 2, META: 1 },
   },
   {
@@ -29,19 +51,53 @@ export const THEMES: readonly Theme[] = [
   {
     id: 'consumer',
     label: 'Consumer and e-commerce',
-    keywords: ['consumer', 'consumers', 'e-commerce', 'ecommerce', 'retail', 'shopping', 'smartphone', 'smartphones', 'devices', 'wearables'],
+    keywords: [
+      'consumer',
+      'consumers',
+      'e-commerce',
+      'ecommerce',
+      'retail',
+      'shopping',
+      'smartphone',
+      'smartphones',
+      'devices',
+      'wearables',
+    ],
     affinity: { AMZN: 4, AAPL: 4 },
   },
   {
     id: 'electric_vehicles',
     label: 'Electric vehicles and autonomy',
-    keywords: ['ev', 'evs', 'electric vehicle', 'electric vehicles', 'autonomous', 'self-driving', 'robotaxi', 'robotaxis', 'battery', 'batteries', 'robotics'],
+    keywords: [
+      'ev',
+      'evs',
+      'electric vehicle',
+      'electric vehicles',
+      'autonomous',
+      'self-driving',
+      'robotaxi',
+      'robotaxis',
+      'battery',
+      'batteries',
+      'robotics',
+    ],
     affinity: { TSLA: 5 },
   },
   {
     id: 'crypto',
     label: 'Crypto and digital assets',
-    keywords: ['crypto', 'cryptocurrency', 'bitcoin', 'ethereum', 'digital asset', 'digital assets', 'blockchain', 'stablecoin', 'stablecoins', 'onchain'],
+    keywords: [
+      'crypto',
+      'cryptocurrency',
+      'bitcoin',
+      'ethereum',
+      'digital asset',
+      'digital assets',
+      'blockchain',
+      'stablecoin',
+      'stablecoins',
+      'onchain',
+    ],
     affinity: { COIN: 5 },
   },
   {
@@ -65,13 +121,44 @@ export const THEMES: readonly Theme[] = [
   {
     id: 'defensive_index',
     label: 'Defensive index exposure',
-    keywords: ['defensive', 'index', 'indexes', 'indices', 'broad market', 'diversified', 'diversification', 'etf', 'etfs', 'passive', 'low volatility', 'conservative', 'safety', 'stable', 'preserve', 'preservation', 'recession', 'downturn'],
+    keywords: [
+      'defensive',
+      'index',
+      'indexes',
+      'indices',
+      'broad market',
+      'diversified',
+      'diversification',
+      'etf',
+      'etfs',
+      'passive',
+      'low volatility',
+      'conservative',
+      'safety',
+      'stable',
+      'preserve',
+      'preservation',
+      'recession',
+      'downturn',
+    ],
     affinity: { SPY: 5, SGOV: 3, QQQ: 2 },
   },
   {
     id: 'treasuries_cash',
     label: 'Treasuries and cash-like exposure',
-    keywords: ['treasury', 'treasuries', 't-bill', 't-bills', 'bond', 'bonds', 'rates', 'interest rates', 'cash', 'money market', 'short duration'],
+    keywords: [
+      'treasury',
+      'treasuries',
+      't-bill',
+      't-bills',
+      'bond',
+      'bonds',
+      'rates',
+      'interest rates',
+      'cash',
+      'money market',
+      'short duration',
+    ],
     affinity: { SGOV: 5, SPY: 1 },
   },
   {
@@ -117,7 +204,23 @@ export const COMPANY_ALIASES: Readonly<Record<string, readonly string[]>> = {
 export const DEFAULT_BASKET: Readonly<Record<string, number>> = { SPY: 5, QQQ: 3, SGOV: 3, MSFT: 2, AAPL: 2, GOOGL: 1 };
 
 /** The order in which assets are added when a cap needs more positions than the thesis gives. */
-export const FILLER_ORDER: readonly string[] = ['SPY', 'QQQ', 'SGOV', 'MSFT', 'AAPL', 'GOOGL', 'AMZN', 'NVDA', 'META', 'SLV', 'USO', 'AMD', 'TSLA', 'PLTR', 'COIN'];
+export const FILLER_ORDER: readonly string[] = [
+  'SPY',
+  'QQQ',
+  'SGOV',
+  'MSFT',
+  'AAPL',
+  'GOOGL',
+  'AMZN',
+  'NVDA',
+  'META',
+  'SLV',
+  'USO',
+  'AMD',
+  'TSLA',
+  'PLTR',
+  'COIN',
+];
 
 export interface ThemeHit {
   theme: Theme;
@@ -139,7 +242,9 @@ function phraseRegex(phrase: string): RegExp {
 }
 
 const THEME_MATCHERS = THEMES.map((theme) => ({ theme, matchers: theme.keywords.map((k) => [k, phraseRegex(k)] as const) }));
-const ALIAS_MATCHERS = Object.entries(COMPANY_ALIASES).flatMap(([ticker, aliases]) => aliases.map((a) => [ticker, phraseRegex(a)] as const));
+const ALIAS_MATCHERS = Object.entries(COMPANY_ALIASES).flatMap(([ticker, aliases]) =>
+  aliases.map((a) => [ticker, phraseRegex(a)] as const),
+);
 
 /** Reads themes and named tickers from a thesis. Pure and deterministic. */
 export function readThesis(thesis: string, tickers: readonly string[]): ThesisReading {

@@ -1,4 +1,4 @@
-/** The strategist's request (spec 2.1) and response (spec 2.2), shared by both providers. */
+/** The strategist's request (interface 2.1) and response (interface 2.2), shared by both providers. */
 import { z } from 'zod';
 import type { Coil, ExecutionMode, Memo } from '../coil/manifest';
 import { HEX_ADDRESS, SLUG } from '../coil/manifest';
@@ -16,7 +16,9 @@ export const thesisPromptSchema = z
   .string()
   .max(PROMPT_MAX_CHARS)
   .regex(THESIS_PRESENT, 'the thesis is empty or only whitespace')
-  .describe(`the thesis, 1 to ${PROMPT_MAX_CHARS} characters with at least one that is not whitespace (else 400 PROMPT_REQUIRED); one that names no recognised theme or ticker gets the labelled default basket`);
+  .describe(
+    `the thesis, 1 to ${PROMPT_MAX_CHARS} characters with at least one that is not whitespace (else 400 PROMPT_REQUIRED); one that names no recognised theme or ticker gets the labelled default basket`,
+  );
 export const STRATEGIST_MODES = ['paper', 'brokerage-mcp-plan'] as const;
 export const RISK_TOLERANCES = ['low', 'medium', 'high'] as const;
 export type RiskTolerance = (typeof RISK_TOLERANCES)[number];

@@ -1,4 +1,4 @@
-/** Service mode and feature flags (spec 4.1 `GET /api/health`): booleans only, never values. */
+/** Service mode and feature flags (interface 4.1 `GET /api/health`): booleans only, never values. */
 import { laneState, type StockLaneConfig } from '../stocks/lane';
 import type { StrategistProvider } from '../strategist/types';
 

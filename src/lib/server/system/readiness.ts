@@ -1,5 +1,5 @@
 /**
- * Production readiness (spec 4.1 `GET /api/readiness`): states only, never values. Every
+ * Production readiness (interface 4.1 `GET /api/readiness`): states only, never values. Every
  * probe has a timeout; a failed probe is reported as failed, never as healthy.
  */
 import type { BrokerChainClient } from '../chain-client';

@@ -1,5 +1,5 @@
 /**
- * Maps errors to the spec's statuses and envelopes (spec 7). Domain code throws SvcError
+ * Maps errors to the spec's statuses and envelopes (interface 7). Domain code throws SvcError
  * with a stable code; this table is the only place that knows which HTTP status it gets.
  */
 import { TRPCError } from '@trpc/server';

@@ -16,7 +16,10 @@ export const EXTRA_OPENAPI_PATHS: Record<string, Record<string, unknown>> = {
       responses: {
         '200': { description: 'The card', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
         '404': { description: 'No stored receipt has this id', content: { 'application/json': { schema: ERROR_ENVELOPE_REF } } },
-        '422': { description: 'The stored Coil carries a performance claim (SHARE_CARD_REJECTED)', content: { 'application/json': { schema: ERROR_ENVELOPE_REF } } },
+        '422': {
+          description: 'The stored Coil carries a performance claim (SHARE_CARD_REJECTED)',
+          content: { 'application/json': { schema: ERROR_ENVELOPE_REF } },
+        },
       },
     },
   },

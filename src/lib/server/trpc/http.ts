@@ -25,7 +25,7 @@ type CallerNode = { [key: string]: CallerNode } & ((input: unknown) => Promise<u
 
 export const TRPC_PREFIX = '/trpc';
 
-/** The REST error body of spec 7, stamped with the invariants for the stamped families. */
+/** The REST error body of interface 7, stamped with the invariants for the stamped families. */
 export function restErrorBody(error: SvcError, family: RouteFamily | undefined): Record<string, unknown> {
   const body =
     error.body ??
@@ -33,7 +33,9 @@ export function restErrorBody(error: SvcError, family: RouteFamily | undefined):
       error: {
         code: error.code,
         message: error.message,
-        issues: error.issues.map((i) => (i.path ? { code: i.code, message: i.message, path: i.path } : { code: i.code, message: i.message })),
+        issues: error.issues.map((i) =>
+          i.path ? { code: i.code, message: i.message, path: i.path } : { code: i.code, message: i.message },
+        ),
       },
     } as Record<string, unknown>);
   return family && STAMPED_FAMILIES.has(family) ? { ...body, ...INVARIANTS } : body;
@@ -76,7 +78,12 @@ function copyHeaders(from: Headers, into: Headers): void {
  * is coerced: a string stays a string and the procedure's schema refuses what is not its
  * type (the adapter would have switched zod coercion on).
  */
-export function restInput(method: string, url: URL, pathParams: Record<string, string>, body: Record<string, unknown> | undefined): Record<string, unknown> {
+export function restInput(
+  method: string,
+  url: URL,
+  pathParams: Record<string, string>,
+  body: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   if (method === 'POST') return { ...(body ?? {}), ...pathParams };
   const query: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
@@ -137,7 +144,7 @@ export const ERROR_ENVELOPE_SCHEMA = z
       issues: z.array(z.object({ code: z.string(), message: z.string(), path: z.string().optional() })),
     }),
   })
-  .meta({ description: 'Tools and validation envelope (spec 7)' });
+  .meta({ description: 'Tools and validation envelope' });
 
 export function openApiDocument(baseUrl: string) {
   openApiCache ??= generateOpenApiDocument(appRouter, {

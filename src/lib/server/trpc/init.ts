@@ -21,20 +21,10 @@ import { asTrpcError, toSvcError } from './error-map';
 import type { McpToolName } from '../registry/agents';
 
 /**
- * Route families of spec 4.1. `tools`, `strategist`, `autonomy`, `vaults` and `x402`
- * payloads carry the two invariants (spec 1).
+ * Route families of interface 4.1. `tools`, `strategist`, `autonomy`, `vaults` and `x402`
+ * payloads carry the two invariants (interface 1).
  */
-export type RouteFamily =
-  | 'system'
-  | 'registry'
-  | 'tools'
-  | 'strategist'
-  | 'stocks'
-  | 'autonomy'
-  | 'vaults'
-  | 'x402'
-  | 'auth'
-  | 'me';
+export type RouteFamily = 'system' | 'registry' | 'tools' | 'strategist' | 'stocks' | 'autonomy' | 'vaults' | 'x402' | 'auth' | 'me';
 
 export const STAMPED_FAMILIES: ReadonlySet<RouteFamily> = new Set(['tools', 'strategist', 'autonomy', 'vaults', 'x402']);
 
@@ -48,7 +38,7 @@ export type SvcMeta = OpenApiMeta<{
    */
   inputErrorCode?: string | ((firstPath: string, firstIssue?: ErrorIssue) => string);
   /**
-   * The MCP tool of spec 4.9 this procedure backs. Each of the 34 tools names exactly one
+   * The MCP tool of interface 4.9 this procedure backs. Each of the 34 tools names exactly one
    * procedure that has a REST route; the MCP server is the walk over these (trpc/mcp-tools.ts).
    */
   tool?: McpToolName;
@@ -94,7 +84,13 @@ function answerTimeOf(raw: unknown, ctx: RequestContext): Date {
  * stack frames. The message line is left out: it may quote the request.
  */
 function logInternalError(error: unknown, where: Record<string, unknown>): void {
-  const frames = error instanceof Error ? (error.stack ?? '').split('\n').slice(1, 8).map((l) => l.trim()) : [];
+  const frames =
+    error instanceof Error
+      ? (error.stack ?? '')
+          .split('\n')
+          .slice(1, 8)
+          .map((l) => l.trim())
+      : [];
   logger.error({ event: 'internal_error', ...where, name: error instanceof Error ? error.name : typeof error, frames }, 'internal error');
 }
 
@@ -133,10 +129,13 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
       return error;
     }
     // A paid answer blocked before settlement arrives here already refused.
-    if (svc instanceof OutputGuardBlocked) logger.error({ event: 'output_guard', ...where, blockedPath: svc.blockedPath }, 'execution claim blocked');
+    if (svc instanceof OutputGuardBlocked)
+      logger.error({ event: 'output_guard', ...where, blockedPath: svc.blockedPath }, 'execution claim blocked');
     const finished = finishError(svc, options);
-    if (finished.blockedPath !== undefined) logger.error({ event: 'output_guard', ...where, blockedPath: finished.blockedPath }, 'execution claim blocked');
-    if (finished.report.secretScrubbed) logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
+    if (finished.blockedPath !== undefined)
+      logger.error({ event: 'output_guard', ...where, blockedPath: finished.blockedPath }, 'execution claim blocked');
+    if (finished.report.secretScrubbed)
+      logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
     return finished.error === svc ? error : asTrpcError(finished.error);
   };
 
@@ -159,7 +158,8 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
   try {
     const guardClaims = !meta?.answerFinishedBeforeSettlement;
     const { answer, report } = finishAnswer(result.data, { ...options, guardClaims });
-    if (report.secretScrubbed) logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
+    if (report.secretScrubbed)
+      logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
     return { ...result, data: answer };
   } catch (error) {
     if (!(error instanceof OutputGuardBlocked)) throw error;
@@ -171,7 +171,7 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
 /** Every procedure starts here. */
 export const publicProcedure = t.procedure.use(serviceMiddleware);
 
-/** The two invariant fields of spec 1, as the output schemas declare them. */
+/** The two invariant fields of interface 1, as the output schemas declare them. */
 export const INVARIANTS = { notInvestmentAdvice: true, liveOrderSent: false } as const;
 
 /**
@@ -192,11 +192,8 @@ export function stampedOutput<T extends z.ZodRawShape>(shape: T) {
   return withInvariants(z.object(shape));
 }
 
-/** The optional clock field every input accepts (spec 1: "requests accept an optional nowIso"). */
-export const nowIsoField = z
-  .string()
-  .optional()
-  .describe('ISO 8601 timestamp with a zone that pins every timestamp of the response');
+/** The optional clock field every input accepts (interface 1: "requests accept an optional nowIso"). */
+export const nowIsoField = z.string().optional().describe('ISO 8601 timestamp with a zone that pins every timestamp of the response');
 
 /**
  * A query-string integer: digits only, parsed explicitly. REST inputs are never coerced
@@ -204,8 +201,20 @@ export const nowIsoField = z
  */
 export function queryInt(opts: { min?: number; max?: number } = {}) {
   return z
-    .union([z.number().int(), z.string().regex(/^-?\d+$/, 'expected an integer').transform(Number)])
-    .pipe(z.number().int().min(opts.min ?? Number.MIN_SAFE_INTEGER).max(opts.max ?? Number.MAX_SAFE_INTEGER));
+    .union([
+      z.number().int(),
+      z
+        .string()
+        .regex(/^-?\d+$/, 'expected an integer')
+        .transform(Number),
+    ])
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(opts.min ?? Number.MIN_SAFE_INTEGER)
+        .max(opts.max ?? Number.MAX_SAFE_INTEGER),
+    );
 }
 
 type OpenApiDef = NonNullable<SvcMeta['openapi']>;
@@ -215,12 +224,7 @@ type OpenApiDef = NonNullable<SvcMeta['openapi']>;
  * wallet-scoped `/me` routes), so the document marks the session cookie exactly where it
  * is needed.
  */
-export function rest(
-  method: OpenApiDef['method'],
-  path: OpenApiDef['path'],
-  summary: string,
-  extra: Partial<OpenApiDef> = {},
-): OpenApiDef {
+export function rest(method: OpenApiDef['method'], path: OpenApiDef['path'], summary: string, extra: Partial<OpenApiDef> = {}): OpenApiDef {
   const tag = path.split('/')[1] ?? 'api';
   return { method, path, summary, tags: [tag], protect: false, ...extra };
 }

@@ -1,5 +1,5 @@
 /**
- * The MCP tools of spec 4.9 as the procedures that back them: every procedure whose meta
+ * The MCP tools of interface 4.9 as the procedures that back them: every procedure whose meta
  * names a `tool`, with its REST route. The MCP server walks this list, and the agent index
  * lists each workflow's tools from it; neither keeps a list of its own.
  */
@@ -47,5 +47,9 @@ export function toolProcedures(): readonly ToolProcedure[] {
 
 /** `METHOD /api/path` → the tool its procedure backs. */
 export function toolOfEndpoint(): ReadonlyMap<string, McpToolName> {
-  return new Map(toolProcedures().filter((t) => t.endpoint !== null).map((t) => [t.endpoint!, t.tool]));
+  return new Map(
+    toolProcedures()
+      .filter((t) => t.endpoint !== null)
+      .map((t) => [t.endpoint!, t.tool]),
+  );
 }

@@ -39,7 +39,8 @@ function toPattern(template: string): RegExp {
     .map((segment) => {
       const param = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(segment);
       if (param) return `(?<${param[1]}>[^/]+)`;
-      if (segment.includes('{')) throw new Error(`route template ${template}: a parameter must be a whole segment named like an identifier`);
+      if (segment.includes('{'))
+        throw new Error(`route template ${template}: a parameter must be a whole segment named like an identifier`);
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');

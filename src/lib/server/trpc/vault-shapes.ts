@@ -84,30 +84,38 @@ export const verificationShape = depositVerificationSchema;
 /** Declared with the gate in the vaults domain. */
 export const gateShape = depositGateSchema;
 
-export const jobShape = z.object({
-  id: z.string().describe('bvd_ followed by 24 hex digits'),
-  kind: z.literal('operator_partner_wallet_deposit'),
-  submitState: z.enum(['submitting', 'submitted', 'submit_failed']),
-  failureCode: z.string().nullable(),
-  partnerJobId: z.string().nullable(),
-  planHash: z.string(),
-  vaultSlug: z.string(),
-  vaultAddress: addressShape,
-  receiver: addressShape,
-  amount: z.string(),
-  amountUnits: z.string(),
-  createdAt: z.string(),
-  userDepositPath: z.literal(false),
-}).meta({ id: 'VaultDepositJob' });
+export const jobShape = z
+  .object({
+    id: z.string().describe('bvd_ followed by 24 hex digits'),
+    kind: z.literal('operator_partner_wallet_deposit'),
+    submitState: z.enum(['submitting', 'submitted', 'submit_failed']),
+    failureCode: z.string().nullable(),
+    partnerJobId: z.string().nullable(),
+    planHash: z.string(),
+    vaultSlug: z.string(),
+    vaultAddress: addressShape,
+    receiver: addressShape,
+    amount: z.string(),
+    amountUnits: z.string(),
+    createdAt: z.string(),
+    userDepositPath: z.literal(false),
+  })
+  .meta({ id: 'VaultDepositJob' });
 
 // ---- V2 status ------------------------------------------------------------------------
 
-const readSourceShape = z.object({
-  contract: z.string(),
-  address: addressShape,
-  call: z.string(),
-  interface: z.enum(['published', 'expected_unpublished']).describe("'published': the operator's published read; 'expected_unpublished': the read this service expects where none is published"),
-}).meta({ id: 'VaultReadSource' });
+const readSourceShape = z
+  .object({
+    contract: z.string(),
+    address: addressShape,
+    call: z.string(),
+    interface: z
+      .enum(['published', 'expected_unpublished'])
+      .describe(
+        "'published': the operator's published read; 'expected_unpublished': the read this service expects where none is published",
+      ),
+  })
+  .meta({ id: 'VaultReadSource' });
 
 function reading<T extends z.ZodType>(value: T) {
   return z.discriminatedUnion('state', [
@@ -153,7 +161,12 @@ export const v2StatusShape = {
   readAt: z.string(),
   chain: z.object({ expectedChainId: z.literal(4663), state: z.enum(['verified', 'unusable']), reason: z.string() }),
   readSummary: z
-    .object({ attempted: z.number().int(), live: z.number().int(), unknown: z.number().int(), overall: z.enum(['live', 'partial', 'unknown']) })
+    .object({
+      attempted: z.number().int(),
+      live: z.number().int(),
+      unknown: z.number().int(),
+      overall: z.enum(['live', 'partial', 'unknown']),
+    })
     .describe('How many reads answered; `overall` is never live when any read failed'),
   suite: z.array(z.object({ role: z.string(), name: z.string(), address: addressShape, codePresent: boolReading })),
   stageLadder: z
@@ -166,7 +179,7 @@ export const v2StatusShape = {
         openQueueRequests: stringReading.optional(),
       }),
     )
-    .describe('The request stages of spec 3.2 with their on-chain counts; stages never collapse'),
+    .describe('The request stages with their on-chain counts; stages never collapse'),
   mode: derived(modeShape).describe('The vault MODE: the most restrictive per-asset execution MODE'),
   liveness: reading(
     z.object({
@@ -191,7 +204,13 @@ export const v2StatusShape = {
   lanes: z
     .array(
       z.object({
-        lane: z.enum(['instant_bounded_usdg_deposit', 'queued_usdg_deposit', 'queued_usdg_redemption', 'in_kind_redemption', 'chunked_rebalance']),
+        lane: z.enum([
+          'instant_bounded_usdg_deposit',
+          'queued_usdg_deposit',
+          'queued_usdg_redemption',
+          'in_kind_redemption',
+          'chunked_rebalance',
+        ]),
         state: z.enum(['open', 'paused', 'inactive', 'halted', 'no_shares', 'inactive_by_owner_policy', 'unknown']),
         reason: z.string(),
       }),
@@ -212,8 +231,12 @@ export const v2StatusShape = {
       }),
     ),
   ),
-  immediateDepositCapacityUsdg: capacityShape.describe('Live: the smallest safe buy notional over the held assets. A failed read is unknown, never zero'),
-  immediateUsdgRedemptionCapacityUsdg: capacityShape.describe('Live: the smaller of the smallest safe sell notional and the USDG cash buffer. A failed read is unknown, never zero'),
+  immediateDepositCapacityUsdg: capacityShape.describe(
+    'Live: the smallest safe buy notional over the held assets. A failed read is unknown, never zero',
+  ),
+  immediateUsdgRedemptionCapacityUsdg: capacityShape.describe(
+    'Live: the smaller of the smallest safe sell notional and the USDG cash buffer. A failed read is unknown, never zero',
+  ),
   limitingFuse: z
     .object({ deposit: derived(fuseShape), redemption: derived(fuseShape) })
     .describe('One of liveness, twap, peg, rolling_flow_budget, manipulation_cost, usdg_cash_buffer; unknown when not read'),
@@ -221,10 +244,15 @@ export const v2StatusShape = {
   navUsdg: usdgReading,
   totalSupply: stringReading,
   pricePerShare: reading(z.object({ pricePerShare: z.string(), markAvailabilityFlag: z.number().int() })),
-  queue: z.object({ pendingCount: stringReading, pendingDepositUsdg: usdgReading, pendingRedemptionShares: stringReading, pendingRedeemCount: stringReading }),
-  timelock: reading(z.array(z.object({ id: bytes32Shape, label: z.string(), etaUnix: z.string(), eta: z.string(), ready: z.boolean() }))).describe(
-    'Pending timelocked operations with their ETAs',
-  ),
+  queue: z.object({
+    pendingCount: stringReading,
+    pendingDepositUsdg: usdgReading,
+    pendingRedemptionShares: stringReading,
+    pendingRedeemCount: stringReading,
+  }),
+  timelock: reading(
+    z.array(z.object({ id: bytes32Shape, label: z.string(), etaUnix: z.string(), eta: z.string(), ready: z.boolean() })),
+  ).describe('Pending timelocked operations with their ETAs'),
   rebalancing: z
     .object({
       state: z.literal('inactive_by_owner_policy'),

@@ -38,7 +38,9 @@ export const DEPOSIT_READINESS_ABI = parseAbi([
   'function isDepositReady(address vault) view returns (bool)',
 ]);
 
-export const DEPOSIT_EVENT = parseAbiItem('event Deposit(address indexed sender, address indexed receiver, uint256 assets, uint256 shares)');
+export const DEPOSIT_EVENT = parseAbiItem(
+  'event Deposit(address indexed sender, address indexed receiver, uint256 assets, uint256 shares)',
+);
 
 /** V2 vault: published views, plus the timelock queue (expected interface). */
 export const V2_VAULT_ABI = parseAbi([

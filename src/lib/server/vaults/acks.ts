@@ -1,5 +1,5 @@
 /**
- * Acknowledgment-hash verification (spec 2.10). The pack builder recomputes both hashes from
+ * Acknowledgment-hash verification (interface 2.10). The pack builder recomputes both hashes from
  * the canonical texts and compares them with the values the vault pins on chain: a deposit
  * whose acks differ would revert, so such a pack is refused, never built.
  *

@@ -8,7 +8,7 @@ import { SvcError } from '../errors';
 export const USDG_DECIMALS = 6;
 const UNIT = 10n ** BigInt(USDG_DECIMALS);
 
-/** At most this much USDG per deposit pack (spec 2.10, 8). */
+/** At most this much USDG per deposit pack (interface 2.10, 8). */
 export const MAX_PACK_AMOUNT_USDG = '10000';
 export const MAX_PACK_AMOUNT_UNITS = 10_000n * UNIT;
 
@@ -31,17 +31,30 @@ function reject(code: string, message: string, path: string): never {
 export function parseUsdgAmount(value: unknown, path = 'amountUsdg'): ParsedUsdgAmount {
   if (typeof value !== 'string') reject('AMOUNT_MALFORMED', 'The amount must be a decimal string such as "125.50"', path);
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
-  if (!m) reject('AMOUNT_MALFORMED', 'The amount must be a plain decimal string of digits with an optional fractional part, such as "125.50"', path);
+  if (!m)
+    reject(
+      'AMOUNT_MALFORMED',
+      'The amount must be a plain decimal string of digits with an optional fractional part, such as "125.50"',
+      path,
+    );
   const [, sign, whole, fraction = ''] = m;
   if (sign === '-' || /^0*$/.test(whole! + fraction)) {
     reject('AMOUNT_NOT_POSITIVE', 'The amount must be greater than zero', path);
   }
   if (fraction.length > USDG_DECIMALS) {
-    reject('AMOUNT_TOO_MANY_DECIMALS', `USDG has ${USDG_DECIMALS} decimals: the amount may have at most ${USDG_DECIMALS} decimal places (it is rejected, not rounded)`, path);
+    reject(
+      'AMOUNT_TOO_MANY_DECIMALS',
+      `USDG has ${USDG_DECIMALS} decimals: the amount may have at most ${USDG_DECIMALS} decimal places (it is rejected, not rounded)`,
+      path,
+    );
   }
   const units = BigInt(whole!) * UNIT + BigInt(fraction.padEnd(USDG_DECIMALS, '0'));
   if (units > MAX_PACK_AMOUNT_UNITS) {
-    reject('AMOUNT_ABOVE_PACK_MAX', `A deposit pack carries at most ${MAX_PACK_AMOUNT_USDG} USDG (the amount is rejected, not clamped)`, path);
+    reject(
+      'AMOUNT_ABOVE_PACK_MAX',
+      `A deposit pack carries at most ${MAX_PACK_AMOUNT_USDG} USDG (the amount is rejected, not clamped)`,
+      path,
+    );
   }
   return { amount: value, units };
 }

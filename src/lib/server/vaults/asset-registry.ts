@@ -1,5 +1,5 @@
 /**
- * The vault asset registry (spec 4.4 `GET /api/vaults/asset-registry`): the canonical assets
+ * The vault asset registry (interface 4.4 `GET /api/vaults/asset-registry`): the canonical assets
  * of chain 4663, each with where its address comes from, its oracle policy (price source,
  * price basis and freshness bound) and its jurisdiction policy. Built from the canonical
  * registry, the only source of asset identity.

@@ -5,13 +5,7 @@
  * original message is dropped.
  */
 import type { BrokerChainClient } from '../chain-client';
-import {
-  type Abi,
-  type Address,
-  type Hex,
-  type Transaction,
-  type TransactionReceipt,
-} from 'viem';
+import { type Abi, type Address, type Hex, type Transaction, type TransactionReceipt } from 'viem';
 
 /** Why a read produced no value. Fixed tokens, safe to show. */
 export type ReadFailureReason =

@@ -6,7 +6,16 @@
  */
 import { z } from 'zod';
 import { SvcError } from '../errors';
-import { bpsField, FEE_SCHEDULE, parseUsdgUnits, resolveFeeRates, splitPerformanceFee, usdgAmount, usdgAmountSchema, usdgDecimal } from './fees';
+import {
+  bpsField,
+  FEE_SCHEDULE,
+  parseUsdgUnits,
+  resolveFeeRates,
+  splitPerformanceFee,
+  usdgAmount,
+  usdgAmountSchema,
+  usdgDecimal,
+} from './fees';
 import { compositionProfileSchema, RISK_POLICY_VERSION, scoreVaultRisk, vaultAllocationSchema } from './risk-score';
 
 export const COMPARISON_VERSION = 'svc-vault-comparison-1.0.0';
@@ -23,7 +32,12 @@ export const vaultComparisonInputSchema = z.object({
         performanceFeeBps: bpsField.optional(),
         creatorVerified: z.boolean().optional(),
         protocolShareBps: bpsField.optional(),
-        lockupSeconds: z.number().int().min(0).max(365 * 24 * 3600).optional(),
+        lockupSeconds: z
+          .number()
+          .int()
+          .min(0)
+          .max(365 * 24 * 3600)
+          .optional(),
       }),
     )
     .min(2)
@@ -37,7 +51,9 @@ export function compareVaultsWithoutRecommendation(input: VaultComparisonInput) 
   const duplicate = labels.find((l, i) => labels.indexOf(l) !== i);
   if (duplicate !== undefined) {
     throw new SvcError('VAULT_COMPARISON_INVALID', 'Each compared vault needs its own label', {
-      issues: [{ code: 'DUPLICATE_LABEL', message: 'two vaults carry the same label', path: `vaults.${labels.lastIndexOf(duplicate)}.label` }],
+      issues: [
+        { code: 'DUPLICATE_LABEL', message: 'two vaults carry the same label', path: `vaults.${labels.lastIndexOf(duplicate)}.label` },
+      ],
     });
   }
   const exampleProfit = parseUsdgUnits(input.exampleProfitUsdg ?? DEFAULT_EXAMPLE_PROFIT_USDG);
@@ -52,7 +68,10 @@ export function compareVaultsWithoutRecommendation(input: VaultComparisonInput) 
       // the caller's label.
       if (error instanceof SvcError) {
         throw new SvcError(error.code, `${error.message} (vault ${i + 1} of the comparison)`, {
-          issues: error.issues.map((issue) => ({ ...issue, path: issue.path?.startsWith('vaults.') ? issue.path : `vaults.${i}.${issue.path ?? ''}` })),
+          issues: error.issues.map((issue) => ({
+            ...issue,
+            path: issue.path?.startsWith('vaults.') ? issue.path : `vaults.${i}.${issue.path ?? ''}`,
+          })),
         });
       }
       throw error;
@@ -74,7 +93,11 @@ export function compareVaultsWithoutRecommendation(input: VaultComparisonInput) 
           creatorShare: usdgAmount(split.creatorShare),
         },
       },
-      risk: { total: risk.score.total, band: risk.score.band, components: risk.components.map((c) => ({ id: c.id, points: c.points, maxPoints: c.maxPoints })) },
+      risk: {
+        total: risk.score.total,
+        band: risk.score.band,
+        components: risk.components.map((c) => ({ id: c.id, points: c.points, maxPoints: c.maxPoints })),
+      },
       profile: risk.profile,
       lockupSeconds: v.lockupSeconds ?? 0,
     };

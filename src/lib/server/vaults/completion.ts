@@ -1,5 +1,5 @@
 /**
- * Deposit completion from proof only (spec 3.2, 3.3). Every call re-reads the chain: chain
+ * Deposit completion from proof only (interface 3.2, 3.3). Every call re-reads the chain: chain
  * id first, then the transaction receipt. A deposit is complete exactly when a confirmed
  * transaction to the vault emitted the vault's own Deposit event for the receiver and the
  * amount. A partner job status, an interface message or an earlier answer never counts.
@@ -24,7 +24,13 @@ export interface DepositExpectation {
 export const txStatusSchema = z.enum(['success', 'reverted', 'pending', 'not_found', 'unknown']);
 export type TxStatus = z.infer<typeof txStatusSchema>;
 
-export const observedDepositEventSchema = z.object({ sender: address0x, receiver: address0x, assets: z.string(), shares: z.string(), logIndex: z.number().int() });
+export const observedDepositEventSchema = z.object({
+  sender: address0x,
+  receiver: address0x,
+  assets: z.string(),
+  shares: z.string(),
+  logIndex: z.number().int(),
+});
 export type ObservedDepositEvent = z.infer<typeof observedDepositEventSchema>;
 
 /** Declared once: the routes' output schema, with the domain type inferred from it. */
@@ -179,7 +185,7 @@ export async function verifyVaultDeposit(
   let reason: string;
   if (v.txStatus === 'reverted') reason = 'The transaction reverted (receipt status 0x0): nothing was deposited.';
   else if (!toIsVault) reason = 'The transaction was not sent to the vault: it is not a vault deposit, whatever events it emitted.';
-  else if (events.length === 0) reason = "The transaction to the vault emitted no Deposit event from the vault: it is not a deposit.";
+  else if (events.length === 0) reason = 'The transaction to the vault emitted no Deposit event from the vault: it is not a deposit.';
   else if (!matching && receiverMatches === false)
     reason = expectation.receiver
       ? "The vault's Deposit event credits another receiver than the expected one."

@@ -1,6 +1,6 @@
 /**
  * The public deposit gate of a Rail A vault: a strict AND of live reads, closed on anything
- * unknown. Deposit and withdraw intents are refused while it is closed (spec 4.1).
+ * unknown. Deposit and withdraw intents are refused while it is closed (interface 4.1).
  *
  *   1. the vault accepts public deposits      (vault.acceptingPublicDeposits())
  *   2. the deposit-readiness registry says ready (candidate, terms, audit, not blocked)
@@ -26,7 +26,12 @@ export const gateCheckSchema = z.object({
 });
 export type GateCheck = z.infer<typeof gateCheckSchema>;
 
-export const depositReadinessFlagsSchema = z.object({ candidate: z.boolean(), depositTermsReady: z.boolean(), auditReady: z.boolean(), blocked: z.boolean() });
+export const depositReadinessFlagsSchema = z.object({
+  candidate: z.boolean(),
+  depositTermsReady: z.boolean(),
+  auditReady: z.boolean(),
+  blocked: z.boolean(),
+});
 export type DepositReadinessFlags = z.infer<typeof depositReadinessFlagsSchema>;
 
 export const depositGateSchema = z
@@ -59,7 +64,13 @@ export async function evaluateDepositGate(vault: RailAVault, reader: ChainReader
   const chain = await checkChain(reader);
   if (!chain.ok) {
     const reason = READ_FAILURE_TEXT[chain.reason];
-    const unknown = (name: GateCheck['name'], contract: string, call: string): GateCheck => ({ name, contract, call, result: 'unknown', reason });
+    const unknown = (name: GateCheck['name'], contract: string, call: string): GateCheck => ({
+      name,
+      contract,
+      call,
+      result: 'unknown',
+      reason,
+    });
     return {
       ...head,
       state: 'UNKNOWN',
@@ -106,7 +117,11 @@ export async function evaluateDepositGate(vault: RailAVault, reader: ChainReader
       contract: vault.address,
       call: 'acceptingPublicDeposits()',
       result: accepting.ok ? (accepting.value ? 'pass' : 'fail') : 'unknown',
-      reason: accepting.ok ? (accepting.value ? 'the vault accepts public deposits' : 'the vault does not accept public deposits') : accepting.reason,
+      reason: accepting.ok
+        ? accepting.value
+          ? 'the vault accepts public deposits'
+          : 'the vault does not accept public deposits'
+        : accepting.reason,
     },
     {
       name: 'deposit_readiness',

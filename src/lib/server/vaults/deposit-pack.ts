@@ -1,5 +1,5 @@
 /**
- * The vault deposit pack (spec 2.10), field by field, and the three deposit modes (4.6).
+ * The vault deposit pack (interface 2.10), field by field, and the three deposit modes (4.6).
  *
  * A pack is calldata the depositor signs in their own wallet: `approve(vault, units)` on
  * USDG, then `depositWithAcks(units, receiver, riskAck, jurisdictionAck)` on the vault. The
@@ -40,14 +40,20 @@ export function validateReceiver(value: unknown, vault: RailAVault, path = 'rece
     reject('RECEIVER_MALFORMED', 'The receiver must be a 20-byte hex address (0x followed by 40 hex digits)', path);
   }
   if (!isAddress(value, { strict: true })) {
-    reject('RECEIVER_MALFORMED', 'The receiver has mixed case with a wrong EIP-55 checksum (a typo?); give it checksummed or all lowercase', path);
+    reject(
+      'RECEIVER_MALFORMED',
+      'The receiver has mixed case with a wrong EIP-55 checksum (a typo?); give it checksummed or all lowercase',
+      path,
+    );
   }
   const address = getAddress(value);
-  if (address === ZERO_ADDRESS) reject('RECEIVER_ZERO_ADDRESS', 'The receiver cannot be the zero address: shares minted to it are lost', path);
+  if (address === ZERO_ADDRESS)
+    reject('RECEIVER_ZERO_ADDRESS', 'The receiver cannot be the zero address: shares minted to it are lost', path);
   if (address === vault.address || address === vault.implementationAddress) {
     reject('RECEIVER_IS_VAULT', 'The receiver cannot be the vault itself: the receiver must be the depositor', path);
   }
-  if (address === vault.assetAddress) reject('RECEIVER_IS_USDG_TOKEN', 'The receiver cannot be the USDG token contract: the receiver must be the depositor', path);
+  if (address === vault.assetAddress)
+    reject('RECEIVER_IS_USDG_TOKEN', 'The receiver cannot be the USDG token contract: the receiver must be the depositor', path);
   return address;
 }
 
@@ -55,7 +61,11 @@ export function validateReceiver(value: unknown, vault: RailAVault, path = 'rece
 export function validateLifetime(value: unknown, path = 'expiresInSeconds'): number {
   if (value === undefined) return DEFAULT_PACK_LIFETIME_SECONDS;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_PACK_LIFETIME_SECONDS || value > MAX_PACK_LIFETIME_SECONDS) {
-    reject('EXPIRY_OUT_OF_BOUNDS', `expiresInSeconds must be an integer from ${MIN_PACK_LIFETIME_SECONDS} to ${MAX_PACK_LIFETIME_SECONDS} (default ${DEFAULT_PACK_LIFETIME_SECONDS})`, path);
+    reject(
+      'EXPIRY_OUT_OF_BOUNDS',
+      `expiresInSeconds must be an integer from ${MIN_PACK_LIFETIME_SECONDS} to ${MAX_PACK_LIFETIME_SECONDS} (default ${DEFAULT_PACK_LIFETIME_SECONDS})`,
+      path,
+    );
   }
   return value;
 }

@@ -63,19 +63,24 @@ export function importPartnerFeeClaim(input: FeeClaimInput, deps: FeeClaimDeps) 
   const issues: ErrorIssue[] = [];
   let units: bigint | null = null;
   if (!/^\d{1,40}$/.test(input.amountUnits) || BigInt(input.amountUnits) === 0n) {
-    issues.push(issue('AMOUNT_UNITS_INVALID', 'amountUnits is a positive integer string of USDG 6-decimal units (1 USDG = "1000000")', 'amountUnits'));
+    issues.push(
+      issue('AMOUNT_UNITS_INVALID', 'amountUnits is a positive integer string of USDG 6-decimal units (1 USDG = "1000000")', 'amountUnits'),
+    );
   } else if (BigInt(input.amountUnits) > MAX_USDG_UNITS) {
     issues.push(issue('AMOUNT_UNITS_ABOVE_MAX', `at most ${MAX_USDG_UNITS} units`, 'amountUnits'));
   } else {
     units = BigInt(input.amountUnits);
   }
-  if (input.currency !== undefined && input.currency !== 'USDG') issues.push(issue('CURRENCY_UNSUPPORTED', 'fee claims are in USDG', 'currency'));
+  if (input.currency !== undefined && input.currency !== 'USDG')
+    issues.push(issue('CURRENCY_UNSUPPORTED', 'fee claims are in USDG', 'currency'));
   const start = parseIsoInstant(input.periodStart);
   const end = parseIsoInstant(input.periodEnd);
   if (!start) issues.push(issue('PERIOD_START_INVALID', 'an ISO 8601 timestamp with a zone', 'periodStart'));
   if (!end) issues.push(issue('PERIOD_END_INVALID', 'an ISO 8601 timestamp with a zone', 'periodEnd'));
-  if (start && end && end.getTime() <= start.getTime()) issues.push(issue('PERIOD_EMPTY', 'periodEnd must be after periodStart', 'periodEnd'));
-  if (end && end.getTime() > deps.serverTime.getTime() + PERIOD_END_SKEW_MS) issues.push(issue('PERIOD_NOT_ENDED', 'the period has not ended yet, so no fee for it can be due', 'periodEnd'));
+  if (start && end && end.getTime() <= start.getTime())
+    issues.push(issue('PERIOD_EMPTY', 'periodEnd must be after periodStart', 'periodEnd'));
+  if (end && end.getTime() > deps.serverTime.getTime() + PERIOD_END_SKEW_MS)
+    issues.push(issue('PERIOD_NOT_ENDED', 'the period has not ended yet, so no fee for it can be due', 'periodEnd'));
   const subject = subjectOf(input, issues);
   if (issues.length || units === null || !subject || !start || !end) {
     throw new SvcError('FEE_CLAIM_INVALID', 'The fee claim was refused; nothing is adjusted to fit, fix the listed fields', { issues });

@@ -50,7 +50,6 @@ export function parseUsdgUnits(value: string): bigint {
   return units;
 }
 
-
 export interface UsdgAmount {
   usdg: string;
   units: string;
@@ -80,7 +79,10 @@ export interface FeeRates {
 }
 
 /** Resolves and checks the rates; a rate above its cap is refused with the cap named. */
-export function resolveFeeRates(input: { performanceFeeBps?: number; creatorVerified?: boolean; protocolShareBps?: number }, path = ''): FeeRates {
+export function resolveFeeRates(
+  input: { performanceFeeBps?: number; creatorVerified?: boolean; protocolShareBps?: number },
+  path = '',
+): FeeRates {
   const performanceFeeBps = input.performanceFeeBps ?? FEE_SCHEDULE.performanceFee.defaultBps;
   const cap = input.creatorVerified ? FEE_SCHEDULE.performanceFee.verifiedCreatorCapBps : FEE_SCHEDULE.performanceFee.capBps;
   const protocolShareBps = input.protocolShareBps ?? FEE_SCHEDULE.protocolShare.defaultBps;
@@ -98,9 +100,19 @@ export function resolveFeeRates(input: { performanceFeeBps?: number; creatorVeri
     });
   }
   if (protocolShareBps > FEE_SCHEDULE.protocolShare.maxBps) {
-    throw new SvcError('PROTOCOL_SHARE_CAP', `The protocol share of ${protocolShareBps} bps is above the cap of ${FEE_SCHEDULE.protocolShare.maxBps} bps`, {
-      issues: [{ code: 'PROTOCOL_SHARE_CAP', message: `at most ${FEE_SCHEDULE.protocolShare.maxBps} bps of the creator fee`, path: `${path}protocolShareBps` }],
-    });
+    throw new SvcError(
+      'PROTOCOL_SHARE_CAP',
+      `The protocol share of ${protocolShareBps} bps is above the cap of ${FEE_SCHEDULE.protocolShare.maxBps} bps`,
+      {
+        issues: [
+          {
+            code: 'PROTOCOL_SHARE_CAP',
+            message: `at most ${FEE_SCHEDULE.protocolShare.maxBps} bps of the creator fee`,
+            path: `${path}protocolShareBps`,
+          },
+        ],
+      },
+    );
   }
   return { performanceFeeBps, performanceFeeCapBps: cap, protocolShareBps };
 }
@@ -189,14 +201,20 @@ export const vaultFeeCalculationSchema = z.object({
   notes: z.array(z.string()),
 });
 
-export const feeScheduleSchema = z.object({
-  scheduleVersion: z.string(),
-  currency: z.literal('USDG'),
-  currencyDecimals: z.literal(6),
-  managementFeeBps: z.literal(0),
-  entryFeeBps: z.literal(0),
-  exitFeeBps: z.literal(0),
-  performanceFee: z.object({ defaultBps: z.number(), capBps: z.number(), verifiedCreatorCapBps: z.number(), basis: z.string() }),
-  protocolShare: z.object({ defaultBps: z.number(), maxBps: z.number(), basis: z.string() }),
-  rounding: z.string(),
-}).meta({ id: 'VaultFeeSchedule', description: 'FEE_SCHEDULE: the schedule the fee calculation applies, stated identically by the vault schema, the x402 schema and the fee route' });
+export const feeScheduleSchema = z
+  .object({
+    scheduleVersion: z.string(),
+    currency: z.literal('USDG'),
+    currencyDecimals: z.literal(6),
+    managementFeeBps: z.literal(0),
+    entryFeeBps: z.literal(0),
+    exitFeeBps: z.literal(0),
+    performanceFee: z.object({ defaultBps: z.number(), capBps: z.number(), verifiedCreatorCapBps: z.number(), basis: z.string() }),
+    protocolShare: z.object({ defaultBps: z.number(), maxBps: z.number(), basis: z.string() }),
+    rounding: z.string(),
+  })
+  .meta({
+    id: 'VaultFeeSchedule',
+    description:
+      'FEE_SCHEDULE: the schedule the fee calculation applies, stated identically by the vault schema, the x402 schema and the fee route',
+  });

@@ -1,5 +1,5 @@
 /**
- * The USDG vault rail (spec 2.10 to 2.12, 3.2, 3.3, 4.6, 4.7): the domain functions the REST
+ * The USDG vault rail (interface 2.10 to 2.12, 3.2, 3.3, 4.6, 4.7): the domain functions the REST
  * routes, the typed client and the MCP vault tools all call.
  */
 export * from './registry';

@@ -37,7 +37,11 @@ export const vaultFusesSchema = z.object({
 });
 export type VaultFuses = z.infer<typeof vaultFusesSchema>;
 
-export const vaultAllocationSchema = z.object({ ticker: z.string().max(16), tokenAddress: z.string().max(64), targetWeightBps: z.number() });
+export const vaultAllocationSchema = z.object({
+  ticker: z.string().max(16),
+  tokenAddress: z.string().max(64),
+  targetWeightBps: z.number(),
+});
 export type VaultAllocation = z.infer<typeof vaultAllocationSchema>;
 
 export const vaultManifestSchema = z
@@ -104,18 +108,23 @@ const isBps = (n: number) => Number.isInteger(n) && n > 0 && n <= 10_000;
 
 export function validateVaultManifest(m: VaultManifest): ManifestValidation {
   const issues: ManifestIssue[] = [];
-  const err = (code: string, message: string, path?: string) => issues.push({ severity: 'error', code, message, ...(path ? { path } : {}) });
-  const warn = (code: string, message: string, path?: string) => issues.push({ severity: 'warning', code, message, ...(path ? { path } : {}) });
+  const err = (code: string, message: string, path?: string) =>
+    issues.push({ severity: 'error', code, message, ...(path ? { path } : {}) });
+  const warn = (code: string, message: string, path?: string) =>
+    issues.push({ severity: 'warning', code, message, ...(path ? { path } : {}) });
 
-  if (m.manifestVersion !== VAULT_MANIFEST_VERSION) err('MANIFEST_VERSION', `manifestVersion must be ${VAULT_MANIFEST_VERSION}`, 'manifestVersion');
-  if (!/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/.test(m.slug)) err('SLUG_INVALID', 'slug: lowercase letters, digits and dashes, 1 to 64 characters', 'slug');
+  if (m.manifestVersion !== VAULT_MANIFEST_VERSION)
+    err('MANIFEST_VERSION', `manifestVersion must be ${VAULT_MANIFEST_VERSION}`, 'manifestVersion');
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/.test(m.slug))
+    err('SLUG_INVALID', 'slug: lowercase letters, digits and dashes, 1 to 64 characters', 'slug');
   if (!m.name.trim()) err('NAME_REQUIRED', 'the vault needs a name', 'name');
   if (m.chainId !== BROKER_CHAIN_ID) err('VAULT_CHAIN_INVALID', 'USDG vaults live on chain 4663 only', 'chainId');
   if (m.baseAsset !== 'USDG' || m.baseAssetAddress.toLowerCase() !== USDG.address.toLowerCase()) {
     err('BASE_ASSET_INVALID', `the base asset is USDG at ${USDG.address}`, 'baseAsset');
   }
   if (m.notInvestmentAdvice !== true) err('NOT_INVESTMENT_ADVICE_REQUIRED', 'notInvestmentAdvice must be true', 'notInvestmentAdvice');
-  if (m.liveExecutionAllowed !== false) err('LIVE_EXECUTION_NOT_ALLOWED', 'a manifest is a plan: liveExecutionAllowed must be false', 'liveExecutionAllowed');
+  if (m.liveExecutionAllowed !== false)
+    err('LIVE_EXECUTION_NOT_ALLOWED', 'a manifest is a plan: liveExecutionAllowed must be false', 'liveExecutionAllowed');
 
   const f = m.fuses;
   for (const key of ['maxAllocationPerAssetBps', 'maxTokenizedEquityExposureBps', 'maxEtfExposureBps', 'minUsdgCashReserveBps'] as const) {
@@ -124,16 +133,25 @@ export function validateVaultManifest(m: VaultManifest): ManifestValidation {
   if (!Number.isInteger(f.maxSlippageBps) || f.maxSlippageBps <= 0 || f.maxSlippageBps > MAX_VAULT_SLIPPAGE_BPS) {
     err('FUSE_BOUNDS', `maxSlippageBps must be an integer in (0, ${MAX_VAULT_SLIPPAGE_BPS}]`, 'fuses.maxSlippageBps');
   }
-  if (!Number.isInteger(f.maxPriceStalenessSeconds) || f.maxPriceStalenessSeconds <= 0) err('FUSE_BOUNDS', 'maxPriceStalenessSeconds must be a positive integer', 'fuses.maxPriceStalenessSeconds');
-  if (!(f.maxDrawdownStopPct > 0 && f.maxDrawdownStopPct <= 100)) err('FUSE_BOUNDS', 'maxDrawdownStopPct must be in (0, 100]', 'fuses.maxDrawdownStopPct');
-  if (!f.requireFreshFeeds) err('FRESH_FEEDS_REQUIRED', 'requireFreshFeeds must be true: a stale price is unknown, never live', 'fuses.requireFreshFeeds');
-  if (!f.receiptLogging || !f.postRebalanceAuditRequired) err('AUDIT_REQUIRED', 'receiptLogging and postRebalanceAuditRequired must be true', 'fuses');
+  if (!Number.isInteger(f.maxPriceStalenessSeconds) || f.maxPriceStalenessSeconds <= 0)
+    err('FUSE_BOUNDS', 'maxPriceStalenessSeconds must be a positive integer', 'fuses.maxPriceStalenessSeconds');
+  if (!(f.maxDrawdownStopPct > 0 && f.maxDrawdownStopPct <= 100))
+    err('FUSE_BOUNDS', 'maxDrawdownStopPct must be in (0, 100]', 'fuses.maxDrawdownStopPct');
+  if (!f.requireFreshFeeds)
+    err('FRESH_FEEDS_REQUIRED', 'requireFreshFeeds must be true: a stale price is unknown, never live', 'fuses.requireFreshFeeds');
+  if (!f.receiptLogging || !f.postRebalanceAuditRequired)
+    err('AUDIT_REQUIRED', 'receiptLogging and postRebalanceAuditRequired must be true', 'fuses');
   if (!f.emergencyPauseEnabled) warn('EMERGENCY_PAUSE_OFF', 'emergencyPauseEnabled is false', 'fuses.emergencyPauseEnabled');
 
-  if (!Number.isInteger(m.feeConfig.performanceFeeBps) || m.feeConfig.performanceFeeBps < 0 || m.feeConfig.performanceFeeBps > PERFORMANCE_FEE_CAP_BPS) {
+  if (
+    !Number.isInteger(m.feeConfig.performanceFeeBps) ||
+    m.feeConfig.performanceFeeBps < 0 ||
+    m.feeConfig.performanceFeeBps > PERFORMANCE_FEE_CAP_BPS
+  ) {
     err('PERF_FEE_CAP', `performanceFeeBps must be an integer from 0 to ${PERFORMANCE_FEE_CAP_BPS}`, 'feeConfig.performanceFeeBps');
   }
-  if (m.feeConfig.managementFeeBps !== 0) err('MANAGEMENT_FEE_NOT_SUPPORTED', 'vaults charge no management fee: managementFeeBps must be 0', 'feeConfig.managementFeeBps');
+  if (m.feeConfig.managementFeeBps !== 0)
+    err('MANAGEMENT_FEE_NOT_SUPPORTED', 'vaults charge no management fee: managementFeeBps must be 0', 'feeConfig.managementFeeBps');
 
   if (m.allocations.length === 0) err('NO_ALLOCATIONS', 'at least one allocation (USDG cash counts) is needed', 'allocations');
   const seen = new Set<string>();
@@ -144,11 +162,13 @@ export function validateVaultManifest(m: VaultManifest): ManifestValidation {
   m.allocations.forEach((a, i) => {
     const path = `allocations[${i}]`;
     const check = checkCanonical(a.ticker, a.tokenAddress);
-    if (check.status === 'malformed_address') return err('ADDRESS_MALFORMED', 'tokenAddress is not a 20-byte hex address', `${path}.tokenAddress`);
+    if (check.status === 'malformed_address')
+      return err('ADDRESS_MALFORMED', 'tokenAddress is not a 20-byte hex address', `${path}.tokenAddress`);
     if (check.status === 'ticker_address_mismatch') {
       return err('TICKER_ADDRESS_MISMATCH', `${check.asset.ticker} is canonical only at ${check.asset.address}`, `${path}.tokenAddress`);
     }
-    if (check.status === 'unknown_address') return err('NONCANONICAL_ASSET', 'no canonical asset lives at this address', `${path}.tokenAddress`);
+    if (check.status === 'unknown_address')
+      return err('NONCANONICAL_ASSET', 'no canonical asset lives at this address', `${path}.tokenAddress`);
     const asset = check.asset;
     if (asset.kind === 'wrapped_native') err('ASSET_NOT_VAULT_ELIGIBLE', 'WETH is not a vault asset', `${path}.tokenAddress`);
     const key = asset.address.toLowerCase();
@@ -162,16 +182,22 @@ export function validateVaultManifest(m: VaultManifest): ManifestValidation {
     if (asset.kind === 'stablecoin') cash += a.targetWeightBps;
     else {
       if (a.targetWeightBps > f.maxAllocationPerAssetBps) {
-        err('ALLOCATION_ABOVE_ASSET_CAP', `${asset.ticker} at ${a.targetWeightBps} bps exceeds maxAllocationPerAssetBps ${f.maxAllocationPerAssetBps}`, `${path}.targetWeightBps`);
+        err(
+          'ALLOCATION_ABOVE_ASSET_CAP',
+          `${asset.ticker} at ${a.targetWeightBps} bps exceeds maxAllocationPerAssetBps ${f.maxAllocationPerAssetBps}`,
+          `${path}.targetWeightBps`,
+        );
       }
       if (asset.kind === 'stock') equity += a.targetWeightBps;
       if (asset.kind === 'etf') etf += a.targetWeightBps;
     }
   });
   if (m.allocations.length > 0 && sum !== 10_000) err('WEIGHTS_SUM', `target weights sum to ${sum} bps, not exactly 10000`, 'allocations');
-  if (equity > f.maxTokenizedEquityExposureBps) err('EQUITY_EXPOSURE_CAP', `stock exposure ${equity} bps exceeds ${f.maxTokenizedEquityExposureBps}`, 'allocations');
+  if (equity > f.maxTokenizedEquityExposureBps)
+    err('EQUITY_EXPOSURE_CAP', `stock exposure ${equity} bps exceeds ${f.maxTokenizedEquityExposureBps}`, 'allocations');
   if (etf > f.maxEtfExposureBps) err('ETF_EXPOSURE_CAP', `ETF exposure ${etf} bps exceeds ${f.maxEtfExposureBps}`, 'allocations');
-  if (cash < f.minUsdgCashReserveBps) err('USDG_RESERVE_BELOW_MIN', `USDG cash ${cash} bps is below minUsdgCashReserveBps ${f.minUsdgCashReserveBps}`, 'allocations');
+  if (cash < f.minUsdgCashReserveBps)
+    err('USDG_RESERVE_BELOW_MIN', `USDG cash ${cash} bps is below minUsdgCashReserveBps ${f.minUsdgCashReserveBps}`, 'allocations');
 
   const errors = issues.some((i) => i.severity === 'error');
   return {

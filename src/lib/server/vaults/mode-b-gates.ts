@@ -1,5 +1,5 @@
 /**
- * The Mode B gates (spec 4.6), written once: `describeModes` (is Mode B available beside a
+ * The Mode B gates (interface 4.6), written once: `describeModes` (is Mode B available beside a
  * deposit pack?) and `submitModeBIntent` (refuse before any field is read) both read this
  * list, so the two can never disagree about when Mode B is open.
  *
@@ -42,7 +42,8 @@ export const MODE_B_GATES: readonly ModeBGate[] = [
   {
     setting: 'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED',
     code: 'MODE_B_DISABLED',
-    message: 'Mode B is disabled (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED is not true). Use Mode A with Mode C: the deposit widget always works.',
+    message:
+      'Mode B is disabled (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED is not true). Use Mode A with Mode C: the deposit widget always works.',
     stage: 'config',
     open: (c) => c.depositExecutionEnabled,
   },

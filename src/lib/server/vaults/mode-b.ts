@@ -1,5 +1,5 @@
 /**
- * Mode B (spec 4.6): the operator's own partner wallet deposits through the partner's agent.
+ * Mode B (interface 4.6): the operator's own partner wallet deposits through the partner's agent.
  * Valid only when that wallet is itself the depositor; never a path for a user's deposit.
  *
  * Gates, in this order: PARTNERBOT_DEPOSIT_EXECUTION_ENABLED (MODE_B_DISABLED),
@@ -132,14 +132,19 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
   checkReceiverIsPartnerWallet(settings, receiver);
 
   const generatedAt = parseIsoInstant(input.packGeneratedAt);
-  if (!generatedAt) refuse('PACK_GENERATED_AT_INVALID', 'packGeneratedAt must be the pack\'s generatedAt (ISO 8601 with a zone)', 'packGeneratedAt');
+  if (!generatedAt)
+    refuse('PACK_GENERATED_AT_INVALID', "packGeneratedAt must be the pack's generatedAt (ISO 8601 with a zone)", 'packGeneratedAt');
   const built: DepositPackResult = await buildDepositPack(
     { vaultId: input.vaultId, amountUsdg: input.amountUsdg, receiver, expiresInSeconds: input.expiresInSeconds },
     { now: generatedAt, appOrigin: deps.appOrigin, chain: deps.chain },
   );
   const { pack } = built;
   if (normalizePlanHash(input.confirmPlanHash) !== pack.planHash) {
-    refuse('CONFIRM_PLAN_HASH_MISMATCH', 'confirmPlanHash differs from the planHash of the pack rebuilt from this request: nothing is submitted', 'confirmPlanHash');
+    refuse(
+      'CONFIRM_PLAN_HASH_MISMATCH',
+      'confirmPlanHash differs from the planHash of the pack rebuilt from this request: nothing is submitted',
+      'confirmPlanHash',
+    );
   }
   // An expiry is a check: the server's clock, never the caller's `nowIso`.
   if (deps.serverTime.getTime() > Date.parse(pack.expiresAt)) {
@@ -149,7 +154,12 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
     refuse('PARTNER_NOT_CONFIGURED', 'The partner API address (PARTNER_API_URL) is not configured, so nothing can be submitted.');
   }
   const existing = await deps.store.findByPlanHash(pack.planHash);
-  if (existing) refuse('PLAN_ALREADY_SUBMITTED', `This plan was already submitted as job ${existing.id}; a plan is never submitted twice`, 'confirmPlanHash');
+  if (existing)
+    refuse(
+      'PLAN_ALREADY_SUBMITTED',
+      `This plan was already submitted as job ${existing.id}; a plan is never submitted twice`,
+      'confirmPlanHash',
+    );
 
   const id = (deps.newJobId ?? (() => `${MODE_B_JOB_PREFIX}${randomBytes(12).toString('hex')}`))();
   const job: VaultDepositJobRecord = {
@@ -171,7 +181,11 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
   if (!(await deps.store.reserve(job))) {
     refuse('PLAN_ALREADY_SUBMITTED', 'This plan is already being submitted; a plan is never submitted twice', 'confirmPlanHash');
   }
-  const partner: PartnerEndpoint = { apiUrl: settings.partnerApiUrl!, apiKey: settings.partnerApiKey!, timeoutMs: settings.partnerTimeoutMs };
+  const partner: PartnerEndpoint = {
+    apiUrl: settings.partnerApiUrl!,
+    apiKey: settings.partnerApiKey!,
+    timeoutMs: settings.partnerTimeoutMs,
+  };
   let partnerJobId: string;
   try {
     ({ jobId: partnerJobId } = await submitPartnerPrompt(partner, modeBPrompt(pack)));
@@ -185,7 +199,11 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
   const submitted = { ...job, submitState: 'submitted' as const, partnerJobId };
   return {
     job: jobView(submitted),
-    verification: noTransactionYet({ vault }, deps.answerTime, 'No transaction hash is known yet: the partner job is pending and a job is never proof. The deposit is complete only when the chain shows the vault\'s Deposit event.'),
+    verification: noTransactionYet(
+      { vault },
+      deps.answerTime,
+      "No transaction hash is known yet: the partner job is pending and a job is never proof. The deposit is complete only when the chain shows the vault's Deposit event.",
+    ),
     complete: false as const,
     pack,
   };
@@ -215,12 +233,25 @@ export async function modeBJobStatus(jobId: string, extraTxHash: Hex | undefined
   let fromPartner: string[] = [];
   const { partnerApiUrl, partnerApiKey } = deps.settings;
   if (!job.partnerJobId) {
-    partnerJob = { state: 'unknown', status: null, statusIsProof: false, note: `The job was not accepted by the partner (${job.submitState}${job.failureCode ? `: ${job.failureCode}` : ''}).` };
+    partnerJob = {
+      state: 'unknown',
+      status: null,
+      statusIsProof: false,
+      note: `The job was not accepted by the partner (${job.submitState}${job.failureCode ? `: ${job.failureCode}` : ''}).`,
+    };
   } else if (!partnerApiUrl || !partnerApiKey) {
-    partnerJob = { state: 'unknown', status: null, statusIsProof: false, note: 'The partner API is not configured, so the partner job was not polled.' };
+    partnerJob = {
+      state: 'unknown',
+      status: null,
+      statusIsProof: false,
+      note: 'The partner API is not configured, so the partner job was not polled.',
+    };
   } else {
     try {
-      const polled = await readPartnerJob({ apiUrl: partnerApiUrl, apiKey: partnerApiKey, timeoutMs: deps.settings.partnerTimeoutMs }, job.partnerJobId);
+      const polled = await readPartnerJob(
+        { apiUrl: partnerApiUrl, apiKey: partnerApiKey, timeoutMs: deps.settings.partnerTimeoutMs },
+        job.partnerJobId,
+      );
       fromPartner = extractTxHashes(polled.response);
       partnerJob = {
         state: 'read',
@@ -232,7 +263,12 @@ export async function modeBJobStatus(jobId: string, extraTxHash: Hex | undefined
             : `The partner reports the job as ${polled.partnerStatus}; a job status is never proof.`,
       };
     } catch (error) {
-      partnerJob = { state: 'unknown', status: null, statusIsProof: false, note: `The partner job could not be polled (${error instanceof SvcError ? error.code : 'PARTNER_HTTP_ERROR'}).` };
+      partnerJob = {
+        state: 'unknown',
+        status: null,
+        statusIsProof: false,
+        note: `The partner job could not be polled (${error instanceof SvcError ? error.code : 'PARTNER_HTTP_ERROR'}).`,
+      };
     }
   }
   const fresh = fromPartner.filter((h) => !job.txHashes.includes(h));

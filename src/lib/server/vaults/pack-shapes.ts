@@ -1,5 +1,5 @@
 /**
- * The zod shapes of the deposit pack's request and result (spec 2.10, 4.6), with the pack:
+ * The zod shapes of the deposit pack's request and result (interface 2.10, 4.6), with the pack:
  * the vault routes, the partnerbot routes and the paid x402 deposit-pack service validate and
  * document the same request and the same answer of `buildDepositPack`.
  */
@@ -18,53 +18,85 @@ export const hex0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]*$/)
 export const bytes32_0x = z.templateLiteral(['0x', z.string().regex(/^[0-9a-fA-F]{64}$/)]);
 
 /** The deposit pack, declared once: `DepositPack` (deposit-pack.ts) is its inferred type. */
-export const packShape = z.object({
-  packVersion: z.literal('partnerbot-vault-deposit-1.0.0'),
-  mode: z.literal('A'),
-  vaultSlug: z.string(),
-  vaultAddress: address0x,
-  vaultRegistryVersion: z.string(),
-  chain: z.string(),
-  chainId: z.literal(4663),
-  asset: z.literal('USDG'),
-  assetAddress: address0x,
-  assetDecimals: z.literal(6),
-  amount: z.string().describe('The amount exactly as given (decimal string, at most 6 decimal places)'),
-  amountUnits: z.string().describe('The amount in 6-decimal integer units'),
-  maxAmount: z.string().describe('The most one pack may carry (10000 USDG)'),
-  spender: address0x,
-  approvalRequired: z.boolean(),
-  approveCalldata: hex0x.describe('approve(vault, amountUnits) on USDG'),
-  depositFunction: z.string(),
-  depositCalldata: hex0x.describe('depositWithAcks(amountUnits, receiver, riskAck, jurisdictionAck) on the vault'),
-  receiver: address0x,
-  receiverMustBeDepositor: z.literal(true),
-  ackHashes: z.object({ risk: bytes32_0x, jurisdiction: bytes32_0x }),
-  generatedAt: z.string(),
-  expiresAt: z.string(),
-  planHash: z.string().describe('0x + sha256 hex of the canonical JSON of every other pack field: the Mode B confirmation token (bare hex is still accepted on input)'),
-  svcExecutesDeposit: z.literal(false),
-  partnerbotSocialCommand: z.string(),
-  depositLinkUrl: z.string(),
-}).meta({ id: 'VaultDepositPack' });
+export const packShape = z
+  .object({
+    packVersion: z.literal('partnerbot-vault-deposit-1.0.0'),
+    mode: z.literal('A'),
+    vaultSlug: z.string(),
+    vaultAddress: address0x,
+    vaultRegistryVersion: z.string(),
+    chain: z.string(),
+    chainId: z.literal(4663),
+    asset: z.literal('USDG'),
+    assetAddress: address0x,
+    assetDecimals: z.literal(6),
+    amount: z.string().describe('The amount exactly as given (decimal string, at most 6 decimal places)'),
+    amountUnits: z.string().describe('The amount in 6-decimal integer units'),
+    maxAmount: z.string().describe('The most one pack may carry (10000 USDG)'),
+    spender: address0x,
+    approvalRequired: z.boolean(),
+    approveCalldata: hex0x.describe('approve(vault, amountUnits) on USDG'),
+    depositFunction: z.string(),
+    depositCalldata: hex0x.describe('depositWithAcks(amountUnits, receiver, riskAck, jurisdictionAck) on the vault'),
+    receiver: address0x,
+    receiverMustBeDepositor: z.literal(true),
+    ackHashes: z.object({ risk: bytes32_0x, jurisdiction: bytes32_0x }),
+    generatedAt: z.string(),
+    expiresAt: z.string(),
+    planHash: z
+      .string()
+      .describe(
+        '0x + sha256 hex of the canonical JSON of every other pack field: the Mode B confirmation token (bare hex is still accepted on input)',
+      ),
+    svcExecutesDeposit: z.literal(false),
+    partnerbotSocialCommand: z.string(),
+    depositLinkUrl: z.string(),
+  })
+  .meta({ id: 'VaultDepositPack' });
 
-export const ackVerificationShape = z.object({
-  source: z.enum(['onchain_eth_call', 'registry_pinned_copy']).describe('Which values the recomputed hashes were compared with'),
-  readFrom: z.enum(['vault_ack_views', 'access_policy_get_vault_policy', 'vault_registry_copy']),
-  readAddress: addressShape.nullable(),
-  chainRead: z.boolean(),
-  matches: z.literal(true),
-  recomputed: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
-  pinned: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
-  checkedAt: z.string(),
-  note: z.string(),
-}).meta({ id: 'AckVerification' });
+export const ackVerificationShape = z
+  .object({
+    source: z.enum(['onchain_eth_call', 'registry_pinned_copy']).describe('Which values the recomputed hashes were compared with'),
+    readFrom: z.enum(['vault_ack_views', 'access_policy_get_vault_policy', 'vault_registry_copy']),
+    readAddress: addressShape.nullable(),
+    chainRead: z.boolean(),
+    matches: z.literal(true),
+    recomputed: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
+    pinned: z.object({ risk: bytes32Shape, jurisdiction: bytes32Shape }),
+    checkedAt: z.string(),
+    note: z.string(),
+  })
+  .meta({ id: 'AckVerification' });
 
-export const modesShape = z.object({
-  A: z.object({ mode: z.literal('A'), title: z.string(), available: z.literal(true), executionVerifiable: z.literal(false), socialCommand: z.string(), note: z.string() }),
-  B: z.object({ mode: z.literal('B'), title: z.string(), available: z.boolean(), userDepositPath: z.literal(false), route: z.string(), gates: z.array(z.string()), note: z.string() }),
-  C: z.object({ mode: z.literal('C'), title: z.string(), available: z.literal(true), recommended: z.literal(true), depositLinkUrl: z.string(), note: z.string() }),
-}).meta({ id: 'DepositModes' });
+export const modesShape = z
+  .object({
+    A: z.object({
+      mode: z.literal('A'),
+      title: z.string(),
+      available: z.literal(true),
+      executionVerifiable: z.literal(false),
+      socialCommand: z.string(),
+      note: z.string(),
+    }),
+    B: z.object({
+      mode: z.literal('B'),
+      title: z.string(),
+      available: z.boolean(),
+      userDepositPath: z.literal(false),
+      route: z.string(),
+      gates: z.array(z.string()),
+      note: z.string(),
+    }),
+    C: z.object({
+      mode: z.literal('C'),
+      title: z.string(),
+      available: z.literal(true),
+      recommended: z.literal(true),
+      depositLinkUrl: z.string(),
+      note: z.string(),
+    }),
+  })
+  .meta({ id: 'DepositModes' });
 
 /** What `buildDepositPack` takes, as a request body (without `nowIso`, which the routes add). */
 export const depositPackRequestShape = z.object({

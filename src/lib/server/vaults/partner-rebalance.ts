@@ -1,5 +1,5 @@
 /**
- * A `vault_operator_rebalance` plan for the partner rail (spec 2.8, 4.5): the intent is
+ * A `vault_operator_rebalance` plan for the partner rail (interface 2.8, 4.5): the intent is
  * validated exactly like every stock intent (its explicit venue included) and planned with
  * the stock lane's own plan and command pack, for a registered vault. It can never be
  * submitted through this service: submit answers 403 VAULT_REBALANCE_NOT_ALLOWED_HERE, and
@@ -22,14 +22,26 @@ export function prepareVaultPartnerRebalance(input: { intent: StockIntentInput; 
   const vault = findVault(vaultId);
   if (!vault) {
     throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', {
-      issues: [{ code: 'VAULT_UNKNOWN', message: `known: ${listVaults().map((v) => v.slug).join(', ')}`, path: 'vaultId' }],
+      issues: [
+        {
+          code: 'VAULT_UNKNOWN',
+          message: `known: ${listVaults()
+            .map((v) => v.slug)
+            .join(', ')}`,
+          path: 'vaultId',
+        },
+      ],
     });
   }
   const { intent, target } = validateStockIntent(input.intent, { maxNotionalUsd: deps.notionalCapUsd });
   if (intent.mode !== 'vault_operator_rebalance') {
-    throw new SvcError('VAULT_REBALANCE_MODE_REQUIRED', 'A vault partner rebalance plan is a vault_operator_rebalance intent; a personal trade is prepared with POST /api/stocks/prepare-partner-command', {
-      issues: [{ code: 'VAULT_REBALANCE_MODE_REQUIRED', message: 'set intent.mode to vault_operator_rebalance', path: 'intent.mode' }],
-    });
+    throw new SvcError(
+      'VAULT_REBALANCE_MODE_REQUIRED',
+      'A vault partner rebalance plan is a vault_operator_rebalance intent; a personal trade is prepared with POST /api/stocks/prepare-partner-command',
+      {
+        issues: [{ code: 'VAULT_REBALANCE_MODE_REQUIRED', message: 'set intent.mode to vault_operator_rebalance', path: 'intent.mode' }],
+      },
+    );
   }
   const prepared = buildPlan(intent, target, deps.now, { notionalCapUsd: deps.notionalCapUsd });
   return {
@@ -40,7 +52,8 @@ export function prepareVaultPartnerRebalance(input: { intent: StockIntentInput; 
       route: 'POST /api/stocks/submit-partner-intent',
       status: 403 as const,
       code: 'VAULT_REBALANCE_NOT_ALLOWED_HERE' as const,
-      reason: 'A vault_operator_rebalance intent is never submitted through this service; it stays a prepared plan the vault operator reviews.',
+      reason:
+        'A vault_operator_rebalance intent is never submitted through this service; it stays a prepared plan the vault operator reviews.',
     },
     rebalanceLane: { name: 'chunked_rebalance' as const, state: 'inactive_by_owner_policy' as const, reason: REBALANCING_POLICY_REASON },
     executable: false as const,

@@ -21,13 +21,21 @@ export function compileRebalancePolicy(manifest: VaultManifest, options: Compile
   const validation = validateVaultManifest(manifest);
   if (!validation.valid) {
     throw new SvcError('VAULT_MANIFEST_INVALID', 'The manifest is invalid, so no rebalance policy is compiled from it', {
-      issues: validation.issues.filter((i) => i.severity === 'error').map((i) => ({ code: i.code, message: i.message, ...(i.path ? { path: i.path } : {}) })),
+      issues: validation.issues
+        .filter((i) => i.severity === 'error')
+        .map((i) => ({ code: i.code, message: i.message, ...(i.path ? { path: i.path } : {}) })),
     });
   }
   const drift = options.driftThresholdBps ?? DEFAULT_DRIFT_THRESHOLD_BPS;
   if (!Number.isInteger(drift) || drift <= 0 || drift > 10_000) {
     throw new SvcError('DRIFT_THRESHOLD_INVALID', 'driftThresholdBps must be an integer in (0, 10000]', {
-      issues: [{ code: 'DRIFT_THRESHOLD_INVALID', message: 'driftThresholdBps must be an integer in (0, 10000]', path: 'options.driftThresholdBps' }],
+      issues: [
+        {
+          code: 'DRIFT_THRESHOLD_INVALID',
+          message: 'driftThresholdBps must be an integer in (0, 10000]',
+          path: 'options.driftThresholdBps',
+        },
+      ],
     });
   }
   const minTrade = options.minTradeUsdg ?? '10';

@@ -1,7 +1,7 @@
 /**
  * Vault receipts: deterministic, content-addressed fingerprints of a vault artifact (a
  * manifest, a deposit pack) or of a deposit's on-chain proof. A receipt's stage follows
- * spec 3.2: PREPARATION for anything not proven on chain, SETTLEMENT only for a deposit the
+ * interface 3.2: PREPARATION for anything not proven on chain, SETTLEMENT only for a deposit the
  * chain proves (the V1 vault settles a deposit in the same transaction, so there is no
  * queued SUBMISSION stage on this rail). The receipt itself is not anchored on chain.
  */
@@ -108,8 +108,17 @@ export async function settlementReceipt(
   now: Date,
 ): Promise<{ receipt: VaultReceipt; verification: DepositVerification }> {
   const vault = input.vaultId ? resolveRailAVault(input.vaultId) : V1_VAULT;
-  const verification = await verifyVaultDeposit(reader, input.txHash, { vault, receiver: input.receiver, amountUnits: input.amountUnits }, now);
-  const status: VaultReceiptStatus = verification.confirmedVaultDeposit ? 'onchain_confirmed' : verification.txStatus === 'reverted' ? 'onchain_reverted' : 'unverified';
+  const verification = await verifyVaultDeposit(
+    reader,
+    input.txHash,
+    { vault, receiver: input.receiver, amountUnits: input.amountUnits },
+    now,
+  );
+  const status: VaultReceiptStatus = verification.confirmedVaultDeposit
+    ? 'onchain_confirmed'
+    : verification.txStatus === 'reverted'
+      ? 'onchain_reverted'
+      : 'unverified';
   const receipt = seal({
     ...common(now),
     kind: 'deposit_settlement',

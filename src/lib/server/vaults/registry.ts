@@ -1,5 +1,5 @@
 /**
- * The versioned vault registry (spec 2.10, 2.12): the V1 vault (the only Rail A vault,
+ * The versioned vault registry (interface 2.10, 2.12): the V1 vault (the only Rail A vault,
  * deposits through `depositWithAcks`) and the V2 contract suite, each at a fixed address on
  * chain 4663. Addresses are data, like the asset registry: tests place the project's own
  * reference contracts at these same addresses, so nothing is overridden for tests.
@@ -32,7 +32,8 @@ export const VAULT_REGISTRY_SOURCES: readonly SourceVerification[] = [
     method: 'published_source_snapshot',
   },
   {
-    subject: 'V2 suite addresses (vault, request queue, batch settler, price mesh, risk policy, liveness, receipt registry, asset registry, execution adapter)',
+    subject:
+      'V2 suite addresses (vault, request queue, batch settler, price mesh, risk policy, liveness, receipt registry, asset registry, execution adapter)',
     source: `operator's public V2 architecture document and SDK constants (vault registry ${VAULT_REGISTRY_VERSION})`,
     lastVerified: VAULT_SOURCES_LAST_VERIFIED,
     method: 'published_source_snapshot',
@@ -41,11 +42,10 @@ export const VAULT_REGISTRY_SOURCES: readonly SourceVerification[] = [
 
 const OPERATOR_DEPLOYMENT_RECORD =
   "The operator's public deployment record of chain 4663 (contracts/deployments) and its public contract registry.";
-const OPERATOR_V2_ARCHITECTURE =
-  "The operator's public V2 architecture document and its SDK constants (the V2 suite of chain 4663).";
+const OPERATOR_V2_ARCHITECTURE = "The operator's public V2 architecture document and its SDK constants (the V2 suite of chain 4663).";
 
 /**
- * The two acknowledgment texts a depositor accepts (spec 2.10). Their keccak256 hashes are
+ * The two acknowledgment texts a depositor accepts (interface 2.10). Their keccak256 hashes are
  * the `riskAck` and `jurisdictionAck` arguments of `depositWithAcks`; the second one (the
  * source disclosure) sits in the vault's jurisdiction slot.
  */
@@ -143,17 +143,47 @@ const v2 = (role: V2ContractRole, name: string, address: string, description: st
   addressSource: OPERATOR_V2_ARCHITECTURE,
 });
 
-/** The V2 suite (spec 2.12), in the order the status record lists it. */
+/** The V2 suite (interface 2.12), in the order the status record lists it. */
 export const V2_SUITE: readonly V2SuiteContract[] = [
-  v2('vault', 'USDG vault V2', '0x432e90b1B35995EBE46eD93B4Db369abfc230E69', 'The canonical vault for new deposits (queue-routed epoch settlement).'),
-  v2('request_queue', 'Request queue', '0x317d1eEC013a91a316858e80BF782496F231729a', '24/7 deposit and USDG-redemption escrow with the epoch queue.'),
-  v2('batch_settler', 'Batch settler', '0x32A60abB48235b158dd515B84C5B039F6Dc4f7dD', 'Constrained keeper batch settlement; settlement, keeper and rebalance flags.'),
+  v2(
+    'vault',
+    'USDG vault V2',
+    '0x432e90b1B35995EBE46eD93B4Db369abfc230E69',
+    'The canonical vault for new deposits (queue-routed epoch settlement).',
+  ),
+  v2(
+    'request_queue',
+    'Request queue',
+    '0x317d1eEC013a91a316858e80BF782496F231729a',
+    '24/7 deposit and USDG-redemption escrow with the epoch queue.',
+  ),
+  v2(
+    'batch_settler',
+    'Batch settler',
+    '0x32A60abB48235b158dd515B84C5B039F6Dc4f7dD',
+    'Constrained keeper batch settlement; settlement, keeper and rebalance flags.',
+  ),
   v2('price_mesh', 'Price mesh V2', '0xd57E9fC8fF8b1aCe73a7D6c32F1101879fDeF3c6', 'Side-aware marks and safe-notional capacity per asset.'),
   v2('risk_policy', 'V2 risk policy', '0x9aDE5804ad1b4F6231E46b1E806dFc7464069BB4', 'The ownerless risk policy binding the V2 vault.'),
   v2('liveness', 'Liveness', '0x424b634AA340832Cf548bB501204a6cf8A6d9136', 'Permissionless liveness heartbeat of the chain.'),
-  v2('receipt_registry', 'V2 receipt registry', '0x0A6232fD54C8e4B3eCBd0df261706001dfAF55Da', 'Receipts by stage (PREPARATION, SUBMISSION, SETTLEMENT).'),
-  v2('asset_registry', 'V2 asset registry', '0xC2619B2Bf3f075A73FF29f9e6cc2a8C532c0395F', 'Canonical-address asset registry of the V2 vault.'),
-  v2('execution_adapter', 'Exchange execution adapter', '0x306A800226CAF794238CBB0BdE9A49bAb7156d31', 'The registry-approved exchange execution adapter.'),
+  v2(
+    'receipt_registry',
+    'V2 receipt registry',
+    '0x0A6232fD54C8e4B3eCBd0df261706001dfAF55Da',
+    'Receipts by stage (PREPARATION, SUBMISSION, SETTLEMENT).',
+  ),
+  v2(
+    'asset_registry',
+    'V2 asset registry',
+    '0xC2619B2Bf3f075A73FF29f9e6cc2a8C532c0395F',
+    'Canonical-address asset registry of the V2 vault.',
+  ),
+  v2(
+    'execution_adapter',
+    'Exchange execution adapter',
+    '0x306A800226CAF794238CBB0BdE9A49bAb7156d31',
+    'The registry-approved exchange execution adapter.',
+  ),
 ];
 
 export function v2Contract(role: V2ContractRole): V2SuiteContract {
@@ -208,7 +238,11 @@ export function resolveRailAVault(idOrSlug: string | undefined): RailAVault {
     isV2
       ? 'The V2 vault is not a Rail A vault: it takes deposits through its request queue, not through a deposit pack'
       : 'No registered Rail A vault has this id; the only one is the V1 vault',
-    { issues: [{ code: 'VAULT_UNKNOWN', message: `registered Rail A vaults: ${RAIL_A_VAULTS.map((v) => v.slug).join(', ')}`, path: 'vaultId' }] },
+    {
+      issues: [
+        { code: 'VAULT_UNKNOWN', message: `registered Rail A vaults: ${RAIL_A_VAULTS.map((v) => v.slug).join(', ')}`, path: 'vaultId' },
+      ],
+    },
   );
 }
 

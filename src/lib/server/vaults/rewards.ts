@@ -27,7 +27,11 @@ export const REWARD_SPLIT = {
     { component: 'equal', bps: 4000, description: 'split equally among eligible provider groups' },
     { component: 'externalTvlDays', bps: 3000, description: 'external TVL × days, concave curve' },
     { component: 'retention', bps: 2000, description: 'external-capital cohort retention and depositor age' },
-    { component: 'operational', bps: 1000, description: 'maintenance on time, receipt freshness, no fault pause, docs current, oracle health' },
+    {
+      component: 'operational',
+      bps: 1000,
+      description: 'maintenance on time, receipt freshness, no fault pause, docs current, oracle health',
+    },
   ],
   remainderRule:
     'Each leg is floor(amount × bps / 10000); the treasury leg takes the remainder so the legs sum exactly. Each provider component is floor(provider leg × bps / 10000); the provider remainder rolls over to the next provider epoch.',
@@ -54,15 +58,29 @@ export function splitByBps(amount: bigint, bps: readonly number[]): { parts: big
 export function planProviderRewards(input: RewardPlanInput, deps: { now: Date }) {
   const amount = BigInt(input.feeAmountUnits);
   if (amount > MAX_USDG_UNITS) {
-    throw new SvcError('FEE_AMOUNT_ABOVE_MAX', `feeAmountUnits is above ${MAX_USDG_UNITS}`, { issues: [{ code: 'FEE_AMOUNT_ABOVE_MAX', message: 'too large', path: 'feeAmountUnits' }] });
+    throw new SvcError('FEE_AMOUNT_ABOVE_MAX', `feeAmountUnits is above ${MAX_USDG_UNITS}`, {
+      issues: [{ code: 'FEE_AMOUNT_ABOVE_MAX', message: 'too large', path: 'feeAmountUnits' }],
+    });
   }
-  const legSplit = splitByBps(amount, REWARD_SPLIT.legs.map((l) => l.bps));
+  const legSplit = splitByBps(
+    amount,
+    REWARD_SPLIT.legs.map((l) => l.bps),
+  );
   const legs = REWARD_SPLIT.legs.map((leg, i) => {
     const absorbed = leg.cohort === 'treasury' ? legSplit.remainder : 0n;
-    return { cohort: leg.cohort, bps: leg.bps, amount: units(legSplit.parts[i]! + absorbed), remainderAbsorbed: units(absorbed), ...LEG_STATE };
+    return {
+      cohort: leg.cohort,
+      bps: leg.bps,
+      amount: units(legSplit.parts[i]! + absorbed),
+      remainderAbsorbed: units(absorbed),
+      ...LEG_STATE,
+    };
   });
   const providerLeg = legSplit.parts[REWARD_SPLIT.legs.findIndex((l) => l.cohort === 'providers')]!;
-  const componentSplit = splitByBps(providerLeg, REWARD_SPLIT.providerComponents.map((c) => c.bps));
+  const componentSplit = splitByBps(
+    providerLeg,
+    REWARD_SPLIT.providerComponents.map((c) => c.bps),
+  );
   // The rule's promise, checked rather than assumed.
   if (legs.reduce((n, l) => n + BigInt(l.amount.units), 0n) !== amount) throw new Error('reward legs do not sum to the fee amount');
   const plan = {
@@ -74,11 +92,20 @@ export function planProviderRewards(input: RewardPlanInput, deps: { now: Date })
       ? "a partner-reported fee claim: the partner's word, not verified here"
       : "the caller's amount: not verified here",
     legs,
-    providerComponents: REWARD_SPLIT.providerComponents.map((c, i) => ({ component: c.component, bps: c.bps, amount: units(componentSplit.parts[i]!) })),
+    providerComponents: REWARD_SPLIT.providerComponents.map((c, i) => ({
+      component: c.component,
+      bps: c.bps,
+      amount: units(componentSplit.parts[i]!),
+    })),
     providerRollover: { ...units(componentSplit.remainder), to: 'the next provider epoch' as const },
     sumsExactly: true as const,
     remainderRule: REWARD_SPLIT.remainderRule,
-    state: { planned: true as const, funded: false as const, claimable: false as const, meaning: 'Planned, not funded, not claimable: no leg has a deployed recipient here, so nothing can move against this plan.' },
+    state: {
+      planned: true as const,
+      funded: false as const,
+      claimable: false as const,
+      meaning: 'Planned, not funded, not claimable: no leg has a deployed recipient here, so nothing can move against this plan.',
+    },
   };
   return { plan, receipt: buildArtifactReceipt('provider_reward_plan', plan, deps.now) };
 }

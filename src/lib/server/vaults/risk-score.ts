@@ -20,10 +20,19 @@ export const vaultAllocationSchema = z.object({
 });
 
 export const vaultCompositionSchema = z.object({
-  allocations: z.array(vaultAllocationSchema).min(1).max(20).describe('holdings with weights in bps summing to exactly 10000; USDG is the cash reserve'),
+  allocations: z
+    .array(vaultAllocationSchema)
+    .min(1)
+    .max(20)
+    .describe('holdings with weights in bps summing to exactly 10000; USDG is the cash reserve'),
   performanceFeeBps: bpsField.optional(),
   creatorVerified: z.boolean().optional(),
-  lockupSeconds: z.number().int().min(0).max(365 * 24 * 3600).optional(),
+  lockupSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(365 * 24 * 3600)
+    .optional(),
 });
 export type VaultComposition = z.infer<typeof vaultCompositionSchema>;
 
@@ -43,7 +52,11 @@ export function resolveComposition(composition: VaultComposition, path = ''): Re
     if (check.status === 'malformed_address') {
       issues.push({ code: 'ADDRESS_MALFORMED', message: 'expected 0x followed by 40 hex digits', path: `${at}.tokenAddress` });
     } else if (check.status === 'unknown_address') {
-      issues.push({ code: 'NONCANONICAL_ASSET', message: 'no canonical asset lives at this address on chain 4663', path: `${at}.tokenAddress` });
+      issues.push({
+        code: 'NONCANONICAL_ASSET',
+        message: 'no canonical asset lives at this address on chain 4663',
+        path: `${at}.tokenAddress`,
+      });
     } else if (check.status === 'ticker_address_mismatch') {
       issues.push({
         code: 'TICKER_ADDRESS_MISMATCH',
@@ -166,7 +179,12 @@ export function scoreVaultRisk(input: VaultComposition) {
     explanation: input.lockupSeconds ? `Deposits are locked for ${input.lockupSeconds} seconds.` : 'No lockup.',
   });
 
-  const total = round1(Math.min(100, components.reduce((s, c) => s + c.points, 0)));
+  const total = round1(
+    Math.min(
+      100,
+      components.reduce((s, c) => s + c.points, 0),
+    ),
+  );
   const band: 'lower' | 'moderate' | 'elevated' = total < 34 ? 'lower' : total < 67 ? 'moderate' : 'elevated';
   return {
     policyVersion: RISK_POLICY_VERSION,
@@ -206,7 +224,12 @@ export const compositionProfileSchema = z.object({
 
 export const vaultRiskScoreSchema = z.object({
   policyVersion: z.string(),
-  score: z.object({ total: z.number().min(0).max(100), band: z.enum(['lower', 'moderate', 'elevated']), scale: z.string(), explanation: z.string() }),
+  score: z.object({
+    total: z.number().min(0).max(100),
+    band: z.enum(['lower', 'moderate', 'elevated']),
+    scale: z.string(),
+    explanation: z.string(),
+  }),
   components: z.array(componentSchema),
   profile: compositionProfileSchema,
   assets: z.array(z.object({ ticker: z.string(), tokenAddress: z.string(), kind: z.string(), weightBps: z.number().int() })),

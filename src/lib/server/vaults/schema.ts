@@ -1,5 +1,5 @@
 /**
- * The vault schema (spec 4.4 `GET /api/vaults/schema`): the vault routes, the chain and
+ * The vault schema (interface 4.4 `GET /api/vaults/schema`): the vault routes, the chain and
  * payment model, the fee schedule, the public deposit gate, the deposit rail and the
  * architecture object of 2.11. The fee schedule is `FEE_SCHEDULE` of the fee module, the one
  * the fee calculation applies, so the schema can never state other fees. The architecture
@@ -76,7 +76,8 @@ export function buildVaultSchema(input: VaultSchemaInput) {
         { slot: 'jurisdiction' as const, text: ACK_TEXTS.jurisdiction, keccak256: ACK_HASHES.jurisdiction },
       ],
       modes: ['A', 'B', 'C'],
-      completionRule: "complete is true exactly when a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount; re-verified on chain at every status read",
+      completionRule:
+        "complete is true exactly when a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount; re-verified on chain at every status read",
       svcExecutesDeposit: false as const,
     },
     architecture: x402ArchitectureFromConfig(input.architecture),

@@ -1,5 +1,5 @@
 /**
- * The V2 vault status record (spec 2.12, 4.7): fresh on-chain reads of the V2 suite on every
+ * The V2 vault status record (interface 2.12, 4.7): fresh on-chain reads of the V2 suite on every
  * call, nothing cached. Every value is a `Reading`: `live` with the value and the call it came
  * from, or `unknown` with the reason. A failed or absent read is never a number, never zero
  * and never live; values derived from an unknown reading are unknown too.
@@ -39,7 +39,13 @@ import { v2Contract, V2_SUITE, V2_VAULT_SLUG, type V2ContractRole } from './regi
 
 export const V2_STATUS_VERSION = 'svc-vault-v2-status-1.0.0' as const;
 
-export const EXECUTION_MODES = ['MULTI_VENUE_EXECUTABLE', 'SINGLE_VENUE_BOUNDED', 'BATCH_EXECUTABLE', 'IN_KIND_ONLY', 'TEMPORARILY_HALTED'] as const;
+export const EXECUTION_MODES = [
+  'MULTI_VENUE_EXECUTABLE',
+  'SINGLE_VENUE_BOUNDED',
+  'BATCH_EXECUTABLE',
+  'IN_KIND_ONLY',
+  'TEMPORARILY_HALTED',
+] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
 export const LIMITING_FUSES = ['liveness', 'twap', 'peg', 'rolling_flow_budget', 'manipulation_cost', 'usdg_cash_buffer'] as const;
@@ -60,12 +66,10 @@ export interface ReadSource {
 }
 
 export type Reading<T> =
-  | { state: 'live'; value: T; source: ReadSource }
-  | { state: 'unknown'; reason: string; reasonCode: string; source: ReadSource };
+  { state: 'live'; value: T; source: ReadSource } | { state: 'unknown'; reason: string; reasonCode: string; source: ReadSource };
 
 export type DerivedReading<T> =
-  | { state: 'live'; value: T; derivedFrom: string }
-  | { state: 'unknown'; reason: string; derivedFrom: string };
+  { state: 'live'; value: T; derivedFrom: string } | { state: 'unknown'; reason: string; derivedFrom: string };
 
 export interface UsdgValue {
   usdg: string;
@@ -144,7 +148,11 @@ function enumValue<T extends string>(names: readonly T[], code: number, what: st
   const name = names[index];
   return name !== undefined
     ? { ok: true as const, value: name }
-    : { ok: false as const, reason: `the ${what} read returned code ${code}, which names no known ${what} (an absent value is unknown)`, reasonCode: 'unrecognised_code' };
+    : {
+        ok: false as const,
+        reason: `the ${what} read returned code ${code}, which names no known ${what} (an absent value is unknown)`,
+        reasonCode: 'unrecognised_code',
+      };
 }
 
 type CapacityRead = readonly [boolean, bigint, number];
@@ -178,8 +186,11 @@ async function readAsset(reads: Reads, token: Address): Promise<AssetStatus> {
   const asset = findAssetByAddress(token);
   const [enabled, mode, buy, sell, buyFuse, sellFuse] = await Promise.all([
     reads.call<boolean>('asset_registry', { abi: V2_ASSET_REGISTRY_ABI, functionName: 'isEnabled', args: [token] }, 'expected_unpublished'),
-    reads.call<number, ExecutionMode>('risk_policy', { abi: V2_RISK_POLICY_ABI, functionName: 'executionMode', args: [token] }, 'expected_unpublished', (c) =>
-      enumValue(EXECUTION_MODES, Number(c), 'execution MODE', true),
+    reads.call<number, ExecutionMode>(
+      'risk_policy',
+      { abi: V2_RISK_POLICY_ABI, functionName: 'executionMode', args: [token] },
+      'expected_unpublished',
+      (c) => enumValue(EXECUTION_MODES, Number(c), 'execution MODE', true),
     ),
     reads.call<CapacityRead, UsdgValue & { zeroReasonCode: number | null }>(
       'price_mesh',
@@ -193,11 +204,17 @@ async function readAsset(reads: Reads, token: Address): Promise<AssetStatus> {
       'published',
       interpretCapacity,
     ),
-    reads.call<number, LimitingFuse>('risk_policy', { abi: V2_RISK_POLICY_ABI, functionName: 'limitingFuse', args: [token, SIDE.buy] }, 'expected_unpublished', (c) =>
-      enumValue(LIMITING_FUSES, Number(c), 'limiting fuse', true),
+    reads.call<number, LimitingFuse>(
+      'risk_policy',
+      { abi: V2_RISK_POLICY_ABI, functionName: 'limitingFuse', args: [token, SIDE.buy] },
+      'expected_unpublished',
+      (c) => enumValue(LIMITING_FUSES, Number(c), 'limiting fuse', true),
     ),
-    reads.call<number, LimitingFuse>('risk_policy', { abi: V2_RISK_POLICY_ABI, functionName: 'limitingFuse', args: [token, SIDE.sell] }, 'expected_unpublished', (c) =>
-      enumValue(LIMITING_FUSES, Number(c), 'limiting fuse', true),
+    reads.call<number, LimitingFuse>(
+      'risk_policy',
+      { abi: V2_RISK_POLICY_ABI, functionName: 'limitingFuse', args: [token, SIDE.sell] },
+      'expected_unpublished',
+      (c) => enumValue(LIMITING_FUSES, Number(c), 'limiting fuse', true),
     ),
   ]);
   return {
@@ -227,10 +244,12 @@ type LivenessValue = {
 function vaultMode(assets: Reading<AssetStatus[]>): DerivedReading<ExecutionMode> {
   const derivedFrom = 'the most restrictive executionMode(token) over the held assets';
   if (!live(assets)) return { state: 'unknown', reason: `held assets unknown: ${assets.reason}`, derivedFrom };
-  if (assets.value.length === 0) return { state: 'unknown', reason: 'the vault holds no assets, so no per-asset MODE applies', derivedFrom };
+  if (assets.value.length === 0)
+    return { state: 'unknown', reason: 'the vault holds no assets, so no per-asset MODE applies', derivedFrom };
   let worst = -1;
   for (const a of assets.value) {
-    if (!live(a.executionMode)) return { state: 'unknown', reason: `MODE of ${a.ticker ?? a.token} unknown: ${a.executionMode.reason}`, derivedFrom };
+    if (!live(a.executionMode))
+      return { state: 'unknown', reason: `MODE of ${a.ticker ?? a.token} unknown: ${a.executionMode.reason}`, derivedFrom };
     worst = Math.max(worst, EXECUTION_MODES.indexOf(a.executionMode.value));
   }
   return { state: 'live', value: EXECUTION_MODES[worst]!, derivedFrom };
@@ -242,7 +261,8 @@ function minCapacity(
   derivedFrom: string,
 ): Capacity & { limitingIndex?: number } {
   if (!live(assets)) return { state: 'unknown', reason: `held assets unknown: ${assets.reason}`, derivedFrom };
-  if (assets.value.length === 0) return { state: 'unknown', reason: 'the vault holds no assets; capacity is defined per held asset', derivedFrom };
+  if (assets.value.length === 0)
+    return { state: 'unknown', reason: 'the vault holds no assets; capacity is defined per held asset', derivedFrom };
   let min: bigint | undefined;
   let at = -1;
   for (const [i, a] of assets.value.entries()) {
@@ -255,7 +275,14 @@ function minCapacity(
     }
   }
   const limiting = assets.value[at]!;
-  return { state: 'live', ...usdg(min!), limitingAssetTicker: limiting.ticker, limitingAsset: limiting.token, derivedFrom, limitingIndex: at };
+  return {
+    state: 'live',
+    ...usdg(min!),
+    limitingAssetTicker: limiting.ticker,
+    limitingAsset: limiting.token,
+    derivedFrom,
+    limitingIndex: at,
+  };
 }
 
 function stripIndex(c: Capacity & { limitingIndex?: number }): Capacity {
@@ -273,60 +300,119 @@ export async function readVaultV2Status(reader: ChainReader | null, clocks: Requ
   const reads = new Reads(chain.ok ? reader! : failingReader(chain.reason));
   const vaultAddress = v2Contract('vault').address;
 
-  const [suiteCode, paused, queueActive, totalAssets, totalSupply, usdgCash, heldCount, pps, pendingRedeemCount, timelockRaw] = await Promise.all([
-    Promise.all(V2_SUITE.map((c) => reads.code(c.role))),
-    reads.call<boolean>('vault', { abi: V2_VAULT_ABI, functionName: 'paused' }, 'published'),
-    reads.call<boolean>('vault', { abi: V2_VAULT_ABI, functionName: 'queueActive' }, 'published'),
-    reads.call<bigint, UsdgValue>('vault', { abi: V2_VAULT_ABI, functionName: 'totalAssets' }, 'published', (v) => ({ ok: true, value: usdg(v) })),
-    reads.call<bigint, string>('vault', { abi: V2_VAULT_ABI, functionName: 'totalSupply' }, 'published', (v) => ({ ok: true, value: v.toString() })),
-    reads.call<bigint, UsdgValue>('vault', { abi: V2_VAULT_ABI, functionName: 'usdgCash' }, 'published', (v) => ({ ok: true, value: usdg(v) })),
-    reads.call<bigint>('vault', { abi: V2_VAULT_ABI, functionName: 'heldAssetCount' }, 'published'),
-    reads.call<readonly [bigint, number], { pricePerShare: string; markAvailabilityFlag: number }>(
-      'vault',
-      { abi: V2_VAULT_ABI, functionName: 'pricePerShare' },
-      'published',
-      ([value, agg]) => ({ ok: true, value: { pricePerShare: value.toString(), markAvailabilityFlag: Number(agg) } }),
-    ),
-    reads.call<bigint, string>('vault', { abi: V2_VAULT_ABI, functionName: 'pendingRedeemCount' }, 'published', (v) => ({ ok: true, value: v.toString() })),
-    reads.call<readonly [readonly Hex[], readonly string[], readonly bigint[]], Array<{ id: Hex; label: string; etaUnix: string; eta: string; ready: boolean }>>(
-      'vault',
-      { abi: V2_VAULT_ABI, functionName: 'pendingTimelockOps' },
-      'expected_unpublished',
-      ([ids, labels, etas]) => ({
+  const [suiteCode, paused, queueActive, totalAssets, totalSupply, usdgCash, heldCount, pps, pendingRedeemCount, timelockRaw] =
+    await Promise.all([
+      Promise.all(V2_SUITE.map((c) => reads.code(c.role))),
+      reads.call<boolean>('vault', { abi: V2_VAULT_ABI, functionName: 'paused' }, 'published'),
+      reads.call<boolean>('vault', { abi: V2_VAULT_ABI, functionName: 'queueActive' }, 'published'),
+      reads.call<bigint, UsdgValue>('vault', { abi: V2_VAULT_ABI, functionName: 'totalAssets' }, 'published', (v) => ({
+        ok: true,
+        value: usdg(v),
+      })),
+      reads.call<bigint, string>('vault', { abi: V2_VAULT_ABI, functionName: 'totalSupply' }, 'published', (v) => ({
+        ok: true,
+        value: v.toString(),
+      })),
+      reads.call<bigint, UsdgValue>('vault', { abi: V2_VAULT_ABI, functionName: 'usdgCash' }, 'published', (v) => ({
+        ok: true,
+        value: usdg(v),
+      })),
+      reads.call<bigint>('vault', { abi: V2_VAULT_ABI, functionName: 'heldAssetCount' }, 'published'),
+      reads.call<readonly [bigint, number], { pricePerShare: string; markAvailabilityFlag: number }>(
+        'vault',
+        { abi: V2_VAULT_ABI, functionName: 'pricePerShare' },
+        'published',
+        ([value, agg]) => ({ ok: true, value: { pricePerShare: value.toString(), markAvailabilityFlag: Number(agg) } }),
+      ),
+      reads.call<bigint, string>('vault', { abi: V2_VAULT_ABI, functionName: 'pendingRedeemCount' }, 'published', (v) => ({
+        ok: true,
+        value: v.toString(),
+      })),
+      reads.call<
+        readonly [readonly Hex[], readonly string[], readonly bigint[]],
+        Array<{ id: Hex; label: string; etaUnix: string; eta: string; ready: boolean }>
+      >('vault', { abi: V2_VAULT_ABI, functionName: 'pendingTimelockOps' }, 'expected_unpublished', ([ids, labels, etas]) => ({
         ok: true,
         value: ids.map((id, i) => {
           const eta = etas[i] ?? 0n;
-          return { id, label: labels[i] ?? '', etaUnix: eta.toString(), eta: new Date(Number(eta) * 1000).toISOString(), ready: eta <= serverSeconds };
+          return {
+            id,
+            label: labels[i] ?? '',
+            etaUnix: eta.toString(),
+            eta: new Date(Number(eta) * 1000).toISOString(),
+            ready: eta <= serverSeconds,
+          };
         }),
-      }),
+      })),
+    ]);
+
+  const [
+    queuePaused,
+    pendingCount,
+    pendingDepositUsdg,
+    pendingRedemptionShares,
+    settlementActive,
+    keeperActive,
+    rebalanceActive,
+    liveness,
+    submissionReceipts,
+    settlementReceipts,
+  ] = await Promise.all([
+    reads.call<boolean>('request_queue', { abi: V2_QUEUE_ABI, functionName: 'paused' }, 'published'),
+    reads.call<bigint, string>('request_queue', { abi: V2_QUEUE_ABI, functionName: 'pendingCount' }, 'published', (v) => ({
+      ok: true,
+      value: v.toString(),
+    })),
+    reads.call<bigint, UsdgValue>('request_queue', { abi: V2_QUEUE_ABI, functionName: 'pendingDepositUsdg' }, 'published', (v) => ({
+      ok: true,
+      value: usdg(v),
+    })),
+    reads.call<bigint, string>('request_queue', { abi: V2_QUEUE_ABI, functionName: 'pendingRedemptionShares' }, 'published', (v) => ({
+      ok: true,
+      value: v.toString(),
+    })),
+    reads.call<boolean>('batch_settler', { abi: V2_SETTLER_ABI, functionName: 'settlementActive' }, 'published'),
+    reads.call<boolean>('batch_settler', { abi: V2_SETTLER_ABI, functionName: 'keeperActive' }, 'published'),
+    reads.call<boolean>('batch_settler', { abi: V2_SETTLER_ABI, functionName: 'rebalanceActive' }, 'published'),
+    reads.call<readonly [number, boolean, boolean, bigint, bigint, bigint, string], LivenessValue>(
+      'liveness',
+      { abi: V2_LIVENESS_ABI, functionName: 'liveness' },
+      'published',
+      ([state, executionAllowed, displayAllowed, observedChainId, ageSeconds, producedBlocks, reason]) => {
+        const name = LIVENESS_STATES[Number(state)];
+        if (!name)
+          return {
+            ok: false,
+            reason: `liveness returned state code ${state}, which names no known state`,
+            reasonCode: 'unrecognised_code',
+          };
+        return {
+          ok: true,
+          value: {
+            state: name,
+            executionAllowed,
+            displayAllowed,
+            observedChainId: observedChainId.toString(),
+            ageSeconds: ageSeconds.toString(),
+            producedBlocks: producedBlocks.toString(),
+            reason,
+          },
+        };
+      },
+    ),
+    reads.call<bigint, string>(
+      'receipt_registry',
+      { abi: V2_RECEIPT_REGISTRY_ABI, functionName: 'receiptCountByStage', args: [1] },
+      'expected_unpublished',
+      (v) => ({ ok: true, value: v.toString() }),
+    ),
+    reads.call<bigint, string>(
+      'receipt_registry',
+      { abi: V2_RECEIPT_REGISTRY_ABI, functionName: 'receiptCountByStage', args: [2] },
+      'expected_unpublished',
+      (v) => ({ ok: true, value: v.toString() }),
     ),
   ]);
-
-  const [queuePaused, pendingCount, pendingDepositUsdg, pendingRedemptionShares, settlementActive, keeperActive, rebalanceActive, liveness, submissionReceipts, settlementReceipts] =
-    await Promise.all([
-      reads.call<boolean>('request_queue', { abi: V2_QUEUE_ABI, functionName: 'paused' }, 'published'),
-      reads.call<bigint, string>('request_queue', { abi: V2_QUEUE_ABI, functionName: 'pendingCount' }, 'published', (v) => ({ ok: true, value: v.toString() })),
-      reads.call<bigint, UsdgValue>('request_queue', { abi: V2_QUEUE_ABI, functionName: 'pendingDepositUsdg' }, 'published', (v) => ({ ok: true, value: usdg(v) })),
-      reads.call<bigint, string>('request_queue', { abi: V2_QUEUE_ABI, functionName: 'pendingRedemptionShares' }, 'published', (v) => ({ ok: true, value: v.toString() })),
-      reads.call<boolean>('batch_settler', { abi: V2_SETTLER_ABI, functionName: 'settlementActive' }, 'published'),
-      reads.call<boolean>('batch_settler', { abi: V2_SETTLER_ABI, functionName: 'keeperActive' }, 'published'),
-      reads.call<boolean>('batch_settler', { abi: V2_SETTLER_ABI, functionName: 'rebalanceActive' }, 'published'),
-      reads.call<readonly [number, boolean, boolean, bigint, bigint, bigint, string], LivenessValue>(
-        'liveness',
-        { abi: V2_LIVENESS_ABI, functionName: 'liveness' },
-        'published',
-        ([state, executionAllowed, displayAllowed, observedChainId, ageSeconds, producedBlocks, reason]) => {
-          const name = LIVENESS_STATES[Number(state)];
-          if (!name) return { ok: false, reason: `liveness returned state code ${state}, which names no known state`, reasonCode: 'unrecognised_code' };
-          return {
-            ok: true,
-            value: { state: name, executionAllowed, displayAllowed, observedChainId: observedChainId.toString(), ageSeconds: ageSeconds.toString(), producedBlocks: producedBlocks.toString(), reason },
-          };
-        },
-      ),
-      reads.call<bigint, string>('receipt_registry', { abi: V2_RECEIPT_REGISTRY_ABI, functionName: 'receiptCountByStage', args: [1] }, 'expected_unpublished', (v) => ({ ok: true, value: v.toString() })),
-      reads.call<bigint, string>('receipt_registry', { abi: V2_RECEIPT_REGISTRY_ABI, functionName: 'receiptCountByStage', args: [2] }, 'expected_unpublished', (v) => ({ ok: true, value: v.toString() })),
-    ]);
 
   // Held assets: the count, then each address, then each asset's reads.
   let heldAssets: Reading<AssetStatus[]>;
@@ -335,37 +421,61 @@ export async function readVaultV2Status(reader: ChainReader | null, clocks: Requ
   } else {
     const count = Number(heldCount.value);
     const addresses = await Promise.all(
-      Array.from({ length: count }, (_, i) => reads.call<Address>('vault', { abi: V2_VAULT_ABI, functionName: 'heldAssets', args: [BigInt(i)] }, 'published')),
+      Array.from({ length: count }, (_, i) =>
+        reads.call<Address>('vault', { abi: V2_VAULT_ABI, functionName: 'heldAssets', args: [BigInt(i)] }, 'published'),
+      ),
     );
     const missing = addresses.find((a) => !live(a));
     if (missing && !live(missing)) {
-      heldAssets = { state: 'unknown', reason: `a held-asset address could not be read: ${missing.reason}`, reasonCode: missing.reasonCode, source: missing.source };
+      heldAssets = {
+        state: 'unknown',
+        reason: `a held-asset address could not be read: ${missing.reason}`,
+        reasonCode: missing.reasonCode,
+        source: missing.source,
+      };
     } else {
       const assets = await Promise.all(addresses.map((a) => readAsset(reads, (a as Extract<Reading<Address>, { state: 'live' }>).value)));
       heldAssets = { state: 'live', value: assets, source: heldCount.source };
     }
   }
 
-  const depositCapacity = minCapacity(heldAssets, 'buyCapacityUsdg', 'the smallest maxSafeBuyNotionalUsdg(token) over the held assets (price mesh)');
+  const depositCapacity = minCapacity(
+    heldAssets,
+    'buyCapacityUsdg',
+    'the smallest maxSafeBuyNotionalUsdg(token) over the held assets (price mesh)',
+  );
   const sellMin = minCapacity(heldAssets, 'sellCapacityUsdg', 'the smallest maxSafeSellNotionalUsdg(token) over the held assets');
-  const redemptionDerivation = 'the smaller of the smallest maxSafeSellNotionalUsdg(token) over the held assets and usdgCash() (the USDG cash buffer)';
+  const redemptionDerivation =
+    'the smaller of the smallest maxSafeSellNotionalUsdg(token) over the held assets and usdgCash() (the USDG cash buffer)';
   let redemptionCapacity: Capacity;
   let cashIsLimiting = false;
   if (sellMin.state !== 'live') redemptionCapacity = { state: 'unknown', reason: sellMin.reason, derivedFrom: redemptionDerivation };
-  else if (!live(usdgCash)) redemptionCapacity = { state: 'unknown', reason: `USDG cash buffer unknown: ${usdgCash.reason}`, derivedFrom: redemptionDerivation };
+  else if (!live(usdgCash))
+    redemptionCapacity = { state: 'unknown', reason: `USDG cash buffer unknown: ${usdgCash.reason}`, derivedFrom: redemptionDerivation };
   else {
     const cash = BigInt(usdgCash.value.units);
     const sell = BigInt(sellMin.units);
     cashIsLimiting = cash <= sell;
     redemptionCapacity = cashIsLimiting
       ? { state: 'live', ...usdg(cash), limitingAssetTicker: 'USDG', limitingAsset: null, derivedFrom: redemptionDerivation }
-      : { state: 'live', ...usdg(sell), limitingAssetTicker: sellMin.limitingAssetTicker, limitingAsset: sellMin.limitingAsset, derivedFrom: redemptionDerivation };
+      : {
+          state: 'live',
+          ...usdg(sell),
+          limitingAssetTicker: sellMin.limitingAssetTicker,
+          limitingAsset: sellMin.limitingAsset,
+          derivedFrom: redemptionDerivation,
+        };
   }
 
   const executionHalted = live(liveness) && !liveness.value.executionAllowed;
-  const fuseFor = (capacity: Capacity & { limitingIndex?: number }, side: 'depositLimitingFuse' | 'redemptionLimitingFuse', derivedFrom: string): DerivedReading<LimitingFuse> => {
+  const fuseFor = (
+    capacity: Capacity & { limitingIndex?: number },
+    side: 'depositLimitingFuse' | 'redemptionLimitingFuse',
+    derivedFrom: string,
+  ): DerivedReading<LimitingFuse> => {
     if (executionHalted) return { state: 'live', value: 'liveness', derivedFrom: 'liveness().executionAllowed is false' };
-    if (side === 'redemptionLimitingFuse' && cashIsLimiting) return { state: 'live', value: 'usdg_cash_buffer', derivedFrom: 'usdgCash() is at or below the smallest sell capacity' };
+    if (side === 'redemptionLimitingFuse' && cashIsLimiting)
+      return { state: 'live', value: 'usdg_cash_buffer', derivedFrom: 'usdgCash() is at or below the smallest sell capacity' };
     if (!live(liveness)) return { state: 'unknown', reason: `liveness unknown: ${liveness.reason}`, derivedFrom };
     if (capacity.state !== 'live' || capacity.limitingIndex === undefined || !live(heldAssets)) {
       return { state: 'unknown', reason: capacity.state === 'unknown' ? capacity.reason : 'no limiting asset', derivedFrom };
@@ -387,14 +497,19 @@ export async function readVaultV2Status(reader: ChainReader | null, clocks: Requ
       : { state: 'DEGRADED', reason: 'keeper active but liveness does not allow execution' };
   })();
 
-  const unknownOf = (...rs: Array<Reading<unknown>>) => rs.find((r) => !live(r)) as Extract<Reading<unknown>, { state: 'unknown' }> | undefined;
+  const unknownOf = (...rs: Array<Reading<unknown>>) =>
+    rs.find((r) => !live(r)) as Extract<Reading<unknown>, { state: 'unknown' }> | undefined;
   const queueLane = (lane: 'queued_usdg_deposit' | 'queued_usdg_redemption'): Lane => {
     const u = unknownOf(paused, queuePaused, queueActive);
     if (u) return { lane, state: 'unknown', reason: `${u.source.call} unknown: ${u.reason}` };
     if ((paused as { value: boolean }).value) return { lane, state: 'paused', reason: 'the vault is paused' };
     if ((queuePaused as { value: boolean }).value) return { lane, state: 'paused', reason: 'the request queue is paused' };
     if (!(queueActive as { value: boolean }).value) return { lane, state: 'inactive', reason: 'queueActive() is false' };
-    return { lane, state: 'open', reason: 'requests enter the on-chain queue and wait for a keeper batch epoch; a request is complete only at SETTLEMENT' };
+    return {
+      lane,
+      state: 'open',
+      reason: 'requests enter the on-chain queue and wait for a keeper batch epoch; a request is complete only at SETTLEMENT',
+    };
   };
   const instantLane = ((): Lane => {
     const lane = 'instant_bounded_usdg_deposit' as const;
@@ -433,9 +548,27 @@ export async function readVaultV2Status(reader: ChainReader | null, clocks: Requ
     },
     suite: V2_SUITE.map((c, i) => ({ role: c.role, name: c.name, address: c.address, codePresent: suiteCode[i]! })),
     stageLadder: [
-      { stage: 'PREPARATION' as const, order: 1, provenBy: 'nothing on chain: a compiled request or calldata; nothing is signed or sent', onchainCount: null },
-      { stage: 'SUBMISSION' as const, order: 2, provenBy: "a request in the on-chain queue, created by the user's own signed transaction; not yet a completed deposit or redemption", onchainCount: submissionReceipts, openQueueRequests: pendingCount },
-      { stage: 'SETTLEMENT' as const, order: 3, provenBy: 'on-chain proof of a keeper batch epoch settlement with exact conservation, or of a completed instant or in-kind path; only this stage is a completed deposit or redemption', onchainCount: settlementReceipts },
+      {
+        stage: 'PREPARATION' as const,
+        order: 1,
+        provenBy: 'nothing on chain: a compiled request or calldata; nothing is signed or sent',
+        onchainCount: null,
+      },
+      {
+        stage: 'SUBMISSION' as const,
+        order: 2,
+        provenBy:
+          "a request in the on-chain queue, created by the user's own signed transaction; not yet a completed deposit or redemption",
+        onchainCount: submissionReceipts,
+        openQueueRequests: pendingCount,
+      },
+      {
+        stage: 'SETTLEMENT' as const,
+        order: 3,
+        provenBy:
+          'on-chain proof of a keeper batch epoch settlement with exact conservation, or of a completed instant or in-kind path; only this stage is a completed deposit or redemption',
+        onchainCount: settlementReceipts,
+      },
     ],
     mode: vaultMode(heldAssets),
     liveness,

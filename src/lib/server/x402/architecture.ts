@@ -1,5 +1,5 @@
 /**
- * The architecture object of spec 2.11, value by value. It is served by
+ * The architecture object of interface 2.11, value by value. It is served by
  * `GET /api/x402/schema` and embedded in the vault schemas, so it is built in one place.
  *
  * The status strings are the spec's literal values: they name the states a lane can be in
@@ -73,27 +73,29 @@ export function x402ArchitectureFromConfig(facilitator: { address?: string }): X
 const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
 /** The output schema of the architecture object, for every route that embeds it. */
-export const x402ArchitectureSchema = z.object({
-  vaultChain: z.literal('broker_chain'),
-  vaultChainId: z.literal(4663),
-  baseAsset: z.literal('USDG'),
-  baseAssetAddress: hexAddress,
-  x402Providers: z.object({
-    partnerCloud: z.object({ status: z.literal('live_or_configured'), paymentChain: z.literal('base'), label: z.string() }),
-    facilitator: z.object({
-      status: z.literal('configured_or_live_or_blocked'),
-      paymentChain: z.literal('broker_chain'),
-      chainId: z.literal(4663),
-      asset: z.literal('USDG'),
-      facilitator: hexAddress.nullable(),
-      label: z.string(),
+export const x402ArchitectureSchema = z
+  .object({
+    vaultChain: z.literal('broker_chain'),
+    vaultChainId: z.literal(4663),
+    baseAsset: z.literal('USDG'),
+    baseAssetAddress: hexAddress,
+    x402Providers: z.object({
+      partnerCloud: z.object({ status: z.literal('live_or_configured'), paymentChain: z.literal('base'), label: z.string() }),
+      facilitator: z.object({
+        status: z.literal('configured_or_live_or_blocked'),
+        paymentChain: z.literal('broker_chain'),
+        chainId: z.literal(4663),
+        asset: z.literal('USDG'),
+        facilitator: hexAddress.nullable(),
+        label: z.string(),
+      }),
     }),
-  }),
-  brokerMcpUsedForVaultExecution: z.literal(false),
-  svcStoresBrokerCredentials: z.literal(false),
-  svcPlacesOrders: z.literal(false),
-}).meta({
-  id: 'X402Architecture',
-  description:
-    'The architecture object of spec 2.11, built by one function and embedded identically in GET /api/x402/schema and GET /api/vaults/schema: the vault chain, the x402 providers (payment rails, never vault chains) and the three negative guarantees.',
-});
+    brokerMcpUsedForVaultExecution: z.literal(false),
+    svcStoresBrokerCredentials: z.literal(false),
+    svcPlacesOrders: z.literal(false),
+  })
+  .meta({
+    id: 'X402Architecture',
+    description:
+      'The architecture object, built by one function and embedded identically in GET /api/x402/schema and GET /api/vaults/schema: the vault chain, the x402 providers (payment rails, never vault chains) and the three negative guarantees.',
+  });

@@ -112,7 +112,8 @@ export const VAULT_COMPARISON = analysis({
     path: '/vaults/compare',
     tool: 'svc_compare_vaults_without_recommendation',
     summary: 'Two to five vaults side by side, never ranked and never recommended',
-    description: 'The same fee and risk facts for each vault, in the order given. `ranked` is always false and `recommendation` always null.',
+    description:
+      'The same fee and risk facts for each vault, in the order given. `ranked` is always false and `recommendation` always null.',
   },
   run: (input) => compareVaultsWithoutRecommendation(input),
 });

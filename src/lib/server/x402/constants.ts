@@ -1,5 +1,5 @@
 /**
- * The fixed facts of the x402 payment lanes (spec 4.8): which chain and token each provider
+ * The fixed facts of the x402 payment lanes (interface 4.8): which chain and token each provider
  * settles in, the protocol's header names, and where each fact was last verified. Nothing
  * here depends on configuration; the configured parts live in lanes.ts.
  */
@@ -71,7 +71,7 @@ export const FACILITATOR_LANE = {
   provider: 'facilitator',
   label: 'Facilitator lane: x402 payments in USDG on the broker chain (4663), settled by the facilitator',
   paymentChain: BROKER_CHAIN_NAME,
-  /** The v1 network name (spec 4.8: network `broker`). */
+  /** The v1 network name (interface 4.8: network `broker`). */
   v1Network: 'broker',
   /** The CAIP-2 network id used by x402 version 2. */
   network: `eip155:${BROKER_CHAIN_ID}`,
@@ -102,7 +102,7 @@ export const PARTNER_CLOUD_LANE = {
 
 export type PartnerCloudEndpointFamily = 'tooling' | 'autonomy' | 'vault_scaffold';
 
-/** The 11 partner-cloud endpoints (spec 4.8: tooling and autonomy services; vault-service scaffolds). */
+/** The 11 partner-cloud endpoints (interface 4.8: tooling and autonomy services; vault-service scaffolds). */
 export const PARTNER_CLOUD_ENDPOINTS: ReadonlyArray<{ name: string; family: PartnerCloudEndpointFamily; mirrors: string }> = [
   { name: 'svc-coil-compile', family: 'tooling', mirrors: 'POST /api/tools/generate-coil' },
   { name: 'svc-coil-validate', family: 'tooling', mirrors: 'POST /api/tools/validate-coil' },

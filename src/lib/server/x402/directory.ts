@@ -1,5 +1,5 @@
 /**
- * What the x402 discovery routes say (spec 4.4, 4.8): the provider directory, the facilitator
+ * What the x402 discovery routes say (interface 4.4, 4.8): the provider directory, the facilitator
  * lane's constants, each paid service's listing on the selected lane, and the live
  * reachability of the facilitator. Each answer is built from the one copy of its facts
  * (constants.ts, lanes.ts, catalogue.ts) and its type is its schema's inferred type, so a
@@ -170,7 +170,10 @@ export const laneSelectionPreviewSchema = z.object({
   vaultServices: z.array(z.object({ service: z.string(), price: priceSchema, lane: laneSelectionSchema })),
 });
 
-export function laneSelectionPreview(services: readonly PaidVaultService[], lane: LaneSelection): z.infer<typeof laneSelectionPreviewSchema> {
+export function laneSelectionPreview(
+  services: readonly PaidVaultService[],
+  lane: LaneSelection,
+): z.infer<typeof laneSelectionPreviewSchema> {
   return { rule: LANE_SELECTION_RULE, vaultServices: services.map((s) => ({ service: s.name, price: priceOf(s, lane), lane })) };
 }
 
@@ -212,7 +215,15 @@ export function facilitatorLaneConstants(): z.infer<typeof facilitatorLaneConsta
 }
 
 /** `not_checked` plus every state the supported-networks check can end in (facilitator-client.ts). */
-export const reachabilityStateSchema = z.enum(['not_checked', 'reachable', 'unauthorized', 'http_error', 'timeout', 'unreachable', 'invalid_answer']);
+export const reachabilityStateSchema = z.enum([
+  'not_checked',
+  'reachable',
+  'unauthorized',
+  'http_error',
+  'timeout',
+  'unreachable',
+  'invalid_answer',
+]);
 
 export const reachabilitySchema = z.object({
   checked: z.boolean(),
@@ -231,12 +242,25 @@ export type Reachability = z.infer<typeof reachabilitySchema>;
  * usable (`state.urlUsable`, decided by the lane check, not read from a blocker's words), and
  * classified by the client where the call ended (fetch failure or timeout vs HTTP status).
  */
-export async function facilitatorReachability(settings: FacilitatorSettings, client: Pick<FacilitatorClient, 'supported'>): Promise<Reachability> {
+export async function facilitatorReachability(
+  settings: FacilitatorSettings,
+  client: Pick<FacilitatorClient, 'supported'>,
+): Promise<Reachability> {
   const state = facilitatorLaneState(settings);
-  const unchecked = { checked: false, state: 'not_checked', httpStatus: null, supportsLane: null, reportedPayTo: null, payToMatchesPinned: null } as const;
-  if (!settings.apiKeyPresent) return { ...unchecked, signers: [], note: 'FACILITATOR_API_KEY is not set, so the facilitator is not contacted' };
+  const unchecked = {
+    checked: false,
+    state: 'not_checked',
+    httpStatus: null,
+    supportsLane: null,
+    reportedPayTo: null,
+    payToMatchesPinned: null,
+  } as const;
+  if (!settings.apiKeyPresent)
+    return { ...unchecked, signers: [], note: 'FACILITATOR_API_KEY is not set, so the facilitator is not contacted' };
   if (!state.urlUsable) {
-    const note = settings.url ? 'FACILITATOR_URL is not an http(s) URL, so there is nothing to reach' : 'FACILITATOR_URL is not set, so there is nothing to reach';
+    const note = settings.url
+      ? 'FACILITATOR_URL is not an http(s) URL, so there is nothing to reach'
+      : 'FACILITATOR_URL is not set, so there is nothing to reach';
     return { ...unchecked, signers: [], note };
   }
   const check = await client.supported();
@@ -252,7 +276,9 @@ export async function facilitatorReachability(settings: FacilitatorSettings, cli
       note: 'The supported-networks route did not give a usable answer.',
     };
   }
-  const laneKinds = check.kinds.filter((k) => k.scheme === X402_SCHEME && (k.network === FACILITATOR_LANE.network || k.network === FACILITATOR_LANE.v1Network));
+  const laneKinds = check.kinds.filter(
+    (k) => k.scheme === X402_SCHEME && (k.network === FACILITATOR_LANE.network || k.network === FACILITATOR_LANE.v1Network),
+  );
   const reportedPayTo = laneKinds.map((k) => k.payTo).find((p) => p !== null) ?? null;
   return {
     checked: true,
@@ -262,6 +288,9 @@ export async function facilitatorReachability(settings: FacilitatorSettings, cli
     reportedPayTo,
     payToMatchesPinned: reportedPayTo === null || state.payTo === null ? null : reportedPayTo.toLowerCase() === state.payTo.toLowerCase(),
     signers: check.signers,
-    note: laneKinds.length > 0 ? 'The facilitator lists the exact scheme on the broker chain.' : 'The facilitator answered but does not list the exact scheme on the broker chain.',
+    note:
+      laneKinds.length > 0
+        ? 'The facilitator lists the exact scheme on the broker chain.'
+        : 'The facilitator answered but does not list the exact scheme on the broker chain.',
   };
 }

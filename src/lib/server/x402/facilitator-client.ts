@@ -1,7 +1,7 @@
 /**
  * The facilitator's HTTP API as this service uses it: `POST {url}/settle` and
  * `GET {url}/supported`, both with the server-only bearer key. The verify route is not used
- * (spec 4.8). Every answer is classified so that a lost or unreadable answer is never
+ * (interface 4.8). Every answer is classified so that a lost or unreadable answer is never
  * mistaken for a refusal (the buyer may have paid) nor for a success (nothing proves it).
  *
  * The key is passed in per call and is never put in a returned value or an error message.
@@ -105,7 +105,12 @@ export async function settlePayment(ep: FacilitatorEndpoint, body: SettleRequest
     kind: 'success',
     transaction: raw.transaction.toLowerCase(),
     network: typeof raw.network === 'string' ? raw.network : '',
-    payer: typeof raw.payer === 'string' && isAddress(raw.payer, { strict: false }) ? getAddress(raw.payer) : typeof raw.payer === 'string' ? raw.payer : null,
+    payer:
+      typeof raw.payer === 'string' && isAddress(raw.payer, { strict: false })
+        ? getAddress(raw.payer)
+        : typeof raw.payer === 'string'
+          ? raw.payer
+          : null,
     reportedPayTo: reportedPayTo(raw),
     reportedAmount: typeof raw.amount === 'string' ? raw.amount : null,
     raw,
@@ -159,7 +164,8 @@ export async function checkSupported(ep: FacilitatorEndpoint): Promise<Supported
   const signers: string[] = [];
   if (isRecord(parsed.signers)) {
     for (const list of Object.values(parsed.signers)) {
-      if (Array.isArray(list)) for (const s of list) if (typeof s === 'string' && isAddress(s, { strict: false })) signers.push(getAddress(s));
+      if (Array.isArray(list))
+        for (const s of list) if (typeof s === 'string' && isAddress(s, { strict: false })) signers.push(getAddress(s));
     }
   }
   return { state: 'reachable', kinds, signers: [...new Set(signers)] };

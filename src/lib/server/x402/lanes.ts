@@ -1,5 +1,5 @@
 /**
- * Lane selection (spec 4.8): vault services use the facilitator lane only when
+ * Lane selection (interface 4.8): vault services use the facilitator lane only when
  * FACILITATOR_ENABLED=true and the server-only key is set; otherwise the partner-cloud lane,
  * always labelled with provider, chain and reason. A selected facilitator lane whose other
  * settings are missing or wrong is reported as blocked, never quietly swapped for another.
@@ -186,7 +186,7 @@ export type VaultChainBlock = z.infer<typeof vaultChainSchema>;
 
 export const x402PaymentChainSchema = z
   .object({
-    lane: laneIdSchema.describe('The lane selected for paid vault services (spec 4.8), the same key as x402Providers in the architecture object'),
+    lane: laneIdSchema.describe('The lane selected for paid vault services, the same key as x402Providers in the architecture object'),
     paymentChain: z.string().describe('broker_chain on the facilitator lane, base on the partner-cloud lane'),
     chainId: z.number().int(),
     network: z.string().describe('CAIP-2 network id (eip155:<chainId>)'),
@@ -247,7 +247,8 @@ export function x402PaymentChainBlock(selection: LaneSelection): X402PaymentChai
 
 /** Where the facts of both chain blocks come from, with their last-verified dates. */
 export function sourceVerificationBlocks(selection: LaneSelection): SourceVerification[] {
-  const lane = selection.lane === 'facilitator' ? [SOURCES.facilitatorLane, SOURCES.usdgEip712Domain] : [SOURCES.partnerCloudLane, SOURCES.baseUsdc];
+  const lane =
+    selection.lane === 'facilitator' ? [SOURCES.facilitatorLane, SOURCES.usdgEip712Domain] : [SOURCES.partnerCloudLane, SOURCES.baseUsdc];
   return [SOURCES.usdgToken, ...lane].map((entry) => ({ ...entry }));
 }
 

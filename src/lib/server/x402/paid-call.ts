@@ -1,6 +1,6 @@
 /**
  * One paid request on the facilitator lane, in the order that keeps the truth rule "nobody
- * pays for an answer they do not get" (spec 4.8):
+ * pays for an answer they do not get" (interface 4.8):
  *
  *   payment present? → run the service (its input checked first) → finish the answer
  *   (invariants, execution-claim guard, secret scrub) → settle → store the receipt
@@ -23,7 +23,13 @@ import { FACILITATOR_LANE, X402_HEADERS } from './constants';
 import type { FacilitatorClient } from './facilitator-client';
 import { chainBlocks, type LaneSelection } from './lanes';
 import { paymentReceiptSchema } from './receipts';
-import { buildRequirements, paymentRequiredHeader, paymentRequiredV1Body, type BuiltRequirements, type PinnedFacilitatorLane } from './requirements';
+import {
+  buildRequirements,
+  paymentRequiredHeader,
+  paymentRequiredV1Body,
+  type BuiltRequirements,
+  type PinnedFacilitatorLane,
+} from './requirements';
 import { authorizationId, settleServicePayment, type AuthorizationStore, type PaymentOutcome } from './settlement';
 
 export type SettledOutcome = Extract<PaymentOutcome, { kind: 'settled' }>;
@@ -90,7 +96,9 @@ export const settlementViewSchema = z.object({
   amountUnits: z.string(),
   evidence: z.string(),
   receipt: paymentReceiptSchema,
-  receiptStored: z.boolean().describe('false when the settled payment\'s receipt could not be stored; the authorization then awaits reconciliation'),
+  receiptStored: z
+    .boolean()
+    .describe("false when the settled payment's receipt could not be stored; the authorization then awaits reconciliation"),
 });
 export type SettlementView = z.infer<typeof settlementViewSchema>;
 
@@ -236,7 +244,11 @@ export function refusalOf(outcome: RefusedOutcome, lane: LaneSelection): SvcErro
         'X402_SETTLEMENT_REPORT_MISMATCH',
         `The facilitator reported a ${outcome.field} that differs from what this server pinned, so the request fails closed: no answer is released, and the authorization and the reported transaction are kept for reconciliation (unconfirmed).`,
         lane,
-        { field: outcome.field, authorization: { id: outcome.authorizationId, status: 'report_mismatch' }, reportedTransaction: outcome.transaction },
+        {
+          field: outcome.field,
+          authorization: { id: outcome.authorizationId, status: 'report_mismatch' },
+          reportedTransaction: outcome.transaction,
+        },
       );
   }
 }

@@ -60,7 +60,10 @@ export function readPaymentHeader(get: (name: string) => string | null): { heade
   const v1 = get(X402_HEADERS.v1.payment);
   const v2 = get(X402_HEADERS.v2.payment);
   if (v1 !== null && v2 !== null) {
-    throw new PaymentMalformed('invalid_payload', `Send one payment header: ${X402_HEADERS.v1.payment} (x402 v1) or ${X402_HEADERS.v2.payment} (x402 v2), not both`);
+    throw new PaymentMalformed(
+      'invalid_payload',
+      `Send one payment header: ${X402_HEADERS.v1.payment} (x402 v1) or ${X402_HEADERS.v2.payment} (x402 v2), not both`,
+    );
   }
   if (v1 !== null) return { header: X402_HEADERS.v1.payment, value: v1.trim() };
   if (v2 !== null) return { header: X402_HEADERS.v2.payment, value: v2.trim() };
@@ -78,7 +81,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** Decodes a payment header value into a checked shape; refuses anything unreadable. */
 export function decodePayment(header: string, value: string): DecodedPayment {
   const expectedVersion = header === X402_HEADERS.v1.payment ? 1 : 2;
-  if (value.length === 0 || value.length > 16_384) throw new PaymentMalformed('invalid_payload', `The ${header} header is empty or too long`);
+  if (value.length === 0 || value.length > 16_384)
+    throw new PaymentMalformed('invalid_payload', `The ${header} header is empty or too long`);
   let decoded: unknown;
   try {
     decoded = decodePaymentSignatureHeader(value);
@@ -99,7 +103,8 @@ export function decodePayment(header: string, value: string): DecodedPayment {
     scheme = decoded.scheme;
     network = decoded.network;
   } else {
-    if (!isRecord(decoded.accepted)) throw new PaymentMalformed('invalid_payload', 'An x402 v2 payment must carry the `accepted` requirement');
+    if (!isRecord(decoded.accepted))
+      throw new PaymentMalformed('invalid_payload', 'An x402 v2 payment must carry the `accepted` requirement');
     accepted = decoded.accepted;
     scheme = accepted.scheme;
     network = accepted.network;
@@ -113,7 +118,10 @@ export function decodePayment(header: string, value: string): DecodedPayment {
   const signature = payload.signature;
   if (!isRecord(auth)) {
     // A Permit2 payload (or any other) is readable but not what this lane takes.
-    throw new PaymentMalformed('invalid_payload', 'The payment carries no EIP-3009 `authorization`; this lane takes transferWithAuthorization only');
+    throw new PaymentMalformed(
+      'invalid_payload',
+      'The payment carries no EIP-3009 `authorization`; this lane takes transferWithAuthorization only',
+    );
   }
   const fields = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'] as const;
   for (const f of fields) {
@@ -170,15 +178,24 @@ export async function checkPayment(payment: DecodedPayment, req: BuiltRequiremen
       throw new PaymentRejected('invalid_payment_requirements', `The accepted asset is not USDG at ${req.v2.asset}`);
     }
     if (!sameAddress(acc.payTo, req.v2.payTo)) {
-      throw new PaymentRejected('invalid_exact_evm_payload_recipient_mismatch', 'The accepted payTo is not the recipient pinned by this server');
+      throw new PaymentRejected(
+        'invalid_exact_evm_payload_recipient_mismatch',
+        'The accepted payTo is not the recipient pinned by this server',
+      );
     }
     if (acc.amount !== req.v2.amount) {
-      throw new PaymentRejected('invalid_exact_evm_payload_authorization_value', `The accepted amount is not the price of ${req.v2.amount} units`);
+      throw new PaymentRejected(
+        'invalid_exact_evm_payload_authorization_value',
+        `The accepted amount is not the price of ${req.v2.amount} units`,
+      );
     }
   }
   const auth = payment.authorization;
   if (!sameAddress(auth.to, req.v2.payTo)) {
-    throw new PaymentRejected('invalid_exact_evm_payload_recipient_mismatch', 'The authorization pays an address other than the recipient pinned by this server');
+    throw new PaymentRejected(
+      'invalid_exact_evm_payload_recipient_mismatch',
+      'The authorization pays an address other than the recipient pinned by this server',
+    );
   }
   if (auth.value !== req.amountUnits) {
     throw new PaymentRejected(
@@ -190,7 +207,10 @@ export async function checkPayment(payment: DecodedPayment, req: BuiltRequiremen
     throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_after', 'The authorization is not valid yet');
   }
   if (BigInt(auth.validBefore) < BigInt(nowSeconds + SETTLEMENT_MARGIN_SECONDS)) {
-    throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_before', 'The authorization has expired or expires too soon to settle');
+    throw new PaymentRejected(
+      'invalid_exact_evm_payload_authorization_valid_before',
+      'The authorization has expired or expires too soon to settle',
+    );
   }
   let signer: string;
   try {

@@ -1,6 +1,6 @@
 /**
  * Payment requirements, rebuilt by the server for every request from the catalogue and the
- * pinned configuration (spec 4.8 seller flow, step 1). Nothing a buyer sends (amount,
+ * pinned configuration (interface 4.8 seller flow, step 1). Nothing a buyer sends (amount,
  * network, token, recipient) is ever read here: the only inputs are the service, the lane
  * constants, the pinned `payTo` and the server's own public origin.
  *

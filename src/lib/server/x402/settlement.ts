@@ -1,5 +1,5 @@
 /**
- * The seller flow of one paid request on the facilitator lane (spec 4.8, steps 1 to 4):
+ * The seller flow of one paid request on the facilitator lane (interface 4.8, steps 1 to 4):
  * rebuild the requirements, read and check the buyer's payment, refuse a nonce already seen,
  * settle through the facilitator, and record a deterministic receipt. It returns what
  * happened as a value; the HTTP face (402 bodies, payment headers) is the router's job, so
@@ -54,7 +54,13 @@ export interface AuthorizationStore {
   find(key: AuthorizationKey): Promise<StoredAuthorization | null>;
   /** Inserts a `settling` row; false when the unique key already exists. */
   reserve(row: StoredAuthorization, at: Date): Promise<boolean>;
-  finish(id: string, status: Exclude<AuthorizationStatus, 'settling' | 'settled'>, facilitatorReason: string | null, transaction: string | null, at: Date): Promise<void>;
+  finish(
+    id: string,
+    status: Exclude<AuthorizationStatus, 'settling' | 'settled'>,
+    facilitatorReason: string | null,
+    transaction: string | null,
+    at: Date,
+  ): Promise<void>;
   /** Marks the row settled and stores the receipt, atomically. */
   recordSettled(id: string, receipt: PaymentReceipt, at: Date): Promise<void>;
 }
@@ -70,7 +76,14 @@ export type PaymentOutcome =
   | { kind: 'rejected'; requirements: BuiltRequirements; reason: string; message: string }
   | { kind: 'nonce_used'; requirements: BuiltRequirements; previous: StoredAuthorization }
   | { kind: 'pending_reconciliation'; requirements: BuiltRequirements; previous: StoredAuthorization }
-  | { kind: 'refused'; requirements: BuiltRequirements; payment: DecodedPayment; reason: string; message: string | null; settleResponse: SettleResponse }
+  | {
+      kind: 'refused';
+      requirements: BuiltRequirements;
+      payment: DecodedPayment;
+      reason: string;
+      message: string | null;
+      settleResponse: SettleResponse;
+    }
   | { kind: 'facilitator_call_rejected'; requirements: BuiltRequirements; payment: DecodedPayment; httpStatus: number }
   | { kind: 'settlement_unknown'; requirements: BuiltRequirements; payment: DecodedPayment; cause: string; authorizationId: string }
   | {
@@ -81,7 +94,14 @@ export type PaymentOutcome =
       authorizationId: string;
       transaction: string;
     }
-  | { kind: 'settled'; requirements: BuiltRequirements; payment: DecodedPayment; receipt: PaymentReceipt; receiptStored: boolean; settleResponse: SettleResponse };
+  | {
+      kind: 'settled';
+      requirements: BuiltRequirements;
+      payment: DecodedPayment;
+      receipt: PaymentReceipt;
+      receiptStored: boolean;
+      settleResponse: SettleResponse;
+    };
 
 export interface SettleFlowInput {
   service: PaidVaultService;
@@ -186,7 +206,13 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
         payment,
         reason: outcome.reason,
         message: outcome.message,
-        settleResponse: { success: false, errorReason: outcome.reason, transaction: '', network: network as SettleResponse['network'], payer: payment.authorization.from },
+        settleResponse: {
+          success: false,
+          errorReason: outcome.reason,
+          transaction: '',
+          network: network as SettleResponse['network'],
+          payer: payment.authorization.from,
+        },
       };
     }
     case 'call_rejected':
@@ -229,7 +255,12 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
         payment,
         receipt,
         receiptStored,
-        settleResponse: { success: true, transaction: outcome.transaction, network: network as SettleResponse['network'], payer: payment.authorization.from },
+        settleResponse: {
+          success: true,
+          transaction: outcome.transaction,
+          network: network as SettleResponse['network'],
+          payer: payment.authorization.from,
+        },
       };
     }
   }

@@ -1,5 +1,5 @@
 /**
- * Sign-In with Ethereum and wallet sessions (spec 5, runtime contract "auth" rows):
+ * Sign-In with Ethereum and wallet sessions (interface 5, runtime contract "auth" rows):
  * GET /api/auth/nonce, POST /api/auth/verify, GET /api/auth/session, POST /api/auth/logout.
  *
  * Every security decision here (nonce and message expiry, session expiry) uses the
@@ -8,7 +8,6 @@
  */
 import { z } from 'zod';
 import { brokerChainClient } from '../../chain-client';
-import { AUTH_CODES } from '../../auth/errors';
 import { issueNonce } from '../../auth/nonce';
 import { checkRequestOrigin } from '../../auth/origin';
 import { MAX_MESSAGE_CHARS, MAX_SIGNATURE_CHARS, NONCE_RETENTION_MS } from '../../auth/policy';
@@ -16,7 +15,6 @@ import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../http
 import { invalidateSessionToken, signInWithEthereum } from '../../auth/sign-in';
 import { authStore, saveNonce, sweepNonces } from '../../db/auth-repository';
 import { nowIsoField, publicProcedure, rest, router } from '../init';
-
 
 const noInput = z.object({ nowIso: nowIsoField }).optional();
 
@@ -91,7 +89,7 @@ export const authRouter = router({
   session: publicProcedure
     .meta({
       family: 'auth',
-      openapi: rest('GET', '/auth/session', 'The caller\'s wallet session, if any', {
+      openapi: rest('GET', '/auth/session', "The caller's wallet session, if any", {
         description:
           'Always 200: `{ authenticated: false }` without a valid session (none, expired, logged out or forged), otherwise the address, chain id and expiry. Using a session with less than 15 days left renews it to 30 days and re-sends the cookie.',
       }),
@@ -108,7 +106,7 @@ export const authRouter = router({
   logout: publicProcedure
     .meta({
       family: 'auth',
-      openapi: rest('POST', '/auth/logout', 'End the caller\'s session (server-side)', {
+      openapi: rest('POST', '/auth/logout', "End the caller's session (server-side)", {
         description:
           'Deletes the session row, so the cookie stops working everywhere, and clears the cookie. Answers `{ ok: true }` also when there was no session. An Origin header, when present, must equal ORIGIN (403 ORIGIN_MISMATCH); a request without one is accepted.',
       }),

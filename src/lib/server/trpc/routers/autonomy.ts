@@ -1,5 +1,5 @@
 /**
- * The autonomy path under /api/partnerbot (spec 4.1 "compile, validate autonomy fuses,
+ * The autonomy path under /api/partnerbot (interface 4.1 "compile, validate autonomy fuses,
  * command packs, post-run audits"): free, unauthenticated, family `autonomy` (stamped). Each
  * procedure parses, calls one domain function of src/lib/server/autonomy/ and shapes the
  * answer. Nothing on this path sends anything to anyone.
@@ -33,34 +33,51 @@ function autonomyInputErrorCode(path: string, issue?: ErrorIssue): string {
 }
 
 function meta(tool: McpToolName, path: `/${string}`, summary: string, description: string) {
-  return { family: 'autonomy' as const, tool, inputErrorCode: autonomyInputErrorCode, openapi: rest('POST', path, summary, { description }) };
+  return {
+    family: 'autonomy' as const,
+    tool,
+    inputErrorCode: autonomyInputErrorCode,
+    openapi: rest('POST', path, summary, { description }),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
 
-const coilField = coilSchema.describe('A Coil (spec 2.3); a value that is not a Coil at all is 400 COIL_SHAPE');
+const coilField = coilSchema.describe('A Coil; a value that is not a Coil at all is 400 COIL_SHAPE');
 const autonomyModeField = z.enum(AUTONOMY_MODES).describe('paper (default), preview or live_candidate; none sends anything');
-const fusesField = z.array(fuseSchema).max(32).describe("Fuses the agent will run under, on top of the Coil's own: each may tighten a Coil fuse, never widen it");
+const fusesField = z
+  .array(fuseSchema)
+  .max(32)
+  .describe("Fuses the agent will run under, on top of the Coil's own: each may tighten a Coil fuse, never widen it");
 const ackField = z
   .record(z.string(), z.unknown())
-  .describe('The live-autonomy acknowledgment of GET /api/partnerbot/schema: each statement literally true, plus acknowledgedAt (ISO 8601). Read for live_candidate only');
+  .describe(
+    'The live-autonomy acknowledgment of GET /api/partnerbot/schema: each statement literally true, plus acknowledgedAt (ISO 8601). Read for live_candidate only',
+  );
 
 const pathOptionsField = z
   .object({
     autonomyMode: autonomyModeField.optional(),
     fuses: fusesField.optional(),
     liveAutonomyAck: ackField.optional(),
-    maxTotalNotionalUsd: z.number().positive().optional().describe("USD of the run; at most the maxTotalNotional fuse in force and 10000"),
+    maxTotalNotionalUsd: z.number().positive().optional().describe('USD of the run; at most the maxTotalNotional fuse in force and 10000'),
   })
   .optional();
 
-const autonomyFuseOut = z.object({ kind: z.string(), unit: fuseUnitOut, limit: z.number().nullable(), source: z.string().describe('coil.<field> or fuses[i]') });
+const autonomyFuseOut = z.object({
+  kind: z.string(),
+  unit: fuseUnitOut,
+  limit: z.number().nullable(),
+  source: z.string().describe('coil.<field> or fuses[i]'),
+});
 const gateOut = z
   .object({
     verdict: z.enum(['ready', 'blocked']),
     mode: autonomyModeField,
-    missing: z.array(z.string()).describe('each unmet requirement: coil_valid, fuse:<kind>, fuse_not_widened:<kind>, live_autonomy_ack, ...'),
+    missing: z
+      .array(z.string())
+      .describe('each unmet requirement: coil_valid, fuse:<kind>, fuse_not_widened:<kind>, live_autonomy_ack, ...'),
     meaning: z.string(),
   })
   .meta({ id: 'AutonomyGate' });
@@ -71,7 +88,9 @@ const partnerCommandOut = z.object({
   targetWeightBps: z.number(),
   notionalUsd: z.number(),
   commandPack: commandPackSchema,
-  intentTemplate: z.record(z.string(), z.unknown()).describe('a stock-lane intent without the two acknowledgments, which only the user gives'),
+  intentTemplate: z
+    .record(z.string(), z.unknown())
+    .describe('a stock-lane intent without the two acknowledgments, which only the user gives'),
 });
 
 const commandPackOut = z
@@ -104,12 +123,21 @@ const instructionsOut = z
     modeMeaning: z.string(),
     executor: z.literal('user_broker_mcp_session'),
     symbolSpace: z.literal('broker_ticker'),
-    symbols: z.array(z.object({ brokerTicker: z.string(), targetWeightBps: z.number(), planNotionalUsd: z.number(), maxOrderNotionalUsd: z.number() })),
+    symbols: z.array(
+      z.object({ brokerTicker: z.string(), targetWeightBps: z.number(), planNotionalUsd: z.number(), maxOrderNotionalUsd: z.number() }),
+    ),
     cashWeightBps: z.number(),
     totalNotionalUsd: z.number(),
     fuses: z.array(z.object({ kind: z.string(), unit: fuseUnitOut, limit: z.number().nullable(), rule: z.string() })),
     fuseChecksum: z.string(),
-    marketSession: z.object({ id: z.string(), timeZone: z.string(), opens: z.string(), closes: z.string(), description: z.string(), holidays: z.string() }),
+    marketSession: z.object({
+      id: z.string(),
+      timeZone: z.string(),
+      opens: z.string(),
+      closes: z.string(),
+      description: z.string(),
+      holidays: z.string(),
+    }),
     humanConfirmation: z.object({ thresholdUsd: z.number().nullable(), rule: z.string() }),
     stopConditions: z.array(z.string()),
     abortConditions: z.array(z.string()),
@@ -124,11 +152,21 @@ const instructionsOut = z
 
 const activityItemInput = z
   .object({
-    symbol: brokerTickerField(16).regex(BROKER_TICKER_PATTERN, 'a broker ticker: a letter, then letters, digits, dots or dashes').describe('the broker ticker the agent reports (a chain address here is SYMBOL_SPACE_CONFUSION)'),
+    symbol: brokerTickerField(16)
+      .regex(BROKER_TICKER_PATTERN, 'a broker ticker: a letter, then letters, digits, dots or dashes')
+      .describe('the broker ticker the agent reports (a chain address here is SYMBOL_SPACE_CONFUSION)'),
     side: z.enum(ACTIVITY_SIDES),
     notionalUsd: z.number().positive().max(1e9),
-    at: z.string().max(40).refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' }).describe('when, per the agent'),
-    brokerOrderId: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/).optional().describe("the broker's order id as the agent reports it (never verified here)"),
+    at: z
+      .string()
+      .max(40)
+      .refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' })
+      .describe('when, per the agent'),
+    brokerOrderId: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,64}$/)
+      .optional()
+      .describe("the broker's order id as the agent reports it (never verified here)"),
     note: z.string().max(1000).optional().describe("the agent's own words; a claim of execution is quoted as an unconfirmed claim"),
     instrument: z.enum(['equity', 'etf', 'option']).optional(),
     margin: z.boolean().optional(),
@@ -155,7 +193,9 @@ const auditReportOut = z
         at: z.string(),
         brokerOrderId: z.string().nullable(),
         simulated: z.boolean(),
-        checks: z.array(z.object({ check: z.enum(AUDIT_CHECKS), result: z.enum(['pass', 'breach', 'not_applicable']), detail: z.string() })),
+        checks: z.array(
+          z.object({ check: z.enum(AUDIT_CHECKS), result: z.enum(['pass', 'breach', 'not_applicable']), detail: z.string() }),
+        ),
         breaches: z.array(z.string()),
         reportedNote: z.object({ quoted: z.array(z.string()), claimsExecution: z.boolean() }).nullable(),
       }),
@@ -180,7 +220,7 @@ function pathDeps(ctx: RequestContext): PathDeps {
 }
 
 const GATE_DOC =
-  'The gate is ready only when the Coil validates, every mandatory autonomy fuse (GET /api/partnerbot/schema) is in force, no added fuse widens a Coil fuse, the Coil\'s executionMode allows the mode, every asset is a canonical stock or ETF token (or USDG cash), and, for live_candidate, the live-autonomy acknowledgment is complete, not ahead of the server clock and at most a day old.';
+  "The gate is ready only when the Coil validates, every mandatory autonomy fuse (GET /api/partnerbot/schema) is in force, no added fuse widens a Coil fuse, the Coil's executionMode allows the mode, every asset is a canonical stock or ETF token (or USDG cash), and, for live_candidate, the live-autonomy acknowledgment is complete, not ahead of the server clock and at most a day old.";
 
 export const autonomyRouter = router({
   validateAutonomy: publicProcedure
@@ -192,13 +232,21 @@ export const autonomyRouter = router({
         `Always 200 with issues (an invalid Coil or a blocked gate is an answer, not an error status). Issue codes beyond the Coil's own: ${AUTONOMY_ISSUE_CODES.join(', ')} (LIVE_ACK_NOT_USED is a warning). An added fuse looser than the Coil's is AUTONOMY_FUSE_WIDENED and the Coil's value stays in force: nothing is widened or clamped. ${GATE_DOC} A ticker where an address belongs (or the reverse) is 400 SYMBOL_SPACE_CONFUSION. Receipt kind autonomy_validation.`,
       ),
     )
-    .input(z.object({ coil: coilField, autonomyMode: autonomyModeField.optional(), fuses: fusesField.optional(), liveAutonomyAck: ackField.optional(), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        coil: coilField,
+        autonomyMode: autonomyModeField.optional(),
+        fuses: fusesField.optional(),
+        liveAutonomyAck: ackField.optional(),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(
       stampedOutput({
         generatedAt: z.string(),
         issues: z.array(issueOut),
         gate: gateOut,
-        fuses: z.array(autonomyFuseOut).describe('the fuse set in force: the Coil\'s, tightened by the added ones'),
+        fuses: z.array(autonomyFuseOut).describe("the fuse set in force: the Coil's, tightened by the added ones"),
         fuseChecksum: z.string(),
         receipt: artifactReceiptOut,
       }),
@@ -206,7 +254,14 @@ export const autonomyRouter = router({
     .mutation(({ ctx, input }) => {
       const evaluation = validateAutonomy(input.coil, input, ctx.serverTime);
       const manifestHash = manifestHashOf(input.coil);
-      const subject = { manifestHash, mode: evaluation.mode, issues: evaluation.issues, gate: evaluation.gate, fuses: evaluation.fuses, fuseChecksum: evaluation.fuseChecksum };
+      const subject = {
+        manifestHash,
+        mode: evaluation.mode,
+        issues: evaluation.issues,
+        gate: evaluation.gate,
+        fuses: evaluation.fuses,
+        fuseChecksum: evaluation.fuseChecksum,
+      };
       return {
         generatedAt: ctx.answerTime.toISOString(),
         issues: evaluation.issues,
@@ -226,25 +281,46 @@ export const autonomyRouter = router({
         `Needs a valid Coil (422 COIL_INVALID) whose gate is ready for the requested mode (422 AUTONOMY_GATE_BLOCKED with every blocking issue). ${GATE_DOC} liveReadiness says what live_candidate would still need. The run's notional is options.maxTotalNotionalUsd, else the maxTotalNotional fuse (422 CAPSULE_COMPILE NOTIONAL_ABOVE_FUSE / NOTIONAL_CAP_EXCEEDED when above it or 10000). Every partner command passes the stock lane's rules and the single-order fuse (422 COMMAND_PACK_INVALID otherwise). The receipt is the self-contained autonomy_path receipt the post-run audit takes; coilReceipt (kind coil_manifest, saved) backs the share card. Nothing is sent: liveOrderSent is false in every mode.`,
       ),
     )
-    .input(z.object({ coil: coilField, options: pathOptionsField, shareUrlBase: z.url({ protocol: /^https?$/ }).max(500).optional(), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        coil: coilField,
+        options: pathOptionsField,
+        shareUrlBase: z
+          .url({ protocol: /^https?$/ })
+          .max(500)
+          .optional(),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(
       stampedOutput({
         generatedAt: z.string(),
         autonomyMode: autonomyModeField,
         gate: gateOut,
-        liveReadiness: z.object({ verdict: z.enum(['ready', 'blocked']), missing: z.array(z.string()) }).describe('the gate as live_candidate'),
+        liveReadiness: z
+          .object({ verdict: z.enum(['ready', 'blocked']), missing: z.array(z.string()) })
+          .describe('the gate as live_candidate'),
         fuses: z.array(autonomyFuseOut),
         fuseChecksum: z.string(),
         commandPack: commandPackOut,
         brokerMcpInstructions: instructionsOut,
-        paperRunbook: z.object({ runbookVersion: z.string(), mode: z.literal('paper'), steps: z.array(z.string()), liveOrderPossible: z.literal(false) }),
+        paperRunbook: z.object({
+          runbookVersion: z.string(),
+          mode: z.literal('paper'),
+          steps: z.array(z.string()),
+          liveOrderPossible: z.literal(false),
+        }),
         receipt: pathReceiptOut,
         coilReceipt: receiptOut,
         shareCard: shareCardOut,
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const path = compileBrokerPath(input.coil, input.options ?? {}, { ...pathDeps(ctx), serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
+      const path = compileBrokerPath(input.coil, input.options ?? {}, {
+        ...pathDeps(ctx),
+        serviceOrigin: ctx.config.origin,
+        shareUrlBase: input.shareUrlBase,
+      });
       await persistReceipt(ctx, input.coil, path.coilReceipt);
       return { generatedAt: ctx.answerTime.toISOString(), ...path };
     }),
@@ -254,13 +330,16 @@ export const autonomyRouter = router({
       meta(
         'svc_generate_partnerbot_command_pack',
         '/partnerbot/generate-command-pack',
-        'The partner command pack of a Coil: one spec 2.9 command per stock or ETF token, each ending "on broker"',
+        'The partner command pack of a Coil: one command per stock or ETF token, each ending "on broker"',
         `Same gate and refusals as compile-broker-path. Each command is social ("@partnerbot buy $<amount> of <TICKER> on broker"), cli and agentApi for the token's share of the run's notional, with an intentTemplate the stock lane accepts once the user adds the two acknowledgments. The partner is never contacted. Receipt kind partnerbot_command_pack.`,
       ),
     )
     .input(z.object({ coil: coilField, options: pathOptionsField, nowIso: nowIsoField }))
     .output(stampedOutput({ generatedAt: z.string(), commandPack: commandPackOut, receipt: artifactReceiptOut }))
-    .mutation(({ ctx, input }) => ({ generatedAt: ctx.answerTime.toISOString(), ...generatePartnerbotCommandPack(input.coil, input.options ?? {}, pathDeps(ctx)) })),
+    .mutation(({ ctx, input }) => ({
+      generatedAt: ctx.answerTime.toISOString(),
+      ...generatePartnerbotCommandPack(input.coil, input.options ?? {}, pathDeps(ctx)),
+    })),
 
   brokerMcpInstructions: publicProcedure
     .meta(
@@ -273,7 +352,10 @@ export const autonomyRouter = router({
     )
     .input(z.object({ coil: coilField, options: pathOptionsField, nowIso: nowIsoField }))
     .output(stampedOutput({ generatedAt: z.string(), instructions: instructionsOut, receipt: pathReceiptOut }))
-    .mutation(({ ctx, input }) => ({ generatedAt: ctx.answerTime.toISOString(), ...generateBrokerMcpInstructions(input.coil, input.options ?? {}, pathDeps(ctx)) })),
+    .mutation(({ ctx, input }) => ({
+      generatedAt: ctx.answerTime.toISOString(),
+      ...generateBrokerMcpInstructions(input.coil, input.options ?? {}, pathDeps(ctx)),
+    })),
 
   postRunAudit: publicProcedure
     .meta(
@@ -286,5 +368,8 @@ export const autonomyRouter = router({
     )
     .input(z.object({ receipt: receiptInput, activity: z.array(activityItemInput).max(500), nowIso: nowIsoField }))
     .output(stampedOutput({ generatedAt: z.string(), report: auditReportOut, receipt: artifactReceiptOut }))
-    .mutation(({ ctx, input }) => ({ generatedAt: ctx.answerTime.toISOString(), ...postRunAudit(input.receipt, input.activity, { now: ctx.answerTime, serverTime: ctx.serverTime }) })),
+    .mutation(({ ctx, input }) => ({
+      generatedAt: ctx.answerTime.toISOString(),
+      ...postRunAudit(input.receipt, input.activity, { now: ctx.answerTime, serverTime: ctx.serverTime }),
+    })),
 });

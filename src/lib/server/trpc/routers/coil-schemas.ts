@@ -20,7 +20,7 @@ export const validationStatusOut = z.enum(['valid', 'valid-with-warnings', 'inva
 
 export const validationOut = z.object({
   valid: z.boolean(),
-  validationStatus: validationStatusOut.describe('derived from the issues (spec 3.4)'),
+  validationStatus: validationStatusOut.describe('derived from the issues'),
   issues: z.array(issueOut),
 });
 
@@ -28,9 +28,7 @@ export const healthOut = z.object({
   total: z.number().int().min(0).max(100),
   healthVersion: z.string(),
   basis: z.literal('structure_and_readiness_only'),
-  components: z.array(
-    z.object({ name: z.enum(HEALTH_COMPONENTS), points: z.number(), maxPoints: z.number(), explanation: z.string() }),
-  ),
+  components: z.array(z.object({ name: z.enum(HEALTH_COMPONENTS), points: z.number(), maxPoints: z.number(), explanation: z.string() })),
   explanation: z.string(),
 });
 
@@ -53,7 +51,7 @@ export const receiptOut = z
     generatedAt: z.string(),
     liveOrderSent: z.literal(false),
   })
-  .describe('A deterministic content-addressed fingerprint (spec 2.5); not onchain anchoring');
+  .describe('A deterministic content-addressed fingerprint; not onchain anchoring');
 
 export const providerMetaOut = z.object({
   provider: z.enum(['mock', 'partner']),
@@ -84,7 +82,9 @@ export const capsuleOut = z.object({
   executionMode: z.enum(EXECUTION_MODES),
   chainId: z.literal(4663),
   maxTotalNotionalUsd: z.number(),
-  allocations: z.array(z.object({ ticker: z.string(), tokenAddress: z.string(), targetWeightBps: z.number(), notionalCeilingUsd: z.number() })),
+  allocations: z.array(
+    z.object({ ticker: z.string(), tokenAddress: z.string(), targetWeightBps: z.number(), notionalCeilingUsd: z.number() }),
+  ),
   fuses: z.array(z.object({ kind: z.enum(FUSE_KINDS), unit: fuseUnitOut, limit: z.number().nullable(), source: z.string() })),
   fusesDefaulted: z.array(z.enum(FUSE_KINDS)),
   fuseChecksum: z.string(),

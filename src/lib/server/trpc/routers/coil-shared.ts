@@ -8,11 +8,10 @@ import type { Coil } from '../../coil/manifest';
 import type { ServiceConfig } from '../../config';
 import { forkParentStore, saveCoilWithReceipt } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
-import { COIL_FORK_PATHS, LINEAGE_ERROR, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
+import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
 import type { Receipt } from '../../receipts/receipt';
 import type { StrategistConfig } from '../../strategist';
 import type { RequestContext } from '../context';
-
 
 export function strategistConfigOf(config: ServiceConfig): StrategistConfig {
   return {
@@ -31,7 +30,11 @@ export function promptErrorCode(issue?: ErrorIssue): string {
  * see (src/lib/server/receipts/lineage.ts): the one resolution every receipt-issuing route,
  * the strategist and verification use.
  */
-export async function forkParentFor(ctx: RequestContext, ref: ForkReference, paths: ForkReferencePaths = COIL_FORK_PATHS): Promise<string | undefined> {
+export async function forkParentFor(
+  ctx: RequestContext,
+  ref: ForkReference,
+  paths: ForkReferencePaths = COIL_FORK_PATHS,
+): Promise<string | undefined> {
   if (!ref.forkOf) return ref.parentManifestHash ?? undefined;
   const viewer = (await ctx.getSession())?.address ?? null;
   return resolveForkParent(ref, forkParentStore(viewer), paths);
@@ -50,7 +53,15 @@ export async function withForkParent(ctx: RequestContext, coil: Coil, paths?: Fo
  */
 export async function persistReceipt(ctx: RequestContext, coil: Coil, receipt: Receipt, agentId: string | null = null): Promise<void> {
   const owner = (await ctx.getSession())?.address ?? null;
-  await saveCoilWithReceipt({ coil, manifestHash: receipt.manifestHash, ownerAddress: owner, agentId, score: scoreCoil(coil).total, storedAt: ctx.serverTime, receipt });
+  await saveCoilWithReceipt({
+    coil,
+    manifestHash: receipt.manifestHash,
+    ownerAddress: owner,
+    agentId,
+    score: scoreCoil(coil).total,
+    storedAt: ctx.serverTime,
+    receipt,
+  });
 }
 
 /**
@@ -66,9 +77,25 @@ export function shareCardOrRefusal(input: ShareCardInput): ShareCard {
   const card = buildShareCard(input);
   const coilIssues = validateCoil(input.coil)
     .issues.filter((i) => i.code === 'EXECUTION_CLAIM_TEXT')
-    .map((i) => ({ code: 'EXECUTION_CLAIM_TEXT', message: 'this text reads as a claim that an execution happened', path: `coil.${i.path}` }));
+    .map((i) => ({
+      code: 'EXECUTION_CLAIM_TEXT',
+      message: 'this text reads as a claim that an execution happened',
+      path: `coil.${i.path}`,
+    }));
   const cardClaim = coilIssues.length === 0 ? scanForExecutionClaims(card) : undefined;
-  const issues = cardClaim ? [{ code: 'EXECUTION_CLAIM_TEXT', message: 'this card text, made from the Coil\'s texts, reads as a claim that an execution happened', path: `card.${cardClaim.path}` }] : coilIssues;
+  const issues = cardClaim
+    ? [
+        {
+          code: 'EXECUTION_CLAIM_TEXT',
+          message: "this card text, made from the Coil's texts, reads as a claim that an execution happened",
+          path: `card.${cardClaim.path}`,
+        },
+      ]
+    : coilIssues;
   if (issues.length === 0) return card;
-  throw new SvcError('SHARE_CARD_REJECTED', 'A share card never carries a claim that an execution happened; this Coil\'s texts read as one', { issues });
+  throw new SvcError(
+    'SHARE_CARD_REJECTED',
+    "A share card never carries a claim that an execution happened; this Coil's texts read as one",
+    { issues },
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * The caller's saved Coils and receipts (spec 5.2): GET /api/me/coils,
+ * The caller's saved Coils and receipts (interface 5, rule 2): GET /api/me/coils,
  * GET /api/me/coils/{slug}, GET /api/me/receipts. Each needs a wallet session (401
  * SESSION_REQUIRED without one) and returns only rows owned by that wallet, newest first,
  * paginated with an opaque cursor.
@@ -12,7 +12,6 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, decodeCursor } from '../../db/page-
 import { SvcError } from '../../errors';
 import type { RequestContext } from '../context';
 import { nowIsoField, publicProcedure, queryInt, rest, router } from '../init';
-
 
 async function requireSession(ctx: RequestContext): Promise<SessionInfo> {
   const session = await ctx.getSession();
@@ -37,11 +36,7 @@ function integerParam(description: string, min: number, max: number) {
 }
 
 const pageFields = {
-  cursor: z
-    .string()
-    .max(400)
-    .meta({ description: '`nextCursor` of the previous page, unchanged; omit for the newest page' })
-    .optional(),
+  cursor: z.string().max(400).meta({ description: '`nextCursor` of the previous page, unchanged; omit for the newest page' }).optional(),
   limit: queryInt({ min: 1, max: MAX_PAGE_LIMIT })
     .meta(integerParam(`Rows per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`, 1, MAX_PAGE_LIMIT))
     .optional(),
@@ -135,7 +130,15 @@ export const meRouter = router({
         description: `Receipts issued by tools requests that carried this wallet's session; \`coilSlug\` narrows them to one Coil. ${PAGINATION_TEXT}`,
       }),
     })
-    .input(z.object({ ...pageFields, coilSlug: z.string().min(1).max(200).meta({ description: 'Only the receipts of this Coil slug' }).optional(), nowIso: nowIsoField }).optional())
+    .input(
+      z
+        .object({
+          ...pageFields,
+          coilSlug: z.string().min(1).max(200).meta({ description: 'Only the receipts of this Coil slug' }).optional(),
+          nowIso: nowIsoField,
+        })
+        .optional(),
+    )
     .output(z.object({ items: z.array(ownedReceipt), nextCursor }))
     .query(async ({ ctx, input }) => {
       const session = await requireSession(ctx);

@@ -15,7 +15,9 @@ const receiptFields = {
   liveOrderSent: z.literal(false),
 };
 
-export const artifactReceiptOut = z.object(receiptFields).meta({ id: 'ArtifactReceipt', description: 'A paper receipt of an artifact; POST /api/receipts/verify recomputes it' });
+export const artifactReceiptOut = z
+  .object(receiptFields)
+  .meta({ id: 'ArtifactReceipt', description: 'A paper receipt of an artifact; POST /api/receipts/verify recomputes it' });
 
 export const pathBindingOut = z
   .object({
@@ -34,9 +36,10 @@ export const pathBindingOut = z
   })
   .meta({ id: 'BrokerPathBinding', description: 'What a post-run audit checks reported activity against' });
 
-export const pathReceiptOut = z
-  .object({ ...receiptFields, kind: z.literal('autonomy_path'), binding: pathBindingOut })
-  .meta({ id: 'BrokerPathReceipt', description: 'The autonomy_path receipt: self-contained (its binding is its subject); the post-run audit takes it as is' });
+export const pathReceiptOut = z.object({ ...receiptFields, kind: z.literal('autonomy_path'), binding: pathBindingOut }).meta({
+  id: 'BrokerPathReceipt',
+  description: 'The autonomy_path receipt: self-contained (its binding is its subject); the post-run audit takes it as is',
+});
 
 export const artifactVerificationOut = z.object({
   ok: z.boolean(),

@@ -1,5 +1,5 @@
 /**
- * The stock-token lane (spec 4.5): partner status, prepare, submit, job poll, reconcile, and a
+ * The stock-token lane (interface 4.5): partner status, prepare, submit, job poll, reconcile, and a
  * read of a stored receipt. The registry route of the family lives in routers/system.ts.
  * Domain: src/lib/server/stocks/; persistence: src/lib/server/db/stock-receipt-repository.ts.
  */
@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { brokerChainClient } from '../../chain-client';
 import { stockReceiptStore } from '../../db/stock-receipt-repository';
 import { logger } from '../../http/logger';
-import { STOCK_INTENT_INVALID, stockIntentInputSchema, stockIntentSchema } from '../../stocks/intent';
+import { stockIntentInputSchema, stockIntentSchema } from '../../stocks/intent';
 import { commandPackSchema } from '../../stocks/command-pack';
 import {
   getStockReceipt,
@@ -17,18 +17,15 @@ import {
   prepareStockCommand,
   previewStockSubmit,
   reconcileStockReceipt,
-  STOCK_ERROR,
   SUBMIT_GATES,
   submitStockIntent,
 } from '../../stocks/lane';
 import { buildArtifactReceipt } from '../../receipts/artifact';
 import { artifactReceiptOut } from './receipt-shapes';
-import { PARTNER_ERROR } from '../../partner/agent-api';
 import { PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS } from '../../stocks/plan';
 import { PROOF_CHECKS } from '../../stocks/proof-match';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput, withInvariants } from '../init';
-
 
 export const intentErrorCode = (path: string) => (path === 'intent' || path.startsWith('intent.') ? 'STOCK_INTENT_SHAPE' : 'INPUT_INVALID');
 
@@ -75,8 +72,12 @@ const receiptSchema = z
     targetSymbol: z.string(),
     targetTokenAddress: z.string(),
     generatedAt: z.string(),
-    firstPreparedAt: z.string().describe("this server's clock when it first saw the plan (never nowIso): a transaction mined before it proves nothing"),
-    expiresAt: z.string().describe(`firstPreparedAt + ${STOCK_PLAN_LIFETIME_SECONDS} s: after it (server clock) the plan is no longer submitted`),
+    firstPreparedAt: z
+      .string()
+      .describe("this server's clock when it first saw the plan (never nowIso): a transaction mined before it proves nothing"),
+    expiresAt: z
+      .string()
+      .describe(`firstPreparedAt + ${STOCK_PLAN_LIFETIME_SECONDS} s: after it (server clock) the plan is no longer submitted`),
     jobId: z.string().nullable(),
     partnerJobStatus: partnerJobStatus.nullable().describe('the last job status the partner reported (its word, not settlement)'),
     txHash: z.string().nullable().describe('the transaction whose receipt proves the on-chain status (onchain_* only)'),
@@ -85,7 +86,7 @@ const receiptSchema = z
     history: z.array(historyEntry).describe('every state change with its proof, oldest first'),
     svcExecutesTrade: z.literal(false),
   })
-  .describe('Stock-trade receipt (spec 3.1)');
+  .describe('Stock-trade receipt');
 
 export { commandPackSchema };
 
@@ -99,7 +100,12 @@ export const planSchema = z.object({
   slippageCapBps: z.number().int(),
   executor: z.literal('partner'),
   registryVersion: z.string(),
-  expiresAt: z.string().nullable().describe(`the plan's deadline for submit: ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared it, on the server's clock (nowIso neither pins nor extends it); null for a plan that can never be submitted here (vault_operator_rebalance)`),
+  expiresAt: z
+    .string()
+    .nullable()
+    .describe(
+      `the plan's deadline for submit: ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared it, on the server's clock (nowIso neither pins nor extends it); null for a plan that can never be submitted here (vault_operator_rebalance)`,
+    ),
   lifetimeSeconds: z.literal(STOCK_PLAN_LIFETIME_SECONDS),
   ...hardFlags,
 });
@@ -155,7 +161,9 @@ const reconcileOutput = z.object({
     txHash: z.string().nullable(),
     proofChecks: z
       .array(z.object({ check: z.enum(PROOF_CHECKS), passed: z.boolean() }))
-      .describe('each check of the transaction against the plan, in order, up to the first that failed (empty when no mined transaction was read)'),
+      .describe(
+        'each check of the transaction against the plan, in order, up to the first that failed (empty when no mined transaction was read)',
+      ),
     senderFlows: z
       .object({ sender: z.string(), targetDelta: z.string(), usdgDelta: z.string() })
       .nullable()
@@ -205,24 +213,41 @@ export const stocksRouter = router({
       family: 'stocks',
       tool: 'svc_prepare_partner_stock_token_trade',
       inputErrorCode: intentErrorCode,
-      openapi: rest('POST', '/stocks/prepare-partner-command', 'Validate a stock-trade intent and prepare its command pack (the partner is never contacted)', {
-        description: `Validates the intent (spec 2.8) and rejects, never clamps: 422 STOCK_INTENT_INVALID with one issue per broken rule (MODE_UNSUPPORTED, SIDE_UNSUPPORTED, INPUT_ASSET_UNSUPPORTED, TARGET_ADDRESS_REQUIRED for a ticker-only intent, TARGET_ADDRESS_MALFORMED, TICKER_ADDRESS_MISMATCH for a canonical ticker at another address, NON_CANONICAL_ADDRESS, TARGET_NOT_STOCK_TOKEN, TARGET_SYMBOL_MISMATCH, INPUT_AMOUNT_INVALID, INPUT_AMOUNT_ABOVE_MAX_NOTIONAL, SLIPPAGE_INVALID, SLIPPAGE_ABOVE_CAP, NOTIONAL_INVALID, NOTIONAL_ABOVE_CAP, WRONG_CHAIN, ACK_TOKENIZED_EXPOSURE_REQUIRED, ACK_PARTNER_EXECUTES_REQUIRED, VENUE_UNSUPPORTED, VENUE_REQUIRED_FOR_VAULT_REBALANCE). Wrong types or unknown fields: 400 STOCK_INTENT_SHAPE. Returns the plan, planHash (${PLAN_HASH_RULE}), generatedAt, the hard flags and the command pack (spec 2.9; every command ends with "on broker"; its agentApi URLs name PARTNER_API_URL when configured, else keep the {partner_api_url} placeholder and say so), and records the receipt in state prepared. plan.expiresAt is ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared the plan, on the server's clock: the same plan prepared again keeps its first deadline.`,
-      }),
+      openapi: rest(
+        'POST',
+        '/stocks/prepare-partner-command',
+        'Validate a stock-trade intent and prepare its command pack (the partner is never contacted)',
+        {
+          description: `Validates the intent and rejects, never clamps: 422 STOCK_INTENT_INVALID with one issue per broken rule (MODE_UNSUPPORTED, SIDE_UNSUPPORTED, INPUT_ASSET_UNSUPPORTED, TARGET_ADDRESS_REQUIRED for a ticker-only intent, TARGET_ADDRESS_MALFORMED, TICKER_ADDRESS_MISMATCH for a canonical ticker at another address, NON_CANONICAL_ADDRESS, TARGET_NOT_STOCK_TOKEN, TARGET_SYMBOL_MISMATCH, INPUT_AMOUNT_INVALID, INPUT_AMOUNT_ABOVE_MAX_NOTIONAL, SLIPPAGE_INVALID, SLIPPAGE_ABOVE_CAP, NOTIONAL_INVALID, NOTIONAL_ABOVE_CAP, WRONG_CHAIN, ACK_TOKENIZED_EXPOSURE_REQUIRED, ACK_PARTNER_EXECUTES_REQUIRED, VENUE_UNSUPPORTED, VENUE_REQUIRED_FOR_VAULT_REBALANCE). Wrong types or unknown fields: 400 STOCK_INTENT_SHAPE. Returns the plan, planHash (${PLAN_HASH_RULE}), generatedAt, the hard flags and the command pack ( every command ends with "on broker"; its agentApi URLs name PARTNER_API_URL when configured, else keep the {partner_api_url} placeholder and say so), and records the receipt in state prepared. plan.expiresAt is ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared the plan, on the server's clock: the same plan prepared again keeps its first deadline.`,
+        },
+      ),
     })
     .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
-    // A tool payload (svc_prepare_partner_stock_token_trade) carries the invariants (spec 1).
+    // A tool payload (svc_prepare_partner_stock_token_trade) carries the invariants (interface 1).
     .output(withInvariants(prepareOutput))
-    .mutation(({ input, ctx }) => prepareStockCommand(input.intent, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, serverTime: ctx.serverTime })),
+    .mutation(({ input, ctx }) =>
+      prepareStockCommand(input.intent, {
+        config: ctx.config,
+        store: stockReceiptStore(),
+        now: ctx.answerTime,
+        serverTime: ctx.serverTime,
+      }),
+    ),
 
   generateCommand: publicProcedure
     .meta({
       family: 'stocks',
       tool: 'svc_generate_partner_stock_token_command',
       inputErrorCode: intentErrorCode,
-      openapi: rest('POST', '/stocks/generate-partner-command', 'The partner command of a stock-trade intent, and nothing else: no plan is recorded, nobody is contacted', {
-        description:
-          'Validates the intent exactly as prepare-partner-command does (422 STOCK_INTENT_INVALID with one issue per rule, 400 STOCK_INTENT_SHAPE) and returns the command ("<phrase> on broker") with its spec 2.9 command pack. Unlike prepare, it records no receipt and computes no plan hash: to hand the trade to the partner through this service, prepare it. Receipt kind stock_command.',
-      }),
+      openapi: rest(
+        'POST',
+        '/stocks/generate-partner-command',
+        'The partner command of a stock-trade intent, and nothing else: no plan is recorded, nobody is contacted',
+        {
+          description:
+            'Validates the intent exactly as prepare-partner-command does (422 STOCK_INTENT_INVALID with one issue per rule, 400 STOCK_INTENT_SHAPE) and returns the command ("<phrase> on broker") with its command pack. Unlike prepare, it records no receipt and computes no plan hash: to hand the trade to the partner through this service, prepare it. Receipt kind stock_command.',
+        },
+      ),
     })
     .input(z.object({ intent: intentInput, nowIso: nowIsoField }))
     .output(
@@ -239,7 +264,11 @@ export const stocksRouter = router({
     )
     .mutation(({ input, ctx }) => {
       const generated = generateStockCommand(input.intent, ctx.config);
-      return { ...generated, receipt: buildArtifactReceipt('stock_command', generated, ctx.answerTime), generatedAt: ctx.answerTime.toISOString() };
+      return {
+        ...generated,
+        receipt: buildArtifactReceipt('stock_command', generated, ctx.answerTime),
+        generatedAt: ctx.answerTime.toISOString(),
+      };
     }),
 
   submitPreview: publicProcedure
@@ -247,10 +276,15 @@ export const stocksRouter = router({
       family: 'stocks',
       tool: 'svc_submit_partner_stock_token_intent',
       inputErrorCode: intentErrorCode,
-      openapi: rest('POST', '/stocks/submit-partner-intent/preview', 'Run the submit gates and show what submit would send, without sending it', {
-        description:
-          'The same body and the same gates, in the same order, as POST /api/stocks/submit-partner-intent: 503 LANE_NOT_ENABLED unless PARTNER_AGENT_API_ENABLED=true and PARTNER_API_KEY (and PARTNER_API_URL) are set; 409 PLAN_HASH_MISMATCH; 422 STOCK_INTENT_INVALID (revalidated with this server\'s notional cap); 403 VAULT_REBALANCE_NOT_ALLOWED_HERE. When all pass, it answers the one request submit would send (the {partner_api_url} template, the X-API-Key header name, never the key) with transmitted: false. Nothing is sent and no receipt is written. Receipt kind stock_submit_preview.',
-      }),
+      openapi: rest(
+        'POST',
+        '/stocks/submit-partner-intent/preview',
+        'Run the submit gates and show what submit would send, without sending it',
+        {
+          description:
+            "The same body and the same gates, in the same order, as POST /api/stocks/submit-partner-intent: 503 LANE_NOT_ENABLED unless PARTNER_AGENT_API_ENABLED=true and PARTNER_API_KEY (and PARTNER_API_URL) are set; 409 PLAN_HASH_MISMATCH; 422 STOCK_INTENT_INVALID (revalidated with this server's notional cap); 403 VAULT_REBALANCE_NOT_ALLOWED_HERE. When all pass, it answers the one request submit would send (the {partner_api_url} template, the X-API-Key header name, never the key) with transmitted: false. Nothing is sent and no receipt is written. Receipt kind stock_submit_preview.",
+        },
+      ),
     })
     .input(
       z.object({
@@ -283,8 +317,15 @@ export const stocksRouter = router({
       }),
     )
     .mutation(({ input, ctx }) => {
-      const preview = previewStockSubmit({ intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime }, ctx.config);
-      return { ...preview, receipt: buildArtifactReceipt('stock_submit_preview', preview, ctx.answerTime), generatedAt: ctx.answerTime.toISOString() };
+      const preview = previewStockSubmit(
+        { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
+        ctx.config,
+      );
+      return {
+        ...preview,
+        receipt: buildArtifactReceipt('stock_submit_preview', preview, ctx.answerTime),
+        generatedAt: ctx.answerTime.toISOString(),
+      };
     }),
 
   submit: publicProcedure
@@ -309,7 +350,10 @@ export const stocksRouter = router({
         { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
         { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: () => new Date() },
       );
-      logger.info({ event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed }, 'stock plan handed to the partner');
+      logger.info(
+        { event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed },
+        'stock plan handed to the partner',
+      );
       return answer;
     }),
 
@@ -318,7 +362,7 @@ export const stocksRouter = router({
       family: 'stocks',
       openapi: rest('GET', '/stocks/partner-job/{jobId}', 'Poll a partner job and map it to the receipt state', {
         description:
-          'Reads GET {partner_api_url}/agent/job/{jobId} and maps the partner status: pending → job_pending, processing → job_processing, completed → job_completed_unconfirmed (the partner\'s word, not settlement), failed → job_failed, cancelled → job_cancelled. No fill state is ever produced, and a receipt with on-chain proof (onchain_confirmed, onchain_reverted) keeps its status (statusKeptReason ONCHAIN_PROOF_KEPT). 404 STOCK_JOB_UNKNOWN for a job no receipt records (the partner is not asked); 503 LANE_NOT_ENABLED; partner failures → 502 as for submit, with the receipt unchanged.',
+          "Reads GET {partner_api_url}/agent/job/{jobId} and maps the partner status: pending → job_pending, processing → job_processing, completed → job_completed_unconfirmed (the partner's word, not settlement), failed → job_failed, cancelled → job_cancelled. No fill state is ever produced, and a receipt with on-chain proof (onchain_confirmed, onchain_reverted) keeps its status (statusKeptReason ONCHAIN_PROOF_KEPT). 404 STOCK_JOB_UNKNOWN for a job no receipt records (the partner is not asked); 503 LANE_NOT_ENABLED; partner failures → 502 as for submit, with the receipt unchanged.",
       }),
     })
     .input(z.object({ jobId: z.string().min(1).max(256), nowIso: nowIsoField }))
@@ -342,17 +386,21 @@ export const stocksRouter = router({
         nowIso: nowIsoField,
       }),
     )
-    // A tool payload (svc_reconcile_partner_stock_token_job) carries the invariants (spec 1).
+    // A tool payload (svc_reconcile_partner_stock_token_job) carries the invariants (interface 1).
     .output(withInvariants(reconcileOutput))
     .mutation(({ input, ctx }) =>
-      reconcileStockReceipt({ txHash: input.txHash, jobId: input.jobId, planHash: input.planHash }, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, chain: brokerChainClient(ctx.config) }),
+      reconcileStockReceipt(
+        { txHash: input.txHash, jobId: input.jobId, planHash: input.planHash },
+        { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, chain: brokerChainClient(ctx.config) },
+      ),
     ),
 
   receipt: publicProcedure
     .meta({
       family: 'stocks',
       openapi: rest('GET', '/stocks/receipts/{planHash}', 'Read a stored stock receipt and its history', {
-        description: 'The receipt as stored, with every state change and its proof; reads neither the partner nor the chain. 404 STOCK_RECEIPT_UNKNOWN.',
+        description:
+          'The receipt as stored, with every state change and its proof; reads neither the partner nor the chain. 404 STOCK_RECEIPT_UNKNOWN.',
       }),
     })
     .input(z.object({ planHash: z.string().regex(PLAN_HASH, 'expected 64 hex digits'), nowIso: nowIsoField }))

@@ -1,5 +1,5 @@
 /**
- * The strategist family (spec 4.2): `GET /api/agent/svc` reports the provider, `POST` turns
+ * The strategist family (interface 4.2): `GET /api/agent/svc` reports the provider, `POST` turns
  * a thesis into a StrategistResponse. Failures of the partner answer 503/502 with
  * `{ error, code, prompt }` (the prompt echoed; the output guard does not scan the caller's
  * own words). The generated Coil and its receipt are saved.
@@ -38,7 +38,8 @@ export const strategistRouter = router({
     .meta({
       family: 'strategist',
       openapi: rest('GET', '/agent/svc', 'Strategist provider status', {
-        description: 'aiProvider is the provider that would answer now (mock or partner), requested is STRATEGIST_PROVIDER, partnerConfigured says whether PARTNER_API_URL and PARTNER_API_KEY are set (never their values), planningOnly is always true.',
+        description:
+          'aiProvider is the provider that would answer now (mock or partner), requested is STRATEGIST_PROVIDER, partnerConfigured says whether PARTNER_API_URL and PARTNER_API_KEY are set (never their values), planningOnly is always true.',
         tags: ['strategist'],
       }),
     })

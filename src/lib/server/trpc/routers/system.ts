@@ -1,4 +1,4 @@
-/** Health, readiness and the canonical registry (spec 4.1, 2.8). */
+/** Health, readiness and the canonical registry (interface 4.1, 2.8). */
 import { z } from 'zod';
 import { brokerChainClient } from '../../chain-client';
 import { getDb, providerOf } from '../../db/client';
@@ -8,13 +8,7 @@ import { checkCanonical, findAssetByTicker, publicRegistry } from '../../registr
 import { agentsSchema } from '../../registry/agents';
 import { SvcError } from '../../errors';
 import { serviceHealth } from '../../system/health';
-import {
-  deploymentCommit,
-  overallReadiness,
-  probeChain,
-  x402ProviderStates,
-  type DatabaseProbe,
-} from '../../system/readiness';
+import { deploymentCommit, overallReadiness, probeChain, x402ProviderStates, type DatabaseProbe } from '../../system/readiness';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { toolOfEndpoint } from '../mcp-tools';
 
@@ -162,7 +156,8 @@ export const systemRouter = router({
     .meta({
       family: 'registry',
       openapi: rest('POST', '/stocks/registry/resolve', 'Resolve an asset by ticker and/or address (the address decides)', {
-        description: 'A canonical ticker presented at another address is a mismatch, never a match. Addresses are compared case-insensitively and returned checksummed.',
+        description:
+          'A canonical ticker presented at another address is a mismatch, never a match. Addresses are compared case-insensitively and returned checksummed.',
       }),
     })
     .input(resolveInput)
@@ -179,7 +174,11 @@ export const systemRouter = router({
         case 'canonical':
           return { status: check.status, asset: check.asset, message: `${check.asset.ticker} is canonical at ${check.asset.address}` };
         case 'ticker_address_mismatch':
-          return { status: check.status, asset: check.asset, message: `${check.asset.ticker} is canonical only at ${check.asset.address}; the given address is not it` };
+          return {
+            status: check.status,
+            asset: check.asset,
+            message: `${check.asset.ticker} is canonical only at ${check.asset.address}; the given address is not it`,
+          };
         case 'unknown_address':
           return { status: check.status, asset: null, message: 'no canonical asset lives at this address' };
         default:
@@ -190,7 +189,14 @@ export const systemRouter = router({
     }),
 
   agentsSchema: publicProcedure
-    .meta({ family: 'autonomy', openapi: rest('GET', '/agents/schema', 'Index of agent workflows: endpoints, env-gate names (never values), truth rules, MCP tools, rail ids') })
+    .meta({
+      family: 'autonomy',
+      openapi: rest(
+        'GET',
+        '/agents/schema',
+        'Index of agent workflows: endpoints, env-gate names (never values), truth rules, MCP tools, rail ids',
+      ),
+    })
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(
       stampedOutput({

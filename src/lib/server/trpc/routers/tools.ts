@@ -1,5 +1,5 @@
 /**
- * The tools family (spec 4.3): the nine Coil tools, plus provenance and the agent passport.
+ * The tools family (interface 4.3): the nine Coil tools, plus provenance and the agent passport.
  * Each procedure parses, calls the domain function, persists the Coil and its receipt, and
  * shapes the answer; the rules live in src/lib/server/{coil,receipts,strategist}.
  */
@@ -47,7 +47,6 @@ import {
 import { persistReceipt, promptErrorCode, shareCardOrRefusal, strategistConfigOf, withForkParent } from './coil-shared';
 import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
 
-
 /**
  * Tools answer `COIL_SHAPE` for a broken Coil, `RECEIPT_SHAPE` for a broken receipt, and
  * `SYMBOL_SPACE_CONFUSION` when a ticker and a chain address trade places.
@@ -60,7 +59,7 @@ export function toolInputErrorCode(path: string, issue?: ErrorIssue): string {
   return 'INPUT_INVALID';
 }
 
-/** The MCP tool (spec 4.9) each tools route backs; provenance and the passport back none. */
+/** The MCP tool (interface 4.9) each tools route backs; provenance and the passport back none. */
 const TOOL_OF_PATH: Readonly<Record<string, McpToolName>> = {
   '/tools/generate-coil': 'svc_generate_coil',
   '/tools/validate-coil': 'svc_validate_coil',
@@ -82,12 +81,13 @@ const meta = (method: 'GET' | 'POST', path: `/${string}`, summary: string, descr
 });
 
 const FORK_DOC =
-  'A fork (forkOf set) gets its parent from the stored receipts you may see (those under no wallet, and your own wallet\'s): parentManifestHash, when absent, is stamped with the newest receipt of the forkOf slug, and when given must be the manifest of one of them (422 FORK_PARENT_MISMATCH); a forkOf with no such receipt is 422 FORK_PARENT_NOT_FOUND, never a root. The receipt fingerprints the Coil with its parent.';
+  "A fork (forkOf set) gets its parent from the stored receipts you may see (those under no wallet, and your own wallet's): parentManifestHash, when absent, is stamped with the newest receipt of the forkOf slug, and when given must be the manifest of one of them (422 FORK_PARENT_MISMATCH); a forkOf with no such receipt is 422 FORK_PARENT_NOT_FOUND, never a root. The receipt fingerprints the Coil with its parent.";
 
 /** The meta of a route that issues a receipt: its description also states how a fork's parent is resolved. */
-const receiptMeta = (method: 'GET' | 'POST', path: `/${string}`, summary: string, description: string) => meta(method, path, summary, `${description} ${FORK_DOC}`);
+const receiptMeta = (method: 'GET' | 'POST', path: `/${string}`, summary: string, description: string) =>
+  meta(method, path, summary, `${description} ${FORK_DOC}`);
 
-const coilField = coilSchema.describe('A Coil (spec 2.3); a value that is not a Coil at all is 400 COIL_SHAPE');
+const coilField = coilSchema.describe('A Coil; a value that is not a Coil at all is 400 COIL_SHAPE');
 
 const toolFields = <N extends string, T extends z.ZodRawShape>(tool: N, shape: T) =>
   stampedOutput({ tool: z.literal(tool), generatedAt: z.string(), ...shape });
@@ -119,16 +119,34 @@ export const toolsRouter = router({
       ),
     )
     .input(z.object({ prompt: thesisPromptSchema, executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
-    .output(toolFields('generate-coil', { coil: coilOut, health: healthOut, receipt: receiptOut, providerMeta: providerMetaOut, disclaimers: z.array(z.string()) }))
+    .output(
+      toolFields('generate-coil', {
+        coil: coilOut,
+        health: healthOut,
+        receipt: receiptOut,
+        providerMeta: providerMetaOut,
+        disclaimers: z.array(z.string()),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
-      const generated = await generateCoil({ prompt: input.prompt, executionMode: input.executionMode }, { config: strategistConfigOf(ctx.config), now: ctx.answerTime });
+      const generated = await generateCoil(
+        { prompt: input.prompt, executionMode: input.executionMode },
+        { config: strategistConfigOf(ctx.config), now: ctx.answerTime },
+      );
       const coil = await withForkParent(ctx, generated.coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest', generated.providerMeta.provider);
       return { tool: 'generate-coil' as const, generatedAt: ctx.answerTime.toISOString(), ...generated, coil, receipt };
     }),
 
   validateCoil: publicProcedure
-    .meta(receiptMeta('POST', '/tools/validate-coil', 'Validate a Coil (spec 2.4)', `An invalid Coil is 200 with issues (each with severity, code, message, path) and validationStatus valid, valid-with-warnings or invalid. A value that is not a Coil at all is 400 COIL_SHAPE. ${COIL_MODES_DOC}`))
+    .meta(
+      receiptMeta(
+        'POST',
+        '/tools/validate-coil',
+        'Validate a Coil',
+        `An invalid Coil is 200 with issues (each with severity, code, message, path) and validationStatus valid, valid-with-warnings or invalid. A value that is not a Coil at all is 400 COIL_SHAPE. ${COIL_MODES_DOC}`,
+      ),
+    )
     .input(z.object({ coil: coilField, nowIso: nowIsoField }))
     .output(toolFields('validate-coil', { validation: validationOut, receipt: receiptOut }))
     .mutation(async ({ ctx, input }) => {
@@ -139,7 +157,14 @@ export const toolsRouter = router({
     }),
 
   scoreCoil: publicProcedure
-    .meta(receiptMeta('POST', '/tools/score-coil', 'Coil health 0 to 100', 'Structure and readiness only (validity 30, canonical assets 20, diversification 20, risk posture 15, documentation 15); never returns, prices or performance.'))
+    .meta(
+      receiptMeta(
+        'POST',
+        '/tools/score-coil',
+        'Coil health 0 to 100',
+        'Structure and readiness only (validity 30, canonical assets 20, diversification 20, risk posture 15, documentation 15); never returns, prices or performance.',
+      ),
+    )
     .input(z.object({ coil: coilField, nowIso: nowIsoField }))
     .output(toolFields('score-coil', { health: healthOut, receipt: receiptOut }))
     .mutation(async ({ ctx, input }) => {
@@ -155,7 +180,7 @@ export const toolsRouter = router({
         'POST',
         '/tools/compile-capsule',
         'Compile a capsule from a valid, non-paper Coil',
-        'Execution modes paper_only, preview_only, human_confirm, agentic_mcp_enabled (needs options.userAcknowledgedAgenticMode: true, else 422 CAPSULE_COMPILE with AGENTIC_ACK_REQUIRED). maxTotalNotionalUsd defaults to the Coil\'s maxTotalNotional fuse or 500 and may not exceed 10000 (422 NOTIONAL_CAP_EXCEEDED) or the Coil\'s own fuse. Missing required fuses get conservative defaults listed in fusesDefaulted. The capsule lists what a human must still confirm and never contains an order. Paper Coils: 422 CAPSULE_COMPILE (PAPER_COIL); invalid Coils: 422 COIL_INVALID.',
+        "Execution modes paper_only, preview_only, human_confirm, agentic_mcp_enabled (needs options.userAcknowledgedAgenticMode: true, else 422 CAPSULE_COMPILE with AGENTIC_ACK_REQUIRED). maxTotalNotionalUsd defaults to the Coil's maxTotalNotional fuse or 500 and may not exceed 10000 (422 NOTIONAL_CAP_EXCEEDED) or the Coil's own fuse. Missing required fuses get conservative defaults listed in fusesDefaulted. The capsule lists what a human must still confirm and never contains an order. Paper Coils: 422 CAPSULE_COMPILE (PAPER_COIL); invalid Coils: 422 COIL_INVALID.",
       ),
     )
     .input(
@@ -211,14 +236,17 @@ export const toolsRouter = router({
       receiptMeta(
         'POST',
         '/tools/drift-check',
-        'Drift of current weights against a valid Coil (spec 2.7)',
-        'driftBps = current - target (signed); an entry breaches when |driftBps| >= the Coil\'s rebalancePolicy.driftThresholdBps. A proposal (previews, human confirmation, three abort conditions, no notional, no quantity) appears only when breachCount > 0. Without currentWeightsBps there is no reading: entries carry null readings and nothing is invented. Symbols held outside the basket drift from a target of 0. Invalid Coils: 422 COIL_INVALID.',
+        'Drift of current weights against a valid Coil',
+        "driftBps = current - target (signed); an entry breaches when |driftBps| >= the Coil's rebalancePolicy.driftThresholdBps. A proposal (previews, human confirmation, three abort conditions, no notional, no quantity) appears only when breachCount > 0. Without currentWeightsBps there is no reading: entries carry null readings and nothing is invented. Symbols held outside the basket drift from a target of 0. Invalid Coils: 422 COIL_INVALID.",
       ),
     )
     .input(
       z.object({
         coil: coilField,
-        currentWeightsBps: z.record(z.string().min(1).max(16), z.number().int().min(0).max(10_000)).optional().describe('symbol → integer bps'),
+        currentWeightsBps: z
+          .record(z.string().min(1).max(16), z.number().int().min(0).max(10_000))
+          .optional()
+          .describe('symbol → integer bps'),
         nowIso: nowIsoField,
       }),
     )
@@ -227,7 +255,13 @@ export const toolsRouter = router({
       const coil = await withForkParent(ctx, input.coil);
       requireValidCoil(coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest');
-      const report = driftCheck({ coil, coilId: receipt.coilId, manifestHash: receipt.manifestHash, currentWeightsBps: input.currentWeightsBps, now: ctx.answerTime });
+      const report = driftCheck({
+        coil,
+        coilId: receipt.coilId,
+        manifestHash: receipt.manifestHash,
+        currentWeightsBps: input.currentWeightsBps,
+        now: ctx.answerTime,
+      });
       return { tool: 'drift-check' as const, generatedAt: ctx.answerTime.toISOString(), report, receipt };
     }),
 
@@ -236,7 +270,7 @@ export const toolsRouter = router({
       receiptMeta(
         'POST',
         '/tools/receipt',
-        'Issue a deterministic receipt for a Coil (spec 2.5)',
+        'Issue a deterministic receipt for a Coil',
         'kind: coil_manifest (default), validation or risk_fuse. manifestHash = sha256(RFC 8785 JCS of the Coil without createdAt, addresses checksummed); weightsChecksum = sha256(JCS of [lowercase address, weightBps] pairs sorted by address); receiptId = hrcpt_ + 32 hex of sha256(JCS({generatedAt, kind, manifestHash})). The same Coil, kind and nowIso give the same receipt; it is stored once per wallet. Also returns the provenance chain from stored receipts.',
       ),
     )
@@ -246,7 +280,12 @@ export const toolsRouter = router({
       const coil = await withForkParent(ctx, input.coil);
       const receipt = await issueReceipt(ctx, coil, input.kind ?? 'coil_manifest');
       const lineage = await loadLineage(receipt.manifestHash);
-      return { tool: 'receipt' as const, generatedAt: ctx.answerTime.toISOString(), receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) };
+      return {
+        tool: 'receipt' as const,
+        generatedAt: ctx.answerTime.toISOString(),
+        receipt,
+        provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)),
+      };
     }),
 
   shareCard: publicProcedure
@@ -289,13 +328,22 @@ export const toolsRouter = router({
         'Recomputes manifestHash, weightsChecksum, receiptId, coilId, parentManifestHash, validationStatus, fuseChecksum (risk_fuse receipts) and checks anchoring and liveOrderSent; ok is true only when nothing mismatches, and every mismatch is named.',
       ),
     )
-    .input(z.object({ coil: coilField, receipt: z.record(z.string(), z.unknown()).describe('a receipt as issued (spec 2.5); any field may be wrong'), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        coil: coilField,
+        receipt: z.record(z.string(), z.unknown()).describe('a receipt as issued; any field may be wrong'),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(toolFields('verify-coil', { verification: verificationOut }))
     .mutation(async ({ ctx, input }) => {
       // A fork sent without its parent's hash is completed the way the tool that issued the
       // receipt completed it; the receipt's own parentManifestHash is the version to check.
       const named = input.receipt.parentManifestHash;
-      const asSent = input.coil.forkOf && !input.coil.parentManifestHash && typeof named === 'string' ? { ...input.coil, parentManifestHash: named } : input.coil;
+      const asSent =
+        input.coil.forkOf && !input.coil.parentManifestHash && typeof named === 'string'
+          ? { ...input.coil, parentManifestHash: named }
+          : input.coil;
       const coil = await withForkParent(ctx, asSent, {
         forkOf: 'coil.forkOf',
         parentManifestHash: asSent === input.coil ? 'coil.parentManifestHash' : 'receipt.parentManifestHash',
@@ -319,8 +367,15 @@ export const toolsRouter = router({
             z
               .object({
                 tokenAddress: chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits'),
-                updatedAt: z.string().max(40).refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' }),
-                price: z.string().regex(/^\d{1,18}(\.\d{1,18})?$/).optional().describe('USD, a decimal string'),
+                updatedAt: z
+                  .string()
+                  .max(40)
+                  .refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' }),
+                price: z
+                  .string()
+                  .regex(/^\d{1,18}(\.\d{1,18})?$/)
+                  .optional()
+                  .describe('USD, a decimal string'),
               })
               .strict(),
           )
@@ -330,13 +385,20 @@ export const toolsRouter = router({
         nowIso: nowIsoField,
       }),
     )
-    .output(toolFields('oracle-policy', { policy: oraclePolicyOut, readings: z.array(priceReadingOut).nullable(), receipt: artifactReceiptOut }))
+    .output(
+      toolFields('oracle-policy', { policy: oraclePolicyOut, readings: z.array(priceReadingOut).nullable(), receipt: artifactReceiptOut }),
+    )
     .mutation(({ ctx, input }) => {
       const explained = explainOraclePolicy(
         input.readings?.map((r) => ({ tokenAddress: r.tokenAddress, updatedAt: parseIsoInstant(r.updatedAt)!, price: r.price })),
         ctx.serverTime,
       );
-      return { tool: 'oracle-policy' as const, generatedAt: ctx.answerTime.toISOString(), ...explained, receipt: buildArtifactReceipt('oracle_policy', explained, ctx.answerTime) };
+      return {
+        tool: 'oracle-policy' as const,
+        generatedAt: ctx.answerTime.toISOString(),
+        ...explained,
+        receipt: buildArtifactReceipt('oracle_policy', explained, ctx.answerTime),
+      };
     }),
 
   verifyArtifactReceipt: publicProcedure
@@ -348,9 +410,19 @@ export const toolsRouter = router({
         'For the receipts of the autonomy path, the audits, the fee claim, the reward plan, the oracle policy and the prepared commands. Recomputes subjectHash = sha256(RFC 8785 JCS of the artifact without fields named like credentials) and receiptId = arcpt_ + 32 hex of sha256(JCS({ generatedAt, kind, subjectHash })), and checks anchoring and liveOrderSent; ok is true only when nothing mismatches, and every mismatch is named. `subject` is the artifact the receipt came with (e.g. the `report` of a post-run audit, the `claim` of a fee claim); an autonomy_path receipt carries its own binding and needs none. Coil receipts (hrcpt_) are verified by POST /api/coil/verify.',
       ),
     )
-    .input(z.object({ receipt: receiptInput, subject: z.unknown().optional().describe('the artifact the receipt fingerprints'), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        receipt: receiptInput,
+        subject: z.unknown().optional().describe('the artifact the receipt fingerprints'),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(toolFields('verify-artifact-receipt', { verification: artifactVerificationOut }))
-    .mutation(({ ctx, input }) => ({ tool: 'verify-artifact-receipt' as const, generatedAt: ctx.answerTime.toISOString(), verification: verifyArtifactReceipt(input.receipt, input.subject) })),
+    .mutation(({ ctx, input }) => ({
+      tool: 'verify-artifact-receipt' as const,
+      generatedAt: ctx.answerTime.toISOString(),
+      verification: verifyArtifactReceipt(input.receipt, input.subject),
+    })),
 
   provenance: publicProcedure
     .meta(
@@ -366,9 +438,15 @@ export const toolsRouter = router({
     .query(async ({ ctx, input }) => {
       const lineage = await loadLineage(input.manifestHash);
       if (!lineage.has(input.manifestHash)) {
-        throw new SvcError('MANIFEST_NOT_FOUND', 'No receipt of this manifest is stored', { issues: [{ code: 'MANIFEST_NOT_FOUND', message: 'issue a receipt first', path: 'manifestHash' }] });
+        throw new SvcError('MANIFEST_NOT_FOUND', 'No receipt of this manifest is stored', {
+          issues: [{ code: 'MANIFEST_NOT_FOUND', message: 'issue a receipt first', path: 'manifestHash' }],
+        });
       }
-      return { tool: 'provenance' as const, generatedAt: ctx.answerTime.toISOString(), provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)) };
+      return {
+        tool: 'provenance' as const,
+        generatedAt: ctx.answerTime.toISOString(),
+        provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)),
+      };
     }),
 
   storedCoil: publicProcedure
@@ -381,10 +459,20 @@ export const toolsRouter = router({
       ),
     )
     .input(z.object({ manifestHash: z.string().regex(SHA256_HEX, 'expected 64 lowercase hex digits'), nowIso: nowIsoField }))
-    .output(toolFields('stored-coil', {
+    .output(
+      toolFields('stored-coil', {
         manifestHash: z.string(),
-        coiledBy: z.array(z.enum(['mock', 'partner'])).describe('the strategists that produced this manifest (mock: the local strategist, partner: the partner\'s agent); empty for a Coil a caller supplied, such as a fork'),
-        coil: coilOut, health: healthOut, receipts: z.array(receiptOut), provenance: provenanceOut }))
+        coiledBy: z
+          .array(z.enum(['mock', 'partner']))
+          .describe(
+            "the strategists that produced this manifest (mock: the local strategist, partner: the partner's agent); empty for a Coil a caller supplied, such as a fork",
+          ),
+        coil: coilOut,
+        health: healthOut,
+        receipts: z.array(receiptOut),
+        provenance: provenanceOut,
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const stored = coilSchema.safeParse(await findCoilByManifestHash(input.manifestHash));
       if (!stored.success) {
@@ -413,17 +501,30 @@ export const toolsRouter = router({
         'GET',
         '/agents/passport/{agentId}',
         'Agent passport: a 0 to 1000 reputation (policy passport-policy-1.0.0)',
-        `The "agent" is whoever coiled the manifests: a strategist id (\`mock\` or \`partner\`, the providerMeta.provider of generate-coil and POST /api/agent/svc) or a wallet address (the Coils saved under that wallet's session). Points, each capped: ${Object.entries(PASSPORT_COMPONENTS)
+        `The "agent" is whoever coiled the manifests: a strategist id (\`mock\` or \`partner\`, the providerMeta.provider of generate-coil and POST /api/agent/svc) or a wallet address (the Coils saved under that wallet's session). Points, each capped: ${Object.entries(
+          PASSPORT_COMPONENTS,
+        )
           .map(([k, v]) => `${k} x${v.multiplier} capped at ${v.cap}`)
-          .join('; ')} (caps sum to 1000). Manifests are counted once (distinct manifest hashes); forks are distinct stored manifests whose parentManifestHash is one of the agent's; average score is the mean Coil health (0-100) x2 (no Coil: null, 0 points); receipts are distinct receipt ids. Computed from stored Coils and receipts; never about returns.`,
+          .join(
+            '; ',
+          )} (caps sum to 1000). Manifests are counted once (distinct manifest hashes); forks are distinct stored manifests whose parentManifestHash is one of the agent's; average score is the mean Coil health (0-100) x2 (no Coil: null, 0 points); receipts are distinct receipt ids. Computed from stored Coils and receipts; never about returns.`,
       ),
     )
-    .input(z.object({ agentId: z.string().regex(/^(?:mock|partner|0x[0-9a-fA-F]{40})$/, 'mock, partner or a wallet address'), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        agentId: z.string().regex(/^(?:mock|partner|0x[0-9a-fA-F]{40})$/, 'mock, partner or a wallet address'),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(toolFields('passport', { passport: passportOut }))
     .query(async ({ ctx, input }) => {
       const wallet = input.agentId.startsWith('0x');
       const id = wallet ? checksumAddress(input.agentId)! : input.agentId;
       const stats = await passportStats({ kind: wallet ? 'wallet' : 'strategist', id });
-      return { tool: 'passport' as const, generatedAt: ctx.answerTime.toISOString(), passport: computePassport(id, wallet ? 'wallet' : 'strategist', stats, ctx.answerTime) };
+      return {
+        tool: 'passport' as const,
+        generatedAt: ctx.answerTime.toISOString(),
+        passport: computePassport(id, wallet ? 'wallet' : 'strategist', stats, ctx.answerTime),
+      };
     }),
 });

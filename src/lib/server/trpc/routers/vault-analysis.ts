@@ -12,7 +12,6 @@ import { VAULT_COMPARISON, VAULT_FEE_CALCULATION, VAULT_RISK_SCORE, type FreeAna
 import { chainBlocks, vaultServiceLaneOf } from '../../x402/lanes';
 import { chainBlockFields } from './x402-shapes';
 
-
 function freeRouteMeta(analysis: { inputErrorCode: string; free: FreeAnalysisRoute }): SvcMeta {
   const { path, tool, summary, description } = analysis.free;
   return { family: 'vaults', tool, inputErrorCode: analysis.inputErrorCode, openapi: rest('POST', path, summary, { description }) };
@@ -22,7 +21,14 @@ export const vaultAnalysisRouter = router({
   calculateFees: publicProcedure
     .meta(freeRouteMeta(VAULT_FEE_CALCULATION))
     .input(VAULT_FEE_CALCULATION.input.extend({ nowIso: nowIsoField }))
-    .output(stampedOutput({ feeSchedule: feeScheduleSchema, calculation: VAULT_FEE_CALCULATION.output, generatedAt: z.string(), ...chainBlockFields }))
+    .output(
+      stampedOutput({
+        feeSchedule: feeScheduleSchema,
+        calculation: VAULT_FEE_CALCULATION.output,
+        generatedAt: z.string(),
+        ...chainBlockFields,
+      }),
+    )
     .mutation(({ ctx, input }) => {
       const { nowIso: _now, ...feeInput } = input;
       return {

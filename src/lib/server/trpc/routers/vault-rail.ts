@@ -1,5 +1,5 @@
 /**
- * Vault and partner-rail functions of the vault family (spec 4.9): the audit of a reported
+ * Vault and partner-rail functions of the vault family (interface 4.9): the audit of a reported
  * vault rebalance, a vault_operator_rebalance plan for the partner rail (never submittable),
  * and the provider reward plan. Each procedure parses, calls one domain function of
  * src/lib/server/vaults/ and shapes the answer with the vault chain blocks.
@@ -20,10 +20,13 @@ import { commandPackSchema, hardFlags, intentErrorCode, intentInput, planSchema 
 import { manifestShape } from './vaults';
 import { chainBlockFields } from './x402-shapes';
 
-
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const tokenAddress = () => chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits');
-const isoField = () => z.string().max(40).refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' });
+const isoField = () =>
+  z
+    .string()
+    .max(40)
+    .refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' });
 const weights = () => z.array(z.object({ tokenAddress: tokenAddress(), weightBps: z.number().int().min(0).max(10_000) }).strict()).max(64);
 const finding = z.object({ code: z.string(), message: z.string(), trade: z.number().int().nullable() });
 
@@ -33,10 +36,15 @@ export const vaultRailRouter = router({
       family: 'vaults',
       tool: 'svc_post_vault_rebalance_audit',
       inputErrorCode: symbolSpaceAware('REBALANCE_REPORT_SHAPE'),
-      openapi: rest('POST', '/vaults/rebalance-audit', "Audit a vault rebalance reported after the fact against the vault's compiled rebalance policy", {
-        description:
-          "Compiles the manifest's rebalance policy (422 VAULT_MANIFEST_INVALID for an invalid manifest) and checks the report: every traded asset canonical and a policy target (NONCANONICAL_ASSET, ASSET_NOT_IN_POLICY, TRADE_IN_BASE_ASSET), trades at least minTradeUsdg (TRADE_BELOW_MIN), slippage within the fuse (SLIPPAGE_ABOVE_FUSE), a drift at least the threshold before the rebalance (REBALANCE_NOT_TRIGGERED), turnover no more than the drift needed plus the threshold (EXCESS_TURNOVER), the weights after within the threshold of the targets and within the manifest's caps (TARGET_NOT_REACHED, ALLOCATION_ABOVE_ASSET_CAP, EQUITY_EXPOSURE_CAP, ETF_EXPOSURE_CAP, USDG_RESERVE_BELOW_MIN, WEIGHTS_SUM), the rebalance frequency (FREQUENCY_EXCEEDED) and a report time not ahead of the server clock (REPORTED_TIME_IN_FUTURE). What the report leaves out is listed under unknowns, never passed. Every trade is reported_unverified (a txHash is recorded, not verified); a note claiming an execution is quoted as an unconfirmed claim. Receipt kind vault_rebalance_audit.",
-      }),
+      openapi: rest(
+        'POST',
+        '/vaults/rebalance-audit',
+        "Audit a vault rebalance reported after the fact against the vault's compiled rebalance policy",
+        {
+          description:
+            "Compiles the manifest's rebalance policy (422 VAULT_MANIFEST_INVALID for an invalid manifest) and checks the report: every traded asset canonical and a policy target (NONCANONICAL_ASSET, ASSET_NOT_IN_POLICY, TRADE_IN_BASE_ASSET), trades at least minTradeUsdg (TRADE_BELOW_MIN), slippage within the fuse (SLIPPAGE_ABOVE_FUSE), a drift at least the threshold before the rebalance (REBALANCE_NOT_TRIGGERED), turnover no more than the drift needed plus the threshold (EXCESS_TURNOVER), the weights after within the threshold of the targets and within the manifest's caps (TARGET_NOT_REACHED, ALLOCATION_ABOVE_ASSET_CAP, EQUITY_EXPOSURE_CAP, ETF_EXPOSURE_CAP, USDG_RESERVE_BELOW_MIN, WEIGHTS_SUM), the rebalance frequency (FREQUENCY_EXCEEDED) and a report time not ahead of the server clock (REPORTED_TIME_IN_FUTURE). What the report leaves out is listed under unknowns, never passed. Every trade is reported_unverified (a txHash is recorded, not verified); a note claiming an execution is quoted as an unconfirmed claim. Receipt kind vault_rebalance_audit.",
+        },
+      ),
     })
     .input(
       z.object({
@@ -57,7 +65,10 @@ export const vaultRailRouter = router({
                     side: z.enum(['buy', 'sell']),
                     notionalUsdg: usdgDecimal,
                     slippageBps: z.number().int().min(0).max(10_000).optional(),
-                    txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/).optional(),
+                    txHash: z
+                      .string()
+                      .regex(/^0x[0-9a-fA-F]{64}$/)
+                      .optional(),
                     note: z.string().max(1000).optional(),
                   })
                   .strict(),
@@ -96,7 +107,11 @@ export const vaultRailRouter = router({
               reportedNote: z.object({ quoted: z.array(z.string()), claimsExecution: z.boolean() }).nullable(),
             }),
           ),
-          rebalanceLane: z.object({ name: z.literal('chunked_rebalance'), state: z.literal('inactive_by_owner_policy'), reason: z.string() }),
+          rebalanceLane: z.object({
+            name: z.literal('chunked_rebalance'),
+            state: z.literal('inactive_by_owner_policy'),
+            reason: z.string(),
+          }),
           executionClaimsQuoted: z.number().int(),
           verdict: z.object({
             status: z.enum(['no_breach_found', 'breaches_found']),
@@ -123,10 +138,15 @@ export const vaultRailRouter = router({
       family: 'vaults',
       tool: 'svc_prepare_vault_partner_rebalance',
       inputErrorCode: intentErrorCode,
-      openapi: rest('POST', '/vaults/partner-rebalance/prepare', 'Prepare a vault_operator_rebalance plan for the partner rail (never submittable)', {
-        description:
-          "Validates the intent exactly like POST /api/stocks/prepare-partner-command (422 STOCK_INTENT_INVALID, one issue per rule, its explicit venue included: VENUE_REQUIRED_FOR_VAULT_REBALANCE) and requires mode vault_operator_rebalance (422 VAULT_REBALANCE_MODE_REQUIRED). vaultId names a registered vault (default the V2 vault; 404 VAULT_UNKNOWN). Returns the plan, planHash and command pack of the stock lane with submittable: false: POST /api/stocks/submit-partner-intent answers 403 VAULT_REBALANCE_NOT_ALLOWED_HERE for it. The chunked-rebalance lane is inactive by owner policy. Nothing is recorded; the partner is never contacted. Receipt kind vault_partner_rebalance.",
-      }),
+      openapi: rest(
+        'POST',
+        '/vaults/partner-rebalance/prepare',
+        'Prepare a vault_operator_rebalance plan for the partner rail (never submittable)',
+        {
+          description:
+            'Validates the intent exactly like POST /api/stocks/prepare-partner-command (422 STOCK_INTENT_INVALID, one issue per rule, its explicit venue included: VENUE_REQUIRED_FOR_VAULT_REBALANCE) and requires mode vault_operator_rebalance (422 VAULT_REBALANCE_MODE_REQUIRED). vaultId names a registered vault (default the V2 vault; 404 VAULT_UNKNOWN). Returns the plan, planHash and command pack of the stock lane with submittable: false: POST /api/stocks/submit-partner-intent answers 403 VAULT_REBALANCE_NOT_ALLOWED_HERE for it. The chunked-rebalance lane is inactive by owner policy. Nothing is recorded; the partner is never contacted. Receipt kind vault_partner_rebalance.',
+        },
+      ),
     })
     .input(z.object({ intent: intentInput, vaultId: z.string().max(100).optional(), nowIso: nowIsoField }))
     .output(
@@ -137,7 +157,12 @@ export const vaultRailRouter = router({
         commandPack: commandPackSchema,
         vault: z.object({ slug: z.string(), address: z.string(), generation: z.enum(['v1', 'v2']) }),
         submittable: z.literal(false),
-        submitRefusal: z.object({ route: z.string(), status: z.literal(403), code: z.literal('VAULT_REBALANCE_NOT_ALLOWED_HERE'), reason: z.string() }),
+        submitRefusal: z.object({
+          route: z.string(),
+          status: z.literal(403),
+          code: z.literal('VAULT_REBALANCE_NOT_ALLOWED_HERE'),
+          reason: z.string(),
+        }),
         rebalanceLane: z.object({ name: z.literal('chunked_rebalance'), state: z.literal('inactive_by_owner_policy'), reason: z.string() }),
         executable: z.literal(false),
         requiresOperatorApproval: z.literal(true),
@@ -148,8 +173,15 @@ export const vaultRailRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => {
-      const prepared = prepareVaultPartnerRebalance({ intent: input.intent, vaultId: input.vaultId }, { now: ctx.answerTime, notionalCapUsd: ctx.config.partner.stockTradeMaxNotionalUsd });
-      return { ...prepared, receipt: buildArtifactReceipt('vault_partner_rebalance', prepared, ctx.answerTime), ...vaultChainBlocksFor(ctx.config) };
+      const prepared = prepareVaultPartnerRebalance(
+        { intent: input.intent, vaultId: input.vaultId },
+        { now: ctx.answerTime, notionalCapUsd: ctx.config.partner.stockTradeMaxNotionalUsd },
+      );
+      return {
+        ...prepared,
+        receipt: buildArtifactReceipt('vault_partner_rebalance', prepared, ctx.answerTime),
+        ...vaultChainBlocksFor(ctx.config),
+      };
     }),
 
   providerRewards: publicProcedure
@@ -157,15 +189,30 @@ export const vaultRailRouter = router({
       family: 'vaults',
       tool: 'svc_plan_provider_rewards',
       inputErrorCode: 'REWARD_PLAN_SHAPE',
-      openapi: rest('POST', '/vaults/provider-rewards/plan', 'Split a fee amount over the published reward cohorts: a plan, never funded, never claimable', {
-        description: `Split ${REWARD_SPLIT.splitVersion}: ${REWARD_SPLIT.legs.map((l) => `${l.cohort} ${l.bps} bps`).join(', ')}; the providers leg by component: ${REWARD_SPLIT.providerComponents.map((c) => `${c.component} ${c.bps} bps`).join(', ')}. Integer USDG 6-decimal units. ${REWARD_SPLIT.remainderRule} Every leg is planned with no recipient: funded false, claimable false. feeAmountUnits must be a positive integer string (400 REWARD_PLAN_SHAPE); above the maximum 422 FEE_AMOUNT_ABOVE_MAX. Receipt kind provider_reward_plan.`,
-      }),
+      openapi: rest(
+        'POST',
+        '/vaults/provider-rewards/plan',
+        'Split a fee amount over the published reward cohorts: a plan, never funded, never claimable',
+        {
+          description: `Split ${REWARD_SPLIT.splitVersion}: ${REWARD_SPLIT.legs.map((l) => `${l.cohort} ${l.bps} bps`).join(', ')}; the providers leg by component: ${REWARD_SPLIT.providerComponents.map((c) => `${c.component} ${c.bps} bps`).join(', ')}. Integer USDG 6-decimal units. ${REWARD_SPLIT.remainderRule} Every leg is planned with no recipient: funded false, claimable false. feeAmountUnits must be a positive integer string (400 REWARD_PLAN_SHAPE); above the maximum 422 FEE_AMOUNT_ABOVE_MAX. Receipt kind provider_reward_plan.`,
+        },
+      ),
     })
     .input(
       z.object({
-        feeAmountUnits: z.string().regex(/^[1-9]\d{0,39}$/, 'a positive integer string of USDG 6-decimal units').describe('the fee amount to split, e.g. "1000000" for 1 USDG'),
-        epochId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
-        feeClaimReceiptId: z.string().regex(/^arcpt_[0-9a-f]{32}$/).optional().describe('the receipt id of the fee claim the amount comes from (recorded, not verified)'),
+        feeAmountUnits: z
+          .string()
+          .regex(/^[1-9]\d{0,39}$/, 'a positive integer string of USDG 6-decimal units')
+          .describe('the fee amount to split, e.g. "1000000" for 1 USDG'),
+        epochId: z
+          .string()
+          .regex(/^[A-Za-z0-9._-]{1,64}$/)
+          .optional(),
+        feeClaimReceiptId: z
+          .string()
+          .regex(/^arcpt_[0-9a-f]{32}$/)
+          .optional()
+          .describe('the receipt id of the fee claim the amount comes from (recorded, not verified)'),
         nowIso: nowIsoField,
       }),
     )
@@ -189,7 +236,9 @@ export const vaultRailRouter = router({
               claimable: z.literal(false),
             }),
           ),
-          providerComponents: z.array(z.object({ component: z.string(), bps: z.number().int(), amount: z.object({ units: z.string(), usdg: z.string() }) })),
+          providerComponents: z.array(
+            z.object({ component: z.string(), bps: z.number().int(), amount: z.object({ units: z.string(), usdg: z.string() }) }),
+          ),
           providerRollover: z.object({ units: z.string(), usdg: z.string(), to: z.literal('the next provider epoch') }),
           sumsExactly: z.literal(true),
           remainderRule: z.string(),
@@ -200,5 +249,9 @@ export const vaultRailRouter = router({
         ...chainBlockFields,
       }),
     )
-    .mutation(({ ctx, input }) => ({ ...planProviderRewards(input, { now: ctx.answerTime }), generatedAt: ctx.answerTime.toISOString(), ...vaultChainBlocksFor(ctx.config) })),
+    .mutation(({ ctx, input }) => ({
+      ...planProviderRewards(input, { now: ctx.answerTime }),
+      generatedAt: ctx.answerTime.toISOString(),
+      ...vaultChainBlocksFor(ctx.config),
+    })),
 });

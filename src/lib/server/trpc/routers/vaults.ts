@@ -1,5 +1,5 @@
 /**
- * The USDG vault family under /api/vaults (spec 4.1, 4.4, 4.6, 4.7): the vault registry and
+ * The USDG vault family under /api/vaults (interface 4.1, 4.4, 4.6, 4.7): the vault registry and
  * schema, the asset registry, the deposit gate, the V2 status, deposit links and packs,
  * gated deposit and withdraw intents, manifests, rebalance policies and receipts. Every
  * response keeps `vaultChain` and `x402PaymentChain` apart and carries `sourceVerification`.
@@ -46,48 +46,81 @@ import {
 import { chainBlockFields } from './x402-shapes';
 import { ackSource, packRequestShape, prepareOutputShape, verificationSource } from './partnerbot';
 
-
 /** The vault routes, as the schema lists them. */
 export const VAULT_ROUTES: VaultRoute[] = [
   { method: 'GET', path: '/api/vaults', purpose: 'the registered vaults (V1 Rail A vault, V2 canonical vault)' },
   { method: 'GET', path: '/api/vaults/schema', purpose: 'this schema' },
   { method: 'GET', path: '/api/vaults/asset-registry', purpose: 'source-verified assets with oracle and jurisdiction policies' },
-  { method: 'GET', path: '/api/vaults/readiness', purpose: "the public deposit gate of the Rail A vault, read live" },
+  { method: 'GET', path: '/api/vaults/readiness', purpose: 'the public deposit gate of the Rail A vault, read live' },
   { method: 'GET', path: '/api/vaults/v2/status', purpose: 'fresh on-chain status of the V2 vault suite' },
   { method: 'GET', path: '/api/vaults/{slug}', purpose: 'one vault: identity and deposit route' },
-  { method: 'GET', path: '/api/vaults/{slug}/deposit-link', purpose: 'vault identity, ack texts and hashes, the deposit widget link; a full pack with amount and receiver' },
+  {
+    method: 'GET',
+    path: '/api/vaults/{slug}/deposit-link',
+    purpose: 'vault identity, ack texts and hashes, the deposit widget link; a full pack with amount and receiver',
+  },
   { method: 'POST', path: '/api/vaults/{slug}/deposit-partnerbot-intent', purpose: 'a Mode A deposit pack pinned to this vault' },
   { method: 'POST', path: '/api/vaults/{slug}/deposit-intent', purpose: 'a deposit intent, refused while the deposit gate is closed' },
   { method: 'POST', path: '/api/vaults/{slug}/withdraw-intent', purpose: 'a withdraw intent, refused while the deposit gate is closed' },
   { method: 'POST', path: '/api/vaults/manifests/create', purpose: 'create a vault manifest with the documented defaults' },
   { method: 'POST', path: '/api/vaults/manifests/validate', purpose: 'validate a vault manifest (200 with issues)' },
-  { method: 'POST', path: '/api/vaults/rebalance-policy/compile', purpose: 'compile a rebalance policy: never executable, requires user approval' },
-  { method: 'POST', path: '/api/vaults/rebalance-audit', purpose: 'audit a reported rebalance against the compiled rebalance policy (reported, unverified)' },
-  { method: 'POST', path: '/api/vaults/partner-rebalance/prepare', purpose: 'a vault_operator_rebalance plan for the partner rail: never submittable' },
+  {
+    method: 'POST',
+    path: '/api/vaults/rebalance-policy/compile',
+    purpose: 'compile a rebalance policy: never executable, requires user approval',
+  },
+  {
+    method: 'POST',
+    path: '/api/vaults/rebalance-audit',
+    purpose: 'audit a reported rebalance against the compiled rebalance policy (reported, unverified)',
+  },
+  {
+    method: 'POST',
+    path: '/api/vaults/partner-rebalance/prepare',
+    purpose: 'a vault_operator_rebalance plan for the partner rail: never submittable',
+  },
   { method: 'POST', path: '/api/vaults/receipt', purpose: 'a deterministic vault receipt for a manifest, a pack or a deposit transaction' },
   { method: 'POST', path: '/api/vaults/fees/calculate', purpose: 'the fee split at a NAV reading, by the fee schedule above' },
-  { method: 'POST', path: '/api/vaults/provider-rewards/plan', purpose: 'a fee amount split over the reward cohorts: planned, not funded, not claimable' },
+  {
+    method: 'POST',
+    path: '/api/vaults/provider-rewards/plan',
+    purpose: 'a fee amount split over the reward cohorts: planned, not funded, not claimable',
+  },
   { method: 'POST', path: '/api/vaults/risk-score', purpose: 'a structural 0-100 risk heuristic of a vault composition' },
   { method: 'POST', path: '/api/vaults/compare', purpose: 'two to five vaults side by side, never ranked or recommended' },
-  { method: 'POST', path: '/api/vaults/x402/{serviceName}/requirements', purpose: 'payment requirements of a paid vault service on the selected x402 lane' },
-  { method: 'POST', path: '/api/vaults/x402/{serviceName}', purpose: 'a paid vault service (x402): the analysis services and the deposit pack' },
-  { method: 'POST', path: '/api/partnerbot/vault-deposit/prepare-command', purpose: 'a Mode A deposit pack with the social command and Mode C' },
+  {
+    method: 'POST',
+    path: '/api/vaults/x402/{serviceName}/requirements',
+    purpose: 'payment requirements of a paid vault service on the selected x402 lane',
+  },
+  {
+    method: 'POST',
+    path: '/api/vaults/x402/{serviceName}',
+    purpose: 'a paid vault service (x402): the analysis services and the deposit pack',
+  },
+  {
+    method: 'POST',
+    path: '/api/partnerbot/vault-deposit/prepare-command',
+    purpose: 'a Mode A deposit pack with the social command and Mode C',
+  },
   { method: 'POST', path: '/api/partnerbot/vault-deposit/command', purpose: 'the partnerbot deposit command alone, with Mode C beside it' },
   { method: 'POST', path: '/api/partnerbot/vault-deposit/submit-intent', purpose: "Mode B for the operator's own partner wallet only" },
   { method: 'GET', path: '/api/partnerbot/vault-deposit/status/{jobId}', purpose: 'deposit completion from on-chain proof only' },
 ];
 
-const listingShape = z.object({
-  slug: z.string(),
-  name: z.string(),
-  generation: z.enum(['v1', 'v2']),
-  lifecycle: z.enum(['legacy_v1', 'canonical_v2']),
-  address: addressShape,
-  railId: z.string().nullable(),
-  depositRoute: z.enum(['deposit_with_acks', 'request_queue']),
-  acceptsDepositPacks: z.boolean(),
-  addressSource: z.string(),
-}).meta({ id: 'VaultListing' });
+const listingShape = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    generation: z.enum(['v1', 'v2']),
+    lifecycle: z.enum(['legacy_v1', 'canonical_v2']),
+    address: addressShape,
+    railId: z.string().nullable(),
+    depositRoute: z.enum(['deposit_with_acks', 'request_queue']),
+    acceptsDepositPacks: z.boolean(),
+    addressSource: z.string(),
+  })
+  .meta({ id: 'VaultListing' });
 
 const ackTextShape = z.object({ slot: z.enum(['risk', 'jurisdiction']), text: z.string(), keccak256: bytes32Shape });
 
@@ -111,9 +144,15 @@ export const vaultsRouter = router({
   schema: publicProcedure
     .meta({
       family: 'vaults',
-      openapi: rest('GET', '/vaults/schema', 'Vault routes, chain and payment model, fee schedule, public deposit gate, deposit rail, architecture object', {
-        description: 'Embeds the architecture object (vault chain, x402 providers, brokerMcpUsedForVaultExecution / svcStoresBrokerCredentials / svcPlacesOrders all false).',
-      }),
+      openapi: rest(
+        'GET',
+        '/vaults/schema',
+        'Vault routes, chain and payment model, fee schedule, public deposit gate, deposit rail, architecture object',
+        {
+          description:
+            'Embeds the architecture object (vault chain, x402 providers, brokerMcpUsedForVaultExecution / svcStoresBrokerCredentials / svcPlacesOrders all false).',
+        },
+      ),
     })
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(
@@ -163,7 +202,10 @@ export const vaultsRouter = router({
     })),
 
   assetRegistry: publicProcedure
-    .meta({ family: 'vaults', openapi: rest('GET', '/vaults/asset-registry', 'Source-verified tokenized assets with oracle and jurisdiction policies') })
+    .meta({
+      family: 'vaults',
+      openapi: rest('GET', '/vaults/asset-registry', 'Source-verified tokenized assets with oracle and jurisdiction policies'),
+    })
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(
       stampedOutput({
@@ -193,7 +235,12 @@ export const vaultsRouter = router({
               depositorAcknowledgment: z.string(),
               note: z.string(),
             }),
-            sourceVerification: z.object({ source: z.string(), method: z.literal('published_source_snapshot'), lastVerified: z.string(), registryVersion: z.string() }),
+            sourceVerification: z.object({
+              source: z.string(),
+              method: z.literal('published_source_snapshot'),
+              lastVerified: z.string(),
+              registryVersion: z.string(),
+            }),
           }),
         ),
         ...chainBlockFields,
@@ -205,7 +252,8 @@ export const vaultsRouter = router({
     .meta({
       family: 'vaults',
       openapi: rest('GET', '/vaults/readiness', "The Rail A vault's public deposit gate, read live", {
-        description: 'A strict AND of acceptingPublicDeposits(), the deposit-readiness registry, live pricing (totalAssets()) and not paused. Anything unknown closes the gate (state UNKNOWN); it is never reported open without the reads.',
+        description:
+          'A strict AND of acceptingPublicDeposits(), the deposit-readiness registry, live pricing (totalAssets()) and not paused. Anything unknown closes the gate (state UNKNOWN); it is never reported open without the reads.',
       }),
     })
     .input(z.object({ vault: z.string().max(100).optional(), nowIso: nowIsoField }).optional())
@@ -237,7 +285,17 @@ export const vaultsRouter = router({
     .query(({ ctx, input }) => {
       const vault = findVault(input.slug);
       if (!vault) {
-        throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', { issues: [{ code: 'VAULT_UNKNOWN', message: `known: ${listVaults().map((v) => v.slug).join(', ')}`, path: 'slug' }] });
+        throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', {
+          issues: [
+            {
+              code: 'VAULT_UNKNOWN',
+              message: `known: ${listVaults()
+                .map((v) => v.slug)
+                .join(', ')}`,
+              path: 'slug',
+            },
+          ],
+        });
       }
       return { vault, ...vaultChainBlocksFor(ctx.config) };
     }),
@@ -246,11 +304,19 @@ export const vaultsRouter = router({
     .meta({
       family: 'vaults',
       inputErrorCode: vaultInputErrorCode,
-      openapi: rest('GET', '/vaults/{slug}/deposit-link', 'Vault identity, the required ack texts with their keccak256 hashes and the deposit widget link', {
-        description: 'With both `amount` and `receiver` the answer also carries a full Mode A pack (the same validation and ack verification as prepare-command).',
-      }),
+      openapi: rest(
+        'GET',
+        '/vaults/{slug}/deposit-link',
+        'Vault identity, the required ack texts with their keccak256 hashes and the deposit widget link',
+        {
+          description:
+            'With both `amount` and `receiver` the answer also carries a full Mode A pack (the same validation and ack verification as prepare-command).',
+        },
+      ),
     })
-    .input(z.object({ slug: slugInput, amount: z.string().max(64).optional(), receiver: z.string().max(128).optional(), nowIso: nowIsoField }))
+    .input(
+      z.object({ slug: slugInput, amount: z.string().max(64).optional(), receiver: z.string().max(128).optional(), nowIso: nowIsoField }),
+    )
     .output(
       stampedOutput({
         vault: listingShape,
@@ -301,7 +367,11 @@ export const vaultsRouter = router({
     .meta({
       family: 'vaults',
       inputErrorCode: vaultInputErrorCode,
-      openapi: rest('POST', '/vaults/{slug}/deposit-partnerbot-intent', 'A Mode A deposit pack pinned to this vault (same as prepare-command)'),
+      openapi: rest(
+        'POST',
+        '/vaults/{slug}/deposit-partnerbot-intent',
+        'A Mode A deposit pack pinned to this vault (same as prepare-command)',
+      ),
     })
     .input(z.object({ slug: slugInput, ...packRequestShape }).omit({ vaultId: true }))
     .output(stampedOutput(prepareOutputShape))
@@ -318,9 +388,15 @@ export const vaultsRouter = router({
       family: 'vaults',
       tool: 'svc_generate_vault_deposit_intent',
       inputErrorCode: vaultInputErrorCode,
-      openapi: rest('POST', '/vaults/{slug}/deposit-intent', 'A deposit intent (PREPARATION stage), refused while the deposit gate is closed', {
-        description: 'Validates like prepare-command, then reads the public deposit gate live; a closed or unknown gate answers 409 DEPOSIT_GATE_CLOSED with the failing checks.',
-      }),
+      openapi: rest(
+        'POST',
+        '/vaults/{slug}/deposit-intent',
+        'A deposit intent (PREPARATION stage), refused while the deposit gate is closed',
+        {
+          description:
+            'Validates like prepare-command, then reads the public deposit gate live; a closed or unknown gate answers 409 DEPOSIT_GATE_CLOSED with the failing checks.',
+        },
+      ),
     })
     .input(z.object({ slug: slugInput, ...packRequestShape }).omit({ vaultId: true }))
     .output(
@@ -349,7 +425,10 @@ export const vaultsRouter = router({
         intent: out.intent,
         gate: out.gate,
         pack: out.result.pack,
-        ...vaultChainBlocksFor(ctx.config, [...liveSource('deposit gate', out.gate.checkedAt, true), ackSource(out.result.ackVerification)]),
+        ...vaultChainBlocksFor(ctx.config, [
+          ...liveSource('deposit gate', out.gate.checkedAt, true),
+          ackSource(out.result.ackVerification),
+        ]),
       };
     }),
 
@@ -357,9 +436,20 @@ export const vaultsRouter = router({
     .meta({
       family: 'vaults',
       inputErrorCode: vaultInputErrorCode,
-      openapi: rest('POST', '/vaults/{slug}/withdraw-intent', 'A withdraw intent (redeem calldata you sign yourself), refused while the deposit gate is closed'),
+      openapi: rest(
+        'POST',
+        '/vaults/{slug}/withdraw-intent',
+        'A withdraw intent (redeem calldata you sign yourself), refused while the deposit gate is closed',
+      ),
     })
-    .input(z.object({ slug: slugInput, shares: z.string().max(80).describe('Share units (integer string)'), receiver: z.string().max(128), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        slug: slugInput,
+        shares: z.string().max(80).describe('Share units (integer string)'),
+        receiver: z.string().max(128),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(
       stampedOutput({
         intent: z.object({
@@ -381,12 +471,23 @@ export const vaultsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const out = await createWithdrawIntent({ vaultId: input.slug, shares: input.shares, receiver: input.receiver }, { now: ctx.answerTime, chain: chainReaderFor(ctx.config) });
+      const out = await createWithdrawIntent(
+        { vaultId: input.slug, shares: input.shares, receiver: input.receiver },
+        { now: ctx.answerTime, chain: chainReaderFor(ctx.config) },
+      );
       return { ...out, ...vaultChainBlocksFor(ctx.config, liveSource('deposit gate', out.gate.checkedAt, true)) };
     }),
 
   createManifest: publicProcedure
-    .meta({ family: 'vaults', tool: 'svc_create_vault_manifest', openapi: rest('POST', '/vaults/manifests/create', 'Create a USDG vault manifest with the documented default fuses; returns it with its validation and hash') })
+    .meta({
+      family: 'vaults',
+      tool: 'svc_create_vault_manifest',
+      openapi: rest(
+        'POST',
+        '/vaults/manifests/create',
+        'Create a USDG vault manifest with the documented default fuses; returns it with its validation and hash',
+      ),
+    })
     .input(createManifestInputSchema.extend({ nowIso: nowIsoField }))
     .output(stampedOutput({ manifest: manifestShape, validation: manifestValidationSchema, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => {
@@ -395,7 +496,11 @@ export const vaultsRouter = router({
     }),
 
   validateManifest: publicProcedure
-    .meta({ family: 'vaults', tool: 'svc_validate_usdg_vault', openapi: rest('POST', '/vaults/manifests/validate', 'Validate a USDG vault manifest: 200 with { valid, issues[] } even when invalid') })
+    .meta({
+      family: 'vaults',
+      tool: 'svc_validate_usdg_vault',
+      openapi: rest('POST', '/vaults/manifests/validate', 'Validate a USDG vault manifest: 200 with { valid, issues[] } even when invalid'),
+    })
     .input(z.object({ manifest: manifestShape, nowIso: nowIsoField }))
     .output(stampedOutput({ validation: manifestValidationSchema, manifestHash: z.string(), ...chainBlockFields }))
     .mutation(({ ctx, input }) => ({
@@ -408,11 +513,22 @@ export const vaultsRouter = router({
     .meta({
       family: 'vaults',
       tool: 'svc_compile_vault_rebalance_policy',
-      openapi: rest('POST', '/vaults/rebalance-policy/compile', 'Compile a vault rebalance policy: never executable, always requires user approval', {
-        description: 'An invalid manifest answers 422 VAULT_MANIFEST_INVALID. The chunked-rebalance lane is inactive by owner policy.',
-      }),
+      openapi: rest(
+        'POST',
+        '/vaults/rebalance-policy/compile',
+        'Compile a vault rebalance policy: never executable, always requires user approval',
+        {
+          description: 'An invalid manifest answers 422 VAULT_MANIFEST_INVALID. The chunked-rebalance lane is inactive by owner policy.',
+        },
+      ),
     })
-    .input(z.object({ manifest: manifestShape, options: z.object({ driftThresholdBps: z.number().optional(), minTradeUsdg: z.string().max(64).optional() }).optional(), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        manifest: manifestShape,
+        options: z.object({ driftThresholdBps: z.number().optional(), minTradeUsdg: z.string().max(64).optional() }).optional(),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(
       stampedOutput({
         policy: z.object({
@@ -435,17 +551,25 @@ export const vaultsRouter = router({
         ...chainBlockFields,
       }),
     )
-    .mutation(({ ctx, input }) => ({ ...compileRebalancePolicy(input.manifest, input.options ?? {}, ctx.answerTime), ...vaultChainBlocksFor(ctx.config) })),
+    .mutation(({ ctx, input }) => ({
+      ...compileRebalancePolicy(input.manifest, input.options ?? {}, ctx.answerTime),
+      ...vaultChainBlocksFor(ctx.config),
+    })),
 
   receipt: publicProcedure
     .meta({
       family: 'vaults',
       tool: 'svc_generate_vault_receipt',
       inputErrorCode: vaultInputErrorCode,
-      openapi: rest('POST', '/vaults/receipt', 'A deterministic vault receipt: for a manifest, a deposit pack, or a deposit transaction verified on chain', {
-        description:
-          'Give exactly one of `manifest`, `pack` or `txHash`. A transaction receipt reaches stage SETTLEMENT (status onchain_confirmed) only when the chain proves the vault deposit; otherwise it stays at PREPARATION (onchain_reverted or unverified). Receipts are paper: not anchored on chain.',
-      }),
+      openapi: rest(
+        'POST',
+        '/vaults/receipt',
+        'A deterministic vault receipt: for a manifest, a deposit pack, or a deposit transaction verified on chain',
+        {
+          description:
+            'Give exactly one of `manifest`, `pack` or `txHash`. A transaction receipt reaches stage SETTLEMENT (status onchain_confirmed) only when the chain proves the vault deposit; otherwise it stays at PREPARATION (onchain_reverted or unverified). Receipts are paper: not anchored on chain.',
+        },
+      ),
     })
     .input(
       z.object({
@@ -462,14 +586,21 @@ export const vaultsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const given = [input.manifest, input.pack, input.txHash].filter((v) => v !== undefined).length;
       if (given !== 1) {
-        throw new SvcError('INPUT_INVALID', 'Give exactly one of manifest, pack or txHash', { issues: [{ code: 'RECEIPT_SUBJECT', message: 'exactly one of manifest, pack, txHash' }] });
+        throw new SvcError('INPUT_INVALID', 'Give exactly one of manifest, pack or txHash', {
+          issues: [{ code: 'RECEIPT_SUBJECT', message: 'exactly one of manifest, pack, txHash' }],
+        });
       }
-      if (input.manifest) return { receipt: manifestReceipt(input.manifest, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
+      if (input.manifest)
+        return { receipt: manifestReceipt(input.manifest, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
       if (input.pack) return { receipt: packReceipt(input.pack, ctx.answerTime), verification: null, ...vaultChainBlocksFor(ctx.config) };
       const vault = resolveRailAVault(input.vaultId);
       const receiver = input.receiver === undefined ? undefined : validateReceiver(input.receiver, vault);
       const amountUnits = input.amountUsdg === undefined ? undefined : parseUsdgAmount(input.amountUsdg).units;
-      const out = await settlementReceipt({ txHash: input.txHash as `0x${string}`, vaultId: vault.slug, receiver, amountUnits }, chainReaderFor(ctx.config), ctx.answerTime);
+      const out = await settlementReceipt(
+        { txHash: input.txHash as `0x${string}`, vaultId: vault.slug, receiver, amountUnits },
+        chainReaderFor(ctx.config),
+        ctx.answerTime,
+      );
       return { ...out, ...vaultChainBlocksFor(ctx.config, verificationSource(out.verification)) };
     }),
 });

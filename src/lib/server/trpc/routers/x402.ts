@@ -1,5 +1,5 @@
 /**
- * x402 payment lanes (spec 4.4, 4.8, 5.6): the lane schema and provider directory, the
+ * x402 payment lanes (interface 4.4, 4.8, 5.6): the lane schema and provider directory, the
  * facilitator status and settlement routes, and the paid vault services with their
  * requirements, 402 challenges and payment receipts. Thin: the domain lives in
  * src/lib/server/x402/, persistence in db/x402-payment-repository.ts.
@@ -30,7 +30,16 @@ import {
   serviceListingSchema,
 } from '../../x402/directory';
 import { facilitatorClient } from '../../x402/facilitator-client';
-import { chainBlocks, chainBlockFields, facilitatorLaneState, facilitatorSettingsFrom, facilitatorStateSchema, laneSelectionSchema, vaultServiceLaneOf, type LaneSelection } from '../../x402/lanes';
+import {
+  chainBlocks,
+  chainBlockFields,
+  facilitatorLaneState,
+  facilitatorSettingsFrom,
+  facilitatorStateSchema,
+  laneSelectionSchema,
+  vaultServiceLaneOf,
+  type LaneSelection,
+} from '../../x402/lanes';
 import {
   outcomeAuthorizationId,
   paymentResponseHeaders,
@@ -44,12 +53,18 @@ import {
 import { PaymentMalformed } from '../../x402/payment';
 import { paymentReceiptSchema, verifyPaymentReceipt } from '../../x402/receipts';
 import { buildRequirements, requirementV1Schema, requirementV2Schema } from '../../x402/requirements';
-import { authorizationId, authorizationStatusSchema, needsReconciliation, paidServiceInputErrorCode, readPaymentHeader, runPaidService } from '../../x402/settlement';
+import {
+  authorizationId,
+  authorizationStatusSchema,
+  needsReconciliation,
+  paidServiceInputErrorCode,
+  readPaymentHeader,
+  runPaidService,
+} from '../../x402/settlement';
 import { secretValues, type ServiceConfig } from '../../config';
 import { collectCallerStrings, finishAnswer } from '../../guards/finish-answer';
 import type { RequestContext } from '../context';
 import { depositPackDepsFor } from '../vault-shapes';
-
 
 type Ctx = RequestContext;
 
@@ -66,7 +81,13 @@ function requireService(name: string): PaidVaultService {
   const service = findPaidService(name);
   if (!service) {
     throw new SvcError('X402_SERVICE_UNKNOWN', 'No paid vault service has this name', {
-      issues: [{ code: 'X402_SERVICE_UNKNOWN', message: `known services: ${PAID_VAULT_SERVICES.map((s) => s.name).join(', ')}`, path: 'serviceName' }],
+      issues: [
+        {
+          code: 'X402_SERVICE_UNKNOWN',
+          message: `known services: ${PAID_VAULT_SERVICES.map((s) => s.name).join(', ')}`,
+          path: 'serviceName',
+        },
+      ],
     });
   }
   return service;
@@ -84,7 +105,10 @@ function requestPaymentHeader(ctx: Ctx, service: PaidVaultService, lane: LaneSel
     return readPaymentHeader((name) => ctx.headers.get(name));
   } catch (error) {
     if (error instanceof PaymentMalformed) {
-      throw refusalOf({ kind: 'malformed', requirements: buildRequirements(service, pinnedOf(ctx)), reason: error.reason, message: error.message }, lane);
+      throw refusalOf(
+        { kind: 'malformed', requirements: buildRequirements(service, pinnedOf(ctx)), reason: error.reason, message: error.message },
+        lane,
+      );
     }
     throw error;
   }
@@ -112,7 +136,15 @@ async function paid<R, A extends object>(
       runService,
       finishAnswer: finish,
       onStoreError: (error) =>
-        logger.error({ event: 'x402_receipt_not_stored', requestId: ctx.requestId, service: service.name, name: error instanceof Error ? error.name : typeof error }, 'x402 receipt not stored'),
+        logger.error(
+          {
+            event: 'x402_receipt_not_stored',
+            requestId: ctx.requestId,
+            service: service.name,
+            name: error instanceof Error ? error.name : typeof error,
+          },
+          'x402 receipt not stored',
+        ),
     },
     { service, payment },
   );
@@ -136,7 +168,12 @@ async function paid<R, A extends object>(
   return { answer: result.answer, settlement: settlementView(result.outcome) };
 }
 
-const settleAnswerSchema = stampedOutput({ serviceName: z.string(), settlement: settlementViewSchema, generatedAt: z.string(), ...chainBlockFields });
+const settleAnswerSchema = stampedOutput({
+  serviceName: z.string(),
+  settlement: settlementViewSchema,
+  generatedAt: z.string(),
+  ...chainBlockFields,
+});
 
 const paidAnswerSchema = stampedOutput({
   serviceName: z.string(),
@@ -168,7 +205,7 @@ export const x402Router = router({
       family: 'x402',
       openapi: rest('GET', '/x402/schema', 'x402 payment lanes per service, with the architecture object', {
         description:
-          'Per paid vault service: provider, payment chain, price and settlement asset on the lane selected now, plus the architecture object of spec 2.11, the protocol versions and header names. The vault chain (broker chain 4663, USDG) and the x402 payment chain are reported apart.',
+          'Per paid vault service: provider, payment chain, price and settlement asset on the lane selected now, plus the architecture object, the protocol versions and header names. The vault chain (broker chain 4663, USDG) and the x402 payment chain are reported apart.',
       }),
     })
     .input(z.object({ nowIso: nowIsoField }).optional())
@@ -197,10 +234,22 @@ export const x402Router = router({
         scheme: X402_SCHEME,
         x402Versions: [1, 2],
         headers: {
-          v1: { challenge: 'HTTP 402 JSON body { x402Version, error, accepts }', payment: X402_HEADERS.v1.payment, paymentResponse: X402_HEADERS.v1.paymentResponse },
-          v2: { challenge: X402_HEADERS.v2.paymentRequired, payment: X402_HEADERS.v2.payment, paymentResponse: X402_HEADERS.v2.paymentResponse },
+          v1: {
+            challenge: 'HTTP 402 JSON body { x402Version, error, accepts }',
+            payment: X402_HEADERS.v1.payment,
+            paymentResponse: X402_HEADERS.v1.paymentResponse,
+          },
+          v2: {
+            challenge: X402_HEADERS.v2.paymentRequired,
+            payment: X402_HEADERS.v2.payment,
+            paymentResponse: X402_HEADERS.v2.paymentResponse,
+          },
         },
-        facilitatorApi: { settle: FACILITATOR_LANE.settleRoute, supported: FACILITATOR_LANE.supportedRoute, verifyRouteUsed: false as const },
+        facilitatorApi: {
+          settle: FACILITATOR_LANE.settleRoute,
+          supported: FACILITATOR_LANE.supportedRoute,
+          verifyRouteUsed: false as const,
+        },
         services: PAID_VAULT_SERVICES.map((s) => serviceListing(s, lane)),
         feeSchedule: FEE_SCHEDULE,
         generatedAt: ctx.answerTime.toISOString(),
@@ -349,10 +398,15 @@ export const x402Router = router({
   serviceRequirements: publicProcedure
     .meta({
       family: 'x402',
-      openapi: rest('POST', '/vaults/x402/{serviceName}/requirements', 'Payment requirements of a paid vault service, rebuilt by the server', {
-        description:
-          'Scheme exact, network, amount, asset, payTo (pinned from FACILITATOR_PAYTO_ADDRESS), resource, maxTimeoutSeconds and the token EIP-712 name and version in `extra`, in both x402 versions. Rebuilt on every request: a buyer-supplied amount, network, token or recipient is ignored (and named in `ignoredBuyerFields`). On the partner-cloud lane the answer says so and lists no requirement this server would settle. Unknown service: 404 X402_SERVICE_UNKNOWN.',
-      }),
+      openapi: rest(
+        'POST',
+        '/vaults/x402/{serviceName}/requirements',
+        'Payment requirements of a paid vault service, rebuilt by the server',
+        {
+          description:
+            'Scheme exact, network, amount, asset, payTo (pinned from FACILITATOR_PAYTO_ADDRESS), resource, maxTimeoutSeconds and the token EIP-712 name and version in `extra`, in both x402 versions. Rebuilt on every request: a buyer-supplied amount, network, token or recipient is ignored (and named in `ignoredBuyerFields`). On the partner-cloud lane the answer says so and lists no requirement this server would settle. Unknown service: 404 X402_SERVICE_UNKNOWN.',
+        },
+      ),
     })
     .input(z.object({ serviceName: serviceNameField, nowIso: nowIsoField }).catchall(z.unknown()))
     .output(
@@ -424,7 +478,11 @@ export const x402Router = router({
           const parsed = service.input.safeParse(serviceInput);
           if (!parsed.success) {
             const issues = zodIssues(parsed.error);
-            throw new SvcError(paidServiceInputErrorCode(service, issues[0]?.path ?? ''), 'The request did not match the service input; nothing was charged', { issues });
+            throw new SvcError(
+              paidServiceInputErrorCode(service, issues[0]?.path ?? ''),
+              'The request did not match the service input; nothing was charged',
+              { issues },
+            );
           }
           // Answering before settlement also refuses a semantically invalid request (a fee
           // above its cap, a non-canonical asset, a deposit pack whose ack pins differ or
@@ -448,12 +506,20 @@ export const x402Router = router({
       family: 'x402',
       openapi: rest('GET', '/x402/receipts/{receiptId}', 'A stored x402 payment receipt, with its hash recomputed'),
     })
-    .input(z.object({ receiptId: z.string().regex(/^x402rcpt_[0-9a-f]{32}$/, 'expected x402rcpt_ followed by 32 hex digits'), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        receiptId: z.string().regex(/^x402rcpt_[0-9a-f]{32}$/, 'expected x402rcpt_ followed by 32 hex digits'),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(stampedOutput({ receipt: paymentReceiptSchema, hashMatches: z.boolean(), ...chainBlockFields }))
     .query(async ({ ctx, input }) => {
       const lane = laneOf(ctx.config);
       const receipt = await findPaymentReceipt(input.receiptId);
-      if (!receipt) throw new SvcError('X402_RECEIPT_NOT_FOUND', 'No payment receipt has this id', { issues: [{ code: 'X402_RECEIPT_NOT_FOUND', message: 'unknown receipt id', path: 'receiptId' }] });
+      if (!receipt)
+        throw new SvcError('X402_RECEIPT_NOT_FOUND', 'No payment receipt has this id', {
+          issues: [{ code: 'X402_RECEIPT_NOT_FOUND', message: 'unknown receipt id', path: 'receiptId' }],
+        });
       return { receipt, hashMatches: verifyPaymentReceipt(receipt), ...chainBlocks(lane) };
     }),
 
@@ -493,7 +559,12 @@ export const x402Router = router({
     )
     .query(async ({ ctx, input }) => {
       const lane = laneOf(ctx.config);
-      const key = { network: FACILITATOR_LANE.network, asset: FACILITATOR_LANE.assetAddress, payer: getAddress(input.payer), nonce: input.nonce.toLowerCase() };
+      const key = {
+        network: FACILITATOR_LANE.network,
+        asset: FACILITATOR_LANE.assetAddress,
+        payer: getAddress(input.payer),
+        nonce: input.nonce.toLowerCase(),
+      };
       const row = await findAuthorization(key);
       if (!row) {
         throw new SvcError('X402_AUTHORIZATION_NOT_FOUND', 'This authorization was never presented to this service', {

@@ -14,7 +14,9 @@ const RECEIPT_ID = /^hrcpt_[0-9a-f]{32}$/;
 
 const notFound = () =>
   restErrorResponse(
-    new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', { issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }] }),
+    new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', {
+      issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }],
+    }),
     'tools',
   );
 
