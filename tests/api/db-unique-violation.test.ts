@@ -2,7 +2,7 @@
  * `isUniqueViolation` against real unique violations of both databases: a duplicate primary
  * key, a duplicate compound key, an update into a taken unique column, a duplicate inside a
  * transaction and a raw insert; and a database error that is not one. The PostgreSQL case is
- * @persistence (it needs TEST_DATABASE_URL; under CI=true it must run).
+ * @persistence (TEST_DATABASE_URL, else the loopback PostgreSQL; under CI=true it must run).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../src/lib/server/db/migrate';
 import { isUniqueViolation } from '../../src/lib/server/db/unique-violation';
 import { openTestDb, type TestDb } from '../support/db';
-import { requireService } from '../support/services';
+import { postgresReachable, postgresUrl, requireService } from '../support/services';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -126,9 +126,9 @@ describe('unique violations', () => {
   });
 
   it('@persistence are recognised on PostgreSQL', async (ctx) => {
-    const skip = await requireService('PostgreSQL (TEST_DATABASE_URL)', () => Boolean(process.env.TEST_DATABASE_URL));
+    const skip = await requireService(`PostgreSQL (${postgresUrl()})`, postgresReachable);
     if (skip) return ctx.skip();
-    const base = process.env.TEST_DATABASE_URL!;
+    const base = postgresUrl();
     const name = `svc_unique_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();

@@ -36,6 +36,12 @@ export async function requireService(name: string, check: () => Promise<boolean>
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumInstalled = () => existsSync(CHROMIUM_PATH);
+/** The PostgreSQL the tests use: TEST_DATABASE_URL, else the machine's loopback server (CI has one). */
+export const postgresUrl = () => process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+export const postgresReachable = () => {
+  const u = new URL(postgresUrl());
+  return tcpReachable(u.hostname, Number(u.port || 5432));
+};
 export const redisUrl = () => process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const redisReachable = () => {
   const u = new URL(redisUrl());
