@@ -16,7 +16,7 @@ import {
   usdgAmountSchema,
   usdgDecimal,
 } from './fees';
-import { compositionProfileSchema, RISK_POLICY_VERSION, scoreVaultRisk, vaultAllocationSchema } from './risk-score';
+import { compositionProfileSchema, lockupSecondsField, RISK_POLICY_VERSION, scoreVaultRisk, vaultAllocationSchema } from './risk-score';
 
 export const COMPARISON_VERSION = 'svc-vault-comparison-1.0.0';
 
@@ -32,12 +32,7 @@ export const vaultComparisonInputSchema = z.object({
         performanceFeeBps: bpsField.optional(),
         creatorVerified: z.boolean().optional(),
         protocolShareBps: bpsField.optional(),
-        lockupSeconds: z
-          .number()
-          .int()
-          .min(0)
-          .max(365 * 24 * 3600)
-          .optional(),
+        lockupSeconds: lockupSecondsField.optional(),
       }),
     )
     .min(2)

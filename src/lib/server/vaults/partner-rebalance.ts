@@ -8,7 +8,7 @@
 import { SvcError } from '../errors';
 import { buildPlan } from '../stocks/plan';
 import { validateStockIntent, type StockIntentInput } from '../stocks/intent';
-import { findVault, V2_VAULT_SLUG, listVaults } from './registry';
+import { requireVault, V2_VAULT_SLUG } from './registry';
 import { REBALANCING_POLICY_REASON } from './v2-status';
 
 export interface PartnerRebalanceDeps {
@@ -19,20 +19,7 @@ export interface PartnerRebalanceDeps {
 
 export function prepareVaultPartnerRebalance(input: { intent: StockIntentInput; vaultId?: string }, deps: PartnerRebalanceDeps) {
   const vaultId = input.vaultId ?? V2_VAULT_SLUG;
-  const vault = findVault(vaultId);
-  if (!vault) {
-    throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', {
-      issues: [
-        {
-          code: 'VAULT_UNKNOWN',
-          message: `known: ${listVaults()
-            .map((v) => v.slug)
-            .join(', ')}`,
-          path: 'vaultId',
-        },
-      ],
-    });
-  }
+  const vault = requireVault(vaultId, 'vaultId');
   const { intent, target } = validateStockIntent(input.intent, { maxNotionalUsd: deps.notionalCapUsd });
   if (intent.mode !== 'vault_operator_rebalance') {
     throw new SvcError(

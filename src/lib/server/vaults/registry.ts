@@ -251,3 +251,20 @@ export function findVault(idOrSlug: string): VaultListing | undefined {
   const key = idOrSlug.trim().toLowerCase();
   return listVaults().find((v) => v.slug === key || v.address.toLowerCase() === key);
 }
+
+/** The vault by slug or address, or 404 VAULT_UNKNOWN naming the known slugs on `path`. */
+export function requireVault(idOrSlug: string, path: string): VaultListing {
+  const vault = findVault(idOrSlug);
+  if (vault) return vault;
+  throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', {
+    issues: [
+      {
+        code: 'VAULT_UNKNOWN',
+        message: `known: ${listVaults()
+          .map((v) => v.slug)
+          .join(', ')}`,
+        path,
+      },
+    ],
+  });
+}

@@ -11,6 +11,13 @@ import { SvcError, type ErrorIssue } from '../errors';
 import { checkCanonical, USDG, type RegistryAsset } from '../registry';
 import { bpsField, resolveFeeRates, FEE_SCHEDULE } from './fees';
 
+/** A vault's deposit lockup in seconds: at most a year. */
+export const lockupSecondsField = z
+  .number()
+  .int()
+  .min(0)
+  .max(365 * 24 * 3600);
+
 export const RISK_POLICY_VERSION = 'svc-vault-risk-score-1.0.0';
 
 export const vaultAllocationSchema = z.object({
@@ -27,12 +34,7 @@ export const vaultCompositionSchema = z.object({
     .describe('holdings with weights in bps summing to exactly 10000; USDG is the cash reserve'),
   performanceFeeBps: bpsField.optional(),
   creatorVerified: z.boolean().optional(),
-  lockupSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(365 * 24 * 3600)
-    .optional(),
+  lockupSeconds: lockupSecondsField.optional(),
 });
 export type VaultComposition = z.infer<typeof vaultCompositionSchema>;
 

@@ -100,6 +100,14 @@ export const PARTNER_CLOUD_LANE = {
   assetDecimals: 6,
 } as const;
 
+/** Where and in what a lane's buyer pays: the fields every lane description repeats. */
+export function lanePaymentTerms<L extends typeof FACILITATOR_LANE | typeof PARTNER_CLOUD_LANE>(
+  lane: L,
+): Pick<L, 'paymentChain' | 'chainId' | 'network' | 'asset' | 'assetAddress' | 'assetDecimals'> {
+  const { paymentChain, chainId, network, asset, assetAddress, assetDecimals } = lane;
+  return { paymentChain, chainId, network, asset, assetAddress, assetDecimals };
+}
+
 export type PartnerCloudEndpointFamily = 'tooling' | 'autonomy' | 'vault_scaffold';
 
 /** The 11 partner-cloud endpoints (interface 4.8: tooling and autonomy services; vault-service scaffolds). */

@@ -11,7 +11,14 @@ import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { BROKER_CHAIN_ID, USDG } from '../registry';
 import { BROKER_CHAIN_NAME } from '../registry/data';
-import { FACILITATOR_LANE, PARTNER_CLOUD_LANE, SOURCES, sourceVerificationEntrySchema, type SourceVerification } from './constants';
+import {
+  FACILITATOR_LANE,
+  lanePaymentTerms,
+  PARTNER_CLOUD_LANE,
+  SOURCES,
+  sourceVerificationEntrySchema,
+  type SourceVerification,
+} from './constants';
 
 export { sourceVerificationEntrySchema };
 
@@ -133,12 +140,7 @@ export function selectVaultServiceLane(s: FacilitatorSettings): LaneSelection {
     return {
       lane: 'facilitator',
       provider: 'facilitator',
-      paymentChain: FACILITATOR_LANE.paymentChain,
-      chainId: FACILITATOR_LANE.chainId,
-      network: FACILITATOR_LANE.network,
-      asset: FACILITATOR_LANE.asset,
-      assetAddress: FACILITATOR_LANE.assetAddress,
-      assetDecimals: FACILITATOR_LANE.assetDecimals,
+      ...lanePaymentTerms(FACILITATOR_LANE),
       settlesHere: f.state === 'configured',
       facilitatorState: f.state,
       reason:
@@ -151,12 +153,7 @@ export function selectVaultServiceLane(s: FacilitatorSettings): LaneSelection {
   return {
     lane: 'partnerCloud',
     provider: 'partnerCloud',
-    paymentChain: PARTNER_CLOUD_LANE.paymentChain,
-    chainId: PARTNER_CLOUD_LANE.chainId,
-    network: PARTNER_CLOUD_LANE.network,
-    asset: PARTNER_CLOUD_LANE.asset,
-    assetAddress: PARTNER_CLOUD_LANE.assetAddress,
-    assetDecimals: PARTNER_CLOUD_LANE.assetDecimals,
+    ...lanePaymentTerms(PARTNER_CLOUD_LANE),
     settlesHere: false,
     facilitatorState: f.state,
     reason:

@@ -22,6 +22,7 @@ import { commandPackSchema } from './stocks';
 import { fuseUnitOut, issueOut, receiptOut, shareCardOut } from './coil-schemas';
 import { persistReceipt } from './coil-shared';
 import { artifactReceiptOut, pathReceiptOut, receiptInput } from './receipt-shapes';
+import { marketSessionOut } from './oracle-shapes';
 import { toolInputErrorCode } from './tools';
 
 // COIL_SHAPE, COIL_INVALID, CAPSULE_COMPILE, RECEIPT_SHAPE and SHARE_CARD_REJECTED are the tools'.
@@ -130,14 +131,7 @@ const instructionsOut = z
     totalNotionalUsd: z.number(),
     fuses: z.array(z.object({ kind: z.string(), unit: fuseUnitOut, limit: z.number().nullable(), rule: z.string() })),
     fuseChecksum: z.string(),
-    marketSession: z.object({
-      id: z.string(),
-      timeZone: z.string(),
-      opens: z.string(),
-      closes: z.string(),
-      description: z.string(),
-      holidays: z.string(),
-    }),
+    marketSession: marketSessionOut,
     humanConfirmation: z.object({ thresholdUsd: z.number().nullable(), rule: z.string() }),
     stopConditions: z.array(z.string()),
     abortConditions: z.array(z.string()),

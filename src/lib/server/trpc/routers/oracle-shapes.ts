@@ -1,6 +1,16 @@
 /** Output shapes of the oracle policy (registry/oracle-policy.ts). */
 import { z } from 'zod';
 
+/** The broker market session (registry/market-session.ts), as every answer that states it shows it. */
+export const marketSessionOut = z.object({
+  id: z.string(),
+  timeZone: z.string(),
+  opens: z.string(),
+  closes: z.string(),
+  description: z.string(),
+  holidays: z.string(),
+});
+
 export const oraclePolicyOut = z
   .object({
     oraclePolicyVersion: z.string(),
@@ -8,14 +18,7 @@ export const oraclePolicyOut = z
     source: z.string(),
     oracleAdapterAddress: z.string(),
     marketHours: z.string(),
-    marketSession: z.object({
-      id: z.string(),
-      timeZone: z.string(),
-      opens: z.string(),
-      closes: z.string(),
-      description: z.string(),
-      holidays: z.string(),
-    }),
+    marketSession: marketSessionOut,
     defaultMaxStalenessSeconds: z.number().int(),
     requireFreshFeeds: z.boolean(),
     whenStale: z.literal('unknown'),

@@ -22,7 +22,7 @@ import {
 } from '../../vaults/manifest';
 import { compileRebalancePolicy } from '../../vaults/rebalance-policy';
 import { manifestReceipt, packReceipt, settlementReceipt, vaultReceiptSchema } from '../../vaults/receipts';
-import { ACK_HASHES, ACK_TEXTS, findVault, listVaults, resolveRailAVault, VAULT_REGISTRY_VERSION } from '../../vaults/registry';
+import { ACK_HASHES, ACK_TEXTS, listVaults, requireVault, resolveRailAVault, VAULT_REGISTRY_VERSION } from '../../vaults/registry';
 import { buildVaultSchema, type VaultRoute } from '../../vaults/schema';
 import { readVaultV2Status } from '../../vaults/v2-status';
 import { parseUsdgAmount } from '../../vaults/amount';
@@ -283,20 +283,7 @@ export const vaultsRouter = router({
     .input(z.object({ slug: slugInput, nowIso: nowIsoField }))
     .output(stampedOutput({ vault: listingShape, ...chainBlockFields }))
     .query(({ ctx, input }) => {
-      const vault = findVault(input.slug);
-      if (!vault) {
-        throw new SvcError('VAULT_UNKNOWN', 'No registered vault has this slug or address', {
-          issues: [
-            {
-              code: 'VAULT_UNKNOWN',
-              message: `known: ${listVaults()
-                .map((v) => v.slug)
-                .join(', ')}`,
-              path: 'slug',
-            },
-          ],
-        });
-      }
+      const vault = requireVault(input.slug, 'slug');
       return { vault, ...vaultChainBlocksFor(ctx.config) };
     }),
 
