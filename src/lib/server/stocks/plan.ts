@@ -11,7 +11,8 @@
 import { hashCanonical } from '../canonical';
 import { BROKER_CHAIN_ID, findAssetByAddress, REGISTRY_VERSION, USDG, type RegistryAsset } from '../registry';
 import { buildCommandPack, type CommandPack } from './command-pack';
-import { MAX_SLIPPAGE_BPS, type StockIntent } from './intent';
+import { z } from 'zod';
+import { MAX_SLIPPAGE_BPS, stockIntentSchema, type StockIntent } from './intent';
 
 export const PLAN_VERSION = 'svc-stock-plan-1.0.0';
 
@@ -40,23 +41,34 @@ export function computePlanHash(intent: StockIntent | Record<string, unknown>, g
   return hashCanonical({ generatedAt: generatedAt.toISOString(), intent });
 }
 
-export interface StockPlan {
-  planVersion: typeof PLAN_VERSION;
-  intent: StockIntent;
-  chainId: typeof BROKER_CHAIN_ID;
-  target: { symbol: string; name: string; kind: string; tokenAddress: string; decimals: number };
-  inputAsset: { symbol: 'USDG'; tokenAddress: string; decimals: number };
-  notionalCapUsd: number;
-  slippageCapBps: number;
-  executor: 'partner';
-  registryVersion: string;
-  /** When the plan stops being submittable: its first prepare on this server plus the lifetime (server clock). */
-  expiresAt: string | null;
-  lifetimeSeconds: typeof STOCK_PLAN_LIFETIME_SECONDS;
-  svcExecutesTrade: false;
-  svcCollectsLocation: false;
-  requiresPartnerLocationVerification: true;
-}
+/** The hard flags as output fields: literals, so a plan that ever said otherwise fails its schema. */
+export const hardFlagFields = {
+  svcExecutesTrade: z.literal(false),
+  svcCollectsLocation: z.literal(false),
+  requiresPartnerLocationVerification: z.literal(true),
+};
+
+/** A prepared stock-token plan; `StockPlan` is this schema's type. */
+export const stockPlanSchema = z.object({
+  planVersion: z.string(),
+  intent: stockIntentSchema,
+  chainId: z.literal(BROKER_CHAIN_ID),
+  target: z.object({ symbol: z.string(), name: z.string(), kind: z.string(), tokenAddress: z.string(), decimals: z.number().int() }),
+  inputAsset: z.object({ symbol: z.literal('USDG'), tokenAddress: z.string(), decimals: z.number().int() }),
+  notionalCapUsd: z.number(),
+  slippageCapBps: z.number().int(),
+  executor: z.literal('partner'),
+  registryVersion: z.string(),
+  expiresAt: z
+    .string()
+    .nullable()
+    .describe(
+      `the plan's deadline for submit: ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared it, on the server's clock (nowIso neither pins nor extends it); null for a plan that can never be submitted here (vault_operator_rebalance)`,
+    ),
+  lifetimeSeconds: z.literal(STOCK_PLAN_LIFETIME_SECONDS),
+  ...hardFlagFields,
+});
+export type StockPlan = z.infer<typeof stockPlanSchema>;
 
 export interface PreparedPlan {
   planHash: string;

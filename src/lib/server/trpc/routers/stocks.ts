@@ -22,7 +22,7 @@ import {
 } from '../../stocks/lane';
 import { buildArtifactReceipt } from '../../receipts/artifact';
 import { artifactReceiptOut } from './receipt-shapes';
-import { PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS } from '../../stocks/plan';
+import { hardFlagFields, PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS, stockPlanSchema } from '../../stocks/plan';
 import { PROOF_CHECKS } from '../../stocks/proof-match';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput, withInvariants } from '../init';
@@ -36,11 +36,7 @@ export const intentErrorCode = (path: string) => (path === 'intent' || path.star
 export const intentInput = stockIntentInputSchema;
 export const intentOutput = stockIntentSchema;
 
-export const hardFlags = {
-  svcExecutesTrade: z.literal(false),
-  svcCollectsLocation: z.literal(false),
-  requiresPartnerLocationVerification: z.literal(true),
-};
+export const hardFlags = hardFlagFields;
 
 const receiptStatus = z.enum(RECEIPT_STATUSES);
 const partnerJobStatus = z.enum(PARTNER_JOB_STATUSES);
@@ -90,25 +86,7 @@ const receiptSchema = z
 
 export { commandPackSchema };
 
-export const planSchema = z.object({
-  planVersion: z.string(),
-  intent: intentOutput,
-  chainId: z.literal(4663),
-  target: z.object({ symbol: z.string(), name: z.string(), kind: z.string(), tokenAddress: z.string(), decimals: z.number().int() }),
-  inputAsset: z.object({ symbol: z.literal('USDG'), tokenAddress: z.string(), decimals: z.number().int() }),
-  notionalCapUsd: z.number(),
-  slippageCapBps: z.number().int(),
-  executor: z.literal('partner'),
-  registryVersion: z.string(),
-  expiresAt: z
-    .string()
-    .nullable()
-    .describe(
-      `the plan's deadline for submit: ${STOCK_PLAN_LIFETIME_SECONDS} s after this server first prepared it, on the server's clock (nowIso neither pins nor extends it); null for a plan that can never be submitted here (vault_operator_rebalance)`,
-    ),
-  lifetimeSeconds: z.literal(STOCK_PLAN_LIFETIME_SECONDS),
-  ...hardFlags,
-});
+export const planSchema = stockPlanSchema;
 
 const prepareOutput = z.object({
   planHash: z.string().describe(PLAN_HASH_RULE),
