@@ -128,6 +128,20 @@ describe('deposit widget (Mode C)', () => {
     await page.getByTestId('build').click();
     await expect.poll(() => page.locator('#amount-e').textContent()).toContain('AMOUNT_TOO_MANY_DECIMALS');
     expect(await page.getByTestId('amount').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('receiver').getAttribute('aria-invalid')).toBeNull();
+    await page.close();
+  });
+
+  it('marks a refused transaction hash as invalid next to its field', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage();
+    await page.goto(`${server!.url}/vaults/${V1_VAULT.slug}/deposit`);
+    expect(await page.getByTestId('tx-hash').getAttribute('aria-invalid')).toBeNull();
+    await page.getByTestId('tx-hash').fill(`0x${'ab'.repeat(60)}`);
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await expect.poll(() => page.locator('#tx-hash-e').textContent()).toMatch(/^[A-Z_]+: /);
+    expect(await page.getByTestId('tx-hash').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('tx-hash').getAttribute('aria-describedby')).toBe('tx-hash-e');
     await page.close();
   });
 
