@@ -28,13 +28,13 @@ import { SvcError } from '$lib/server/errors';
 import { rejectCredentials } from '$lib/server/guards/credential-guard';
 import { requireWithinBodyCap } from '$lib/server/http/body';
 import { logger } from '$lib/server/http/logger';
-import { createInnerContext, type RequestContext } from '$lib/server/trpc/context';
+import { createInnerContext } from '$lib/server/trpc/context';
 import { statusForCode, toSvcError } from '$lib/server/trpc/error-map';
 import { restErrorBody } from '$lib/server/trpc/http';
 import { procedureRecord } from '$lib/server/trpc/route-table';
-import { createCallerFactory, type SvcMeta } from '$lib/server/trpc/init';
+import type { SvcMeta } from '$lib/server/trpc/init';
 import { toolProcedures, type ToolProcedure } from '$lib/server/trpc/mcp-tools';
-import { appRouter } from '$lib/server/trpc/router';
+import { appRouter, callProcedureAt } from '$lib/server/trpc/router';
 
 export const MCP_SERVER_INFO = { name: 'strategy-basket-service', version: '1.0.0' } as const;
 
@@ -61,7 +61,6 @@ interface ToolBinding extends ToolProcedure {
 }
 
 const procedures = procedureRecord(appRouter);
-const createCaller = createCallerFactory(appRouter);
 
 type JsonSchemaObject = Record<string, unknown> & { type: 'object'; properties?: Record<string, object>; required?: string[] };
 
@@ -123,13 +122,6 @@ function stdioFacts(tool: string): ToolCallFacts {
   return { requestId: randomUUID(), clientAddress: 'stdio', serverTime: new Date(), url: new URL(`mcp://svc/${tool}`) };
 }
 
-/** Calls the procedure at a dotted path through the server-side caller. */
-async function invoke(ctx: RequestContext, procedurePath: string, input: unknown): Promise<unknown> {
-  let target: unknown = createCaller(ctx);
-  for (const key of procedurePath.split('.')) target = (target as Record<string, unknown>)[key];
-  return (target as (input: unknown) => Promise<unknown>)(input);
-}
-
 function success(answer: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer as Record<string, unknown> };
 }
@@ -165,7 +157,7 @@ export async function callTool(
       clientAddress: facts.clientAddress,
       serverTime: facts.serverTime,
     });
-    return success(await invoke(ctx, binding.procedurePath, args));
+    return success(await callProcedureAt(ctx, binding.procedurePath, args));
   } catch (error) {
     const svc = error instanceof SvcError ? error : toSvcError(error, binding.meta);
     status = statusForCode(svc.code);

@@ -62,14 +62,7 @@ describe('POST /mcp', () => {
   });
 
   it('refuses a credential elsewhere in a message (here the _meta of tools/list) with a JSON-RPC error holding the refusal envelope', async () => {
-    const secret = 'svc-mcp-meta-credential-b2';
-    const refused = await mcp.listToolsCarrying(secret);
-    expect(refused.code).toBe(-32602);
-    expect(refused.data).toMatchObject({
-      error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] },
-    });
-    expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
-    await mcp.client.ping();
+    await mcp.expectMessageCredentialRefused('svc-mcp-meta-credential-b2');
   });
 
   it('refuses a body over 256 KB with 413 BODY_TOO_LARGE in the API envelope', async () => {

@@ -214,14 +214,7 @@ describe('negative vectors, every tool over stdio', () => {
   });
 
   it('refuses a credential elsewhere in a message (here the _meta of tools/list) with a JSON-RPC error holding the refusal envelope', async () => {
-    const secret = 'svc-mcp-meta-credential-a1';
-    const refused = await mcp.listToolsCarrying(secret);
-    expect(refused.code).toBe(-32602);
-    expect(refused.data).toMatchObject({
-      error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] },
-    });
-    expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
-    await mcp.client.ping();
+    await mcp.expectMessageCredentialRefused('svc-mcp-meta-credential-a1');
   });
 
   it('refuses text that is not Unicode (a lone surrogate) with the REST code and field', async () => {

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListToolsResultSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
 import { ROOT, type TestServer } from './server';
 
 export interface ToolAnswer {
@@ -48,6 +49,20 @@ export class McpTestClient {
       );
     if (!(error instanceof McpError)) throw error;
     return error;
+  }
+
+  /**
+   * A credential in a message outside any tool's arguments is a JSON-RPC -32602 error holding
+   * the refusal envelope, the value never echoed, and the session stays usable.
+   */
+  async expectMessageCredentialRefused(secret: string): Promise<void> {
+    const refused = await this.listToolsCarrying(secret);
+    expect(refused.code).toBe(-32602);
+    expect(refused.data).toMatchObject({
+      error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] },
+    });
+    expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
+    await this.client.ping();
   }
 
   close(): Promise<void> {

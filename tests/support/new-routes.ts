@@ -4,6 +4,7 @@
  * rate limit). Every body pins `nowIso`.
  */
 import { findAssetByTicker } from '../../src/lib/server/registry';
+import type { ReportedRebalance } from '../../src/lib/server/vaults/rebalance-audit';
 import { autonomyCoil } from './autonomy';
 import { intent } from './stock-intents';
 
@@ -21,7 +22,7 @@ export const VAULT_MANIFEST_INPUT = {
   ],
 };
 
-export const REBALANCE_REPORT = {
+export const REBALANCE_REPORT: ReportedRebalance = {
   reportedAt: '2025-12-20T15:00:00Z',
   previousRebalanceAt: '2025-12-01T15:00:00Z',
   navUsdg: '10000',

@@ -14,26 +14,16 @@ import { findExecutionClaim, scanForExecutionClaims } from '../../src/lib/server
 import { quoteReportedText } from '../../src/lib/server/guards/reported-text';
 import { isWithinMarketSession } from '../../src/lib/server/registry/market-session';
 import { looksLikeBrokerTicker, looksLikeChainAddress } from '../../src/lib/server/registry/symbol-space';
-import { SvcError } from '../../src/lib/server/errors';
 import { verifyArtifactReceipt } from '../../src/lib/server/receipts/artifact';
 import { ADDR, autonomyCoil, fullAck } from '../support/autonomy';
 import { rawCoil } from '../support/coils';
+import { svcError } from '../support/svc-error';
 
 const SERVER = new Date('2026-03-04T15:00:00Z');
 const NOW = new Date('2026-01-01T00:00:00Z');
 const coil = (o: Parameters<typeof autonomyCoil>[0] = {}) => coilSchema.parse(autonomyCoil(o));
 const deps = { now: NOW, serverTime: SERVER, stockNotionalCapUsd: 500 };
 const codes = (issues: { code: string }[]) => issues.map((i) => i.code);
-
-function svcError(fn: () => unknown): SvcError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SvcError) return e;
-    throw e;
-  }
-  throw new Error('expected a SvcError');
-}
 
 describe('mandatory autonomy fuses', () => {
   it('include every capsule-required fuse, plus the run notional, market hours and the stop conditions', () => {

@@ -4,18 +4,8 @@ import { riskAudit, fuseChecksumOf } from '../../src/lib/server/coil/audit';
 import { compileCapsule } from '../../src/lib/server/coil/capsule';
 import { REQUIRED_CAPSULE_FUSES } from '../../src/lib/server/coil/fuse-catalogue';
 import { scoreCoil } from '../../src/lib/server/coil/health';
-import { SvcError } from '../../src/lib/server/errors';
 import { ADDR, FULL_FUSES, makeCoil, UNKNOWN_ADDRESS } from '../support/coils';
-
-function svcError(fn: () => unknown): SvcError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SvcError) return error;
-    throw error;
-  }
-  throw new Error('expected a SvcError');
-}
+import { svcError } from '../support/svc-error';
 
 function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(value)) value.forEach((v) => keysDeep(v, out));

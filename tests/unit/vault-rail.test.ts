@@ -4,7 +4,6 @@
  * claim, the partner rebalance plan and the stock lane's preview and command.
  */
 import { describe, expect, it } from 'vitest';
-import { SvcError } from '../../src/lib/server/errors';
 import { classifyPriceReading, explainOraclePolicy, MODEL_ACCRUAL_MAX_AGE_SECONDS } from '../../src/lib/server/registry/oracle-policy';
 import { findAssetByTicker, ORACLE_POLICY } from '../../src/lib/server/registry';
 import { planProviderRewards, REWARD_SPLIT, splitByBps } from '../../src/lib/server/vaults/rewards';
@@ -18,19 +17,11 @@ import { normalizeIntent } from '../../src/lib/server/stocks/intent';
 import { scanForExecutionClaims } from '../../src/lib/server/guards/output-guard';
 import { verifyArtifactReceipt } from '../../src/lib/server/receipts/artifact';
 import { intent } from '../support/stock-intents';
+import { svcError } from '../support/svc-error';
+import { REBALANCE_REPORT, VAULT_MANIFEST_INPUT } from '../support/new-routes';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const SERVER = new Date('2026-03-04T15:00:00Z');
-
-function svcError(fn: () => unknown): SvcError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SvcError) return e;
-    throw e;
-  }
-  throw new Error('expected a SvcError');
-}
 
 describe('reward split', () => {
   it('floors each leg and gives the treasury exactly the remainder, so the legs sum to the amount', () => {
@@ -113,34 +104,12 @@ describe('oracle policy', () => {
 });
 
 describe('vault rebalance audit', () => {
-  const { manifest } = createVaultManifest({
-    slug: 'test-vault',
-    name: 'Test vault',
-    allocations: [
-      { ticker: 'NVDA', tokenAddress: findAssetByTicker('NVDA')!.address, targetWeightBps: 3000 },
-      { ticker: 'SPY', tokenAddress: findAssetByTicker('SPY')!.address, targetWeightBps: 3000 },
-      { ticker: 'USDG', tokenAddress: findAssetByTicker('USDG')!.address, targetWeightBps: 4000 },
-    ],
-  });
+  const { manifest } = createVaultManifest(VAULT_MANIFEST_INPUT);
   const a = (t: string) => findAssetByTicker(t)!.address;
   const report = (o: Partial<ReportedRebalance> = {}): ReportedRebalance => ({
+    ...REBALANCE_REPORT,
     reportedAt: '2026-03-03T15:00:00Z',
     previousRebalanceAt: '2026-02-20T15:00:00Z',
-    navUsdg: '10000',
-    preWeights: [
-      { tokenAddress: a('NVDA'), weightBps: 3600 },
-      { tokenAddress: a('SPY'), weightBps: 2400 },
-      { tokenAddress: a('USDG'), weightBps: 4000 },
-    ],
-    postWeights: [
-      { tokenAddress: a('NVDA'), weightBps: 3000 },
-      { tokenAddress: a('SPY'), weightBps: 3000 },
-      { tokenAddress: a('USDG'), weightBps: 4000 },
-    ],
-    trades: [
-      { tokenAddress: a('NVDA'), side: 'sell', notionalUsdg: '600', slippageBps: 20 },
-      { tokenAddress: a('SPY'), side: 'buy', notionalUsdg: '600', slippageBps: 20 },
-    ],
     ...o,
   });
   const deps = { now: NOW, serverTime: SERVER };

@@ -11,17 +11,14 @@ import { z } from 'zod';
 import { SvcError } from '../errors';
 import { createRequestContext } from './context';
 import { statusForCode, toSvcError } from './error-map';
-import { createCallerFactory, INVARIANTS, STAMPED_FAMILIES, type RouteFamily } from './init';
+import { INVARIANTS, STAMPED_FAMILIES, type RouteFamily } from './init';
 import { EXTRA_OPENAPI_PATHS } from './extra-openapi';
 import { RouteIndex, buildRouteTable, procedureRecord, REST_PREFIX } from './route-table';
-import { appRouter } from './router';
+import { appRouter, callProcedureAt } from './router';
 
 export const routeIndex = new RouteIndex(buildRouteTable(procedureRecord(appRouter)));
 
-const createCaller = createCallerFactory(appRouter);
-
 /** A procedure of the server-side caller by its dotted path (e.g. `tools.validateCoil`). */
-type CallerNode = { [key: string]: CallerNode } & ((input: unknown) => Promise<unknown>);
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -107,9 +104,7 @@ export async function handleRest(event: RequestEvent): Promise<Response> {
   const input = restInput(method, event.url, pathParams, event.locals.state.body);
   let data: unknown;
   try {
-    const caller = createCaller(createRequestContext(event, resHeaders)) as unknown as CallerNode;
-    const procedure = route.procedurePath.split('.').reduce((node, key) => node[key]!, caller);
-    data = await procedure(input);
+    data = await callProcedureAt(createRequestContext(event, resHeaders), route.procedurePath, input);
   } catch (error) {
     return restErrorResponse(toSvcError(error, route.meta), route.family, resHeaders);
   }

@@ -2,7 +2,8 @@
  * The application router. Each family has its own router; later capabilities add theirs
  * here. `AppRouter` is the type a TypeScript consumer builds a typed client from.
  */
-import { router } from './init';
+import type { RequestContext } from './context';
+import { createCallerFactory, router } from './init';
 import { registerToolProcedures } from './mcp-tools';
 import { autonomyRouter } from './routers/autonomy';
 import { authRouter } from './routers/auth';
@@ -33,5 +34,17 @@ export const appRouter = router({
 });
 
 registerToolProcedures(appRouter);
+
+const createCaller = createCallerFactory(appRouter);
+
+/**
+ * Calls the procedure at a dotted path (a REST route's, an MCP tool's) through the server-side
+ * caller, so every middleware of the procedure runs exactly as for the typed client.
+ */
+export function callProcedureAt(ctx: RequestContext, procedurePath: string, input: unknown): Promise<unknown> {
+  let target: unknown = createCaller(ctx);
+  for (const key of procedurePath.split('.')) target = (target as Record<string, unknown>)[key];
+  return (target as (input: unknown) => Promise<unknown>)(input);
+}
 
 export type AppRouter = typeof appRouter;
