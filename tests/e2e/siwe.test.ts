@@ -9,7 +9,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, launchBrowser } from '../support/browser';
+import { browserSkipReason, followNav, launchBrowser } from '../support/browser';
 import { injectWallet } from '../support/injected-wallet';
 import { startServer, type TestServer } from '../support/server';
 import { WALLET_A, WALLET_B, signIn } from '../support/siwe';
@@ -67,7 +67,7 @@ describe('Sign in with Ethereum (browser)', () => {
     expect(await page.evaluate(() => document.cookie)).not.toContain('svc_session'); // HttpOnly
 
     // Generate a Coil while signed in.
-    await page.click('nav a[href="/strategist"]');
+    await followNav(page, '/strategist', 'Strategist');
     await page.getByTestId('thesis-input').fill('AI chips and data-center GPUs, with NVDA leading');
     await page.getByTestId('generate-button').click();
     await page.getByTestId('coil-result').waitFor();
@@ -108,7 +108,7 @@ describe('Sign in with Ethereum (browser)', () => {
     await expect.poll(() => page.getByTestId('me-signed-out').isVisible()).toBe(true);
 
     // A Coil generated after logout belongs to no wallet.
-    await page.click('nav a[href="/strategist"]');
+    await followNav(page, '/strategist', 'Strategist');
     await page.getByTestId('thesis-input').fill('Payments networks and cloud software over a long horizon');
     await page.getByTestId('generate-button').click();
     await page.getByTestId('coil-result').waitFor();

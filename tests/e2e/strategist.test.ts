@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, launchBrowser, recordTrpcCalls } from '../support/browser';
+import { browserSkipReason, followNav, launchBrowser, recordTrpcCalls } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 let server: TestServer | undefined;
@@ -36,7 +36,7 @@ describe('strategist page', () => {
     const page = await browser!.newPage();
     const calls = recordTrpcCalls(page);
     await page.goto(`${server!.url}/`);
-    await page.click('nav a[href="/strategist"]');
+    await followNav(page, '/strategist', 'Strategist');
     await page.getByTestId('thesis-input').fill('AI chips and data-center GPUs, with NVDA leading');
     await page.getByTestId('generate-button').click();
     const result = page.getByTestId('coil-result');

@@ -61,3 +61,14 @@ export function recordTrpcCalls(page: Page): string[] {
   });
   return calls;
 }
+
+/**
+ * Follows a link of the header nav and waits until the new page's main heading shows: until
+ * the client-side navigation ends, the page being left is still in the DOM (the home page has
+ * a thesis box too), and a field filled then belongs to it.
+ */
+export async function followNav(page: Page, href: string, heading: string): Promise<void> {
+  await page.click(`nav a[href="${href}"]`);
+  await page.waitForURL((url) => url.pathname === href);
+  await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+}
