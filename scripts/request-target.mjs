@@ -1,12 +1,11 @@
-// The raw request target, checked before SvelteKit sees it. adapter-node parses the target
-// with the WHATWG URL parser, which resolves `..` and `%2e%2e` segments (and treats `\` as
-// `/`), so `/api/vaults/%2e%2e?x=1` reaches SvelteKit as `/api/?x=1` and is redirected
-// (308, query repeated) before the server's own hook can refuse it. A target with a dot
-// segment is never a client's honest request (browsers and HTTP clients resolve them), so
-// it is marked here and routed to `/api` without its query; the hook answers it with
-// 400 PATH_MALFORMED in the JSON envelope (src/hooks.server.ts).
+// The raw request target, checked before anything parses it. The WHATWG URL parser resolves
+// `..` and `%2e%2e` segments (and treats `\` as `/`), so `/api/vaults/%2e%2e?x=1` would reach
+// the app as `/api/?x=1` (SvelteKit even redirected it, 308 with the query repeated). A
+// target with a dot segment is never a client's honest request (browsers and HTTP clients
+// resolve them), so it is marked here and routed to `/api` without its query; the API front
+// answers it with 400 PATH_MALFORMED in the JSON envelope (src/lib/server/http/front.ts).
 
-/** The property of the Node request that carries the refusal reason to the hook. */
+/** The property of the Node request that carries the refusal reason to the API front. */
 export const REFUSED_TARGET = Symbol.for('svc.refusedRequestTarget');
 
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;

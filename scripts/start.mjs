@@ -65,26 +65,33 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   if (!process.argv.includes('--no-build')) buildIfNeeded();
   if (process.argv.includes('--build-only')) process.exit(0);
   process.env.NODE_ENV ??= 'production';
-  // The service enforces its own 256 KB cap while streaming (src/lib/server/http/body.ts);
-  // adapter-node's coarser limit would answer first, in another format, without this.
-  process.env.BODY_SIZE_LIMIT ??= 'Infinity';
   await serve();
 }
 
 /**
- * adapter-node's request handler behind one check of the raw request target
- * (scripts/request-target.mjs), which must run before SvelteKit resolves the path. The
- * rest is what adapter-node's own entry does for this service: HOST and PORT, and a
+ * One Node server for the whole app: the raw request target is checked first
+ * (scripts/request-target.mjs, before anything resolves the path); the API (/api, /trpc,
+ * /mcp) goes to the app's API front straight from Node's request (src/lib/server/http/
+ * node-front.ts), and everything else (the pages, their assets) to adapter-node's handler.
+ * The rest is what adapter-node's own entry does for this service: HOST and PORT, and a
  * graceful shutdown on SIGTERM/SIGINT (idle connections closed at once, the others after
  * SHUTDOWN_TIMEOUT seconds).
  */
 async function serve() {
+  // Importing the handler starts the app (its `init` hook migrates the database and
+  // publishes the API front), so the front is read after it.
   const { handler } = await import(join(ROOT, 'build', 'handler.js'));
+  const api = globalThis[Symbol.for('svc.nodeApiFront')];
+  if (!api) throw new Error('the built app published no API front (src/hooks.server.ts init)');
   const host = process.env.HOST || '0.0.0.0';
   const port = Number(process.env.PORT || 3000);
   const shutdownTimeoutSeconds = Number(process.env.SHUTDOWN_TIMEOUT || 30);
   const server = http.createServer((req, res) => {
     screenRequestTarget(req);
+    if (api.isApiTarget(req.url ?? '/')) {
+      api.serve(req, res);
+      return;
+    }
     // SvelteKit answers every path itself; `next` is only reached if it ever did not.
     handler(req, res, () => {
       res.statusCode = 404;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, readJsonObjectBody } from '../../src/lib/server/http/body';
+import { bodySourceOf } from '../../src/lib/server/http/fetch-front';
 
 function streamOf(bytes: number, chunk = 16 * 1024): ReadableStream<Uint8Array> {
   let sent = 0;
@@ -14,7 +15,7 @@ function streamOf(bytes: number, chunk = 16 * 1024): ReadableStream<Uint8Array> 
 }
 
 const post = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  new Request('http://x/api', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
+  bodySourceOf(new Request('http://x/api', { method: 'POST', body, headers, duplex: 'half' } as RequestInit));
 
 describe('readJsonObjectBody', () => {
   it('parses an object', async () => {

@@ -33,6 +33,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     host: opt(env.HOST) ?? '0.0.0.0',
     origin: opt(env.ORIGIN) ?? `http://localhost:${port}`,
+    /**
+     * Behind a proxy: the header that carries the client's address (the rate limit counts per
+     * client), and for `x-forwarded-for` which entry from the right is the client's. The same
+     * variables, and the same rule, as adapter-node's for the pages.
+     */
+    proxy: {
+      addressHeader: opt(env.ADDRESS_HEADER)?.toLowerCase(),
+      xffDepth: int(env.XFF_DEPTH, 1, 1),
+    },
     databaseUrl: opt(env.DATABASE_URL) ?? 'file:./data/svc.db',
     rateLimit: {
       max: int(env.RATE_LIMIT_MAX, 30, 1),

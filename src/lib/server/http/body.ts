@@ -30,56 +30,61 @@ export function requireWithinBodyCap(value: unknown, limit = MAX_BODY_BYTES): vo
   if (Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') > limit) throw tooLarge(limit);
 }
 
-/** Collects the body bytes, stopping (and cancelling the stream) as soon as the cap is passed. */
-export async function readBodyCapped(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > DRAIN_BYTES) throw tooLarge(limit, true);
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await drain(reader, total);
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+/**
+ * A request body as the HTTP front sees it, whichever server received it: a Node request is
+ * an async iterable of Buffers, and so is a web `ReadableStream`.
+ */
+export interface BodySource {
+  contentType: string | null;
+  contentLength: string | null;
+  /** The bytes as they arrive; null when the request has no body. */
+  chunks: AsyncIterable<Uint8Array> | null;
 }
 
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number): Promise<void> {
-  let total = seen;
-  while (total <= DRAIN_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    total += value.byteLength;
+/** Collects the body bytes, stopping as soon as the cap is passed (see DRAIN_BYTES for the rest). */
+export async function readBodyCapped(source: BodySource, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const declared = source.contentLength;
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > DRAIN_BYTES) throw tooLarge(limit, true);
+  if (!source.chunks) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let overCap = false;
+  // Leaving the loop early (past DRAIN_BYTES) ends the source: a web stream is cancelled, a
+  // Node request destroyed with its connection.
+  for await (const chunk of source.chunks) {
+    total += chunk.byteLength;
+    if (total > limit) overCap = true;
+    if (overCap) {
+      if (total > DRAIN_BYTES) break;
+      continue;
+    }
+    chunks.push(chunk);
   }
-  await reader.cancel().catch(() => undefined);
+  if (overCap) throw tooLarge(limit);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
 /**
  * Reads and discards a body nobody read (the request was refused before its body mattered),
- * up to the same bound as after the cap, then cancels. Without it a refused request's body
- * would sit unread in a kept-alive connection and stall the next request on it.
+ * up to the same bound as after the cap. Without it a refused request's body would sit unread
+ * in a kept-alive connection and stall the next request on it.
  */
-export async function discardBody(request: Request): Promise<void> {
-  if (!request.body || request.bodyUsed) return;
+export async function discardBody(source: BodySource): Promise<void> {
+  if (!source.chunks) return;
+  let total = 0;
   try {
-    await drain(request.body.getReader(), 0);
+    for await (const chunk of source.chunks) {
+      total += chunk.byteLength;
+      if (total > DRAIN_BYTES) break;
+    }
   } catch {
     // The client went away: nothing left to discard.
   }
 }
+
+// Decoders keep no state between whole-buffer decodes, so one of each serves every request.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const LENIENT_UTF8 = new TextDecoder('utf-8');
 
 function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
@@ -103,16 +108,16 @@ export interface ReadBodyOptions {
  * input); anything else must be `application/json`, valid UTF-8 JSON, and an object. No
  * error message quotes the body.
  */
-export async function readJsonObjectBody(request: Request, options: ReadBodyOptions = {}): Promise<ParsedBody> {
-  const bytes = await readBodyCapped(request, options.limit ?? MAX_BODY_BYTES);
+export async function readJsonObjectBody(source: BodySource, options: ReadBodyOptions = {}): Promise<ParsedBody> {
+  const bytes = await readBodyCapped(source, options.limit ?? MAX_BODY_BYTES);
   if (bytes.byteLength === 0) return { text: '{}', value: {} };
   let wellFormed = true;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = STRICT_UTF8.decode(bytes);
   } catch {
     wellFormed = false;
-    text = new TextDecoder('utf-8').decode(bytes);
+    text = LENIENT_UTF8.decode(bytes);
   }
   let parsed: { ok: true; value: unknown } | { ok: false };
   try {
@@ -123,7 +128,7 @@ export async function readJsonObjectBody(request: Request, options: ReadBodyOpti
   }
   options.inspect?.(parsed.ok ? parsed.value : text);
 
-  if (!isJsonContentType(request.headers.get('content-type'))) {
+  if (!isJsonContentType(source.contentType)) {
     throw new SvcError('BODY_CONTENT_TYPE', 'POST bodies must be JSON (content-type: application/json)', {
       issues: [{ code: 'BODY_CONTENT_TYPE', message: 'send content-type: application/json' }],
     });

@@ -1,6 +1,18 @@
-import type { Cookies, RequestEvent } from '@sveltejs/kit';
+import { NO_COOKIES, type CookieJar } from '../http/cookie-jar';
 import { resolveSession, type SessionInfo } from '../http/session-cookie';
 import { config, type ServiceConfig } from '../config';
+
+/** The request's headers as a procedure reads them (a web `Headers` fits). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** Headers a procedure adds to its answer (a web `Headers` fits). */
+export interface HeaderWriter {
+  set(name: string, value: string): void;
+}
+
+const NO_HEADERS: HeaderReader = { get: () => null };
 
 /** What every procedure sees of its request, whichever door it came through. */
 export interface RequestContext {
@@ -9,10 +21,10 @@ export interface RequestContext {
   requestId: string;
   clientAddress: string;
   /** Request headers (read-only use: the guards already ran before the procedure). */
-  headers: Headers;
-  cookies: Cookies;
+  headers: HeaderReader;
+  cookies: CookieJar;
   /** Headers a procedure adds to its response (cookies excepted: use `cookies`). */
-  resHeaders: Headers;
+  resHeaders: HeaderWriter;
   /**
    * The server's own clock when the request arrived. Every expiry, freshness and validity
    * check reads it (Mode B pack expiry, x402 validity windows, SIWE messages, nonces and
@@ -37,35 +49,17 @@ export interface InnerContextOptions {
   requestId: string;
   clientAddress: string;
   serverTime: Date;
-  resHeaders?: Headers;
-  headers?: Headers;
+  resHeaders?: HeaderWriter;
+  headers?: HeaderReader;
   /** Absent for callers without cookies (the MCP doors): no session, nothing can be set. */
-  cookies?: Cookies;
+  cookies?: CookieJar;
   config?: ServiceConfig;
 }
 
 /**
- * A cookie jar that holds nothing and refuses to be written: the MCP doors carry no wallet
- * session, and a procedure that tried to set a cookie there would be a bug worth a 500
- * rather than a silently lost session.
- */
-export const NO_COOKIES: Cookies = {
-  get: () => undefined,
-  getAll: () => [],
-  set: () => {
-    throw new Error('this request has no cookie jar (called without HTTP)');
-  },
-  delete: () => {
-    throw new Error('this request has no cookie jar (called without HTTP)');
-  },
-  serialize: () => {
-    throw new Error('this request has no cookie jar (called without HTTP)');
-  },
-};
-
-/**
- * The context without SvelteKit: what the server-side caller (the MCP tools, in-process
- * tests) passes to a procedure. Without cookies the session is anonymous.
+ * The context of a procedure call from the facts of its request, whichever door it came
+ * through (the HTTP front, the MCP tools, in-process tests). Without cookies the session is
+ * anonymous.
  */
 export function createInnerContext(options: InnerContextOptions): RequestContext {
   const cookies = options.cookies ?? NO_COOKIES;
@@ -74,7 +68,7 @@ export function createInnerContext(options: InnerContextOptions): RequestContext
     url: options.url,
     requestId: options.requestId,
     clientAddress: options.clientAddress,
-    headers: options.headers ?? new Headers(),
+    headers: options.headers ?? NO_HEADERS,
     cookies,
     resHeaders: options.resHeaders ?? new Headers(),
     serverTime: options.serverTime,
@@ -82,18 +76,4 @@ export function createInnerContext(options: InnerContextOptions): RequestContext
     config: options.config ?? config(),
     getSession: () => (session ??= options.cookies ? resolveSession(cookies, options.serverTime) : Promise.resolve(null)),
   };
-}
-
-/** The context of an HTTP request (/api, /trpc): the inner context plus the SvelteKit event. */
-export function createRequestContext(event: RequestEvent, resHeaders: Headers): RequestContext {
-  const state = event.locals.state;
-  return createInnerContext({
-    url: event.url,
-    requestId: state.requestId,
-    clientAddress: state.clientAddress,
-    headers: event.request.headers,
-    cookies: event.cookies,
-    resHeaders,
-    serverTime: state.serverTime,
-  });
 }

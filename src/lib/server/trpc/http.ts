@@ -1,24 +1,24 @@
 /**
- * The two HTTP faces of the one router: REST paths under /api (mounted by
- * src/routes/api/[...path]/+server.ts), dispatched here through the route table to tRPC's
- * server-side caller, and the tRPC endpoint for the typed client (/trpc). Both shape errors
- * into the spec's envelopes here, once. trpc-to-openapi only writes the OpenAPI document.
+ * The two HTTP faces of the one router: REST paths under /api, dispatched through the route
+ * table to tRPC's server-side caller, and the tRPC endpoint for the typed client (/trpc). Both
+ * shape errors into the spec's envelopes here, once. The request has already passed the
+ * front's rules (http/front.ts): body read and parsed, guards, rate limit. trpc-to-openapi
+ * only writes the OpenAPI document.
  */
-import type { RequestEvent } from '@sveltejs/kit';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { SvcError } from '../errors';
-import { createRequestContext } from './context';
+import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from '../http/answer';
+import type { RequestCookieJar } from '../http/cookie-jar';
+import { createInnerContext, type HeaderReader } from './context';
 import { statusForCode, toSvcError } from './error-map';
 import { INVARIANTS, STAMPED_FAMILIES, type RouteFamily } from './init';
 import { EXTRA_OPENAPI_PATHS } from './extra-openapi';
-import { RouteIndex, buildRouteTable, procedureRecord, REST_PREFIX } from './route-table';
+import { RouteIndex, buildRouteTable, procedureRecord, REST_PREFIX, type RouteEntry } from './route-table';
 import { appRouter, callProcedureAt } from './router';
 
 export const routeIndex = new RouteIndex(buildRouteTable(procedureRecord(appRouter)));
-
-/** A procedure of the server-side caller by its dotted path (e.g. `tools.validateCoil`). */
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -38,20 +38,16 @@ export function restErrorBody(error: SvcError, family: RouteFamily | undefined):
   return family && STAMPED_FAMILIES.has(family) ? { ...body, ...INVARIANTS } : body;
 }
 
-export function restErrorResponse(error: SvcError, family: RouteFamily | undefined, extraHeaders?: Headers): Response {
-  const headers = new Headers(extraHeaders);
-  headers.set('content-type', 'application/json; charset=utf-8');
-  for (const [k, v] of Object.entries(error.headers ?? {})) headers.set(k, v);
-  return new Response(JSON.stringify(restErrorBody(error, family)), { status: statusForCode(error.code), headers });
+export function restErrorAnswer(error: SvcError, family: RouteFamily | undefined, extraHeaders: AnswerHeaders = {}): ApiAnswer {
+  return jsonAnswer(statusForCode(error.code), JSON.stringify(restErrorBody(error, family)), { ...extraHeaders, ...error.headers });
 }
 
 /**
  * An error raised before tRPC runs (body, guard, rate limit) for a /trpc call, in the
  * shape the typed client decodes (a JSON-RPC style error with our code in `data`).
  */
-export function trpcErrorResponse(error: SvcError): Response {
+export function trpcErrorAnswer(error: SvcError): ApiAnswer {
   const status = statusForCode(error.code);
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', ...(error.headers ?? {}) });
   const body = {
     error: {
       message: error.message,
@@ -59,13 +55,7 @@ export function trpcErrorResponse(error: SvcError): Response {
       data: { httpStatus: status, svcCode: error.code, issues: error.issues },
     },
   };
-  return new Response(JSON.stringify(body), { status, headers });
-}
-
-function copyHeaders(from: Headers, into: Headers): void {
-  from.forEach((value, key) => {
-    if (key.toLowerCase() !== 'set-cookie') into.set(key, value);
-  });
+  return jsonAnswer(status, JSON.stringify(body), { ...error.headers });
 }
 
 /**
@@ -90,43 +80,78 @@ export function restInput(
   return { ...query, ...pathParams };
 }
 
-/** Answers a REST request under /api: the matched procedure through the server-side caller. */
-export async function handleRest(event: RequestEvent): Promise<Response> {
-  const method = event.request.method;
-  const resolved = routeIndex.resolveRest(method, event.url.pathname);
-  if (!resolved) {
-    const code = routeIndex.hasPath(event.url.pathname) ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND';
-    return restErrorResponse(new SvcError(code, code === 'NOT_FOUND' ? 'No such route' : 'Method not allowed on this route'), undefined);
-  }
-  const { route, pathParams } = resolved;
-  const resHeaders = new Headers();
-  // The body was read, size-checked, parsed and guarded in `handle`.
-  const input = restInput(method, event.url, pathParams, event.locals.state.body);
-  let data: unknown;
-  try {
-    data = await callProcedureAt(createRequestContext(event, resHeaders), route.procedurePath, input);
-  } catch (error) {
-    return restErrorResponse(toSvcError(error, route.meta), route.family, resHeaders);
-  }
-  const headers = new Headers();
-  copyHeaders(resHeaders, headers);
-  headers.set('content-type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(data), { status: 200, headers });
+/** The facts of a request that passed the front's rules, as the dispatch needs them. */
+export interface DispatchRequest {
+  method: string;
+  url: URL;
+  requestId: string;
+  clientAddress: string;
+  serverTime: Date;
+  headers: HeaderReader;
+  cookies: RequestCookieJar;
+  /** The POST body as received and as parsed (read, capped and guarded by the front). */
+  rawBody?: string;
+  body?: Record<string, unknown>;
 }
 
-/** Answers the typed client at /trpc. */
-export async function handleTrpc(event: RequestEvent): Promise<Response> {
-  const request = new Request(event.request.url, {
-    method: event.request.method,
-    headers: event.request.headers,
-    body: event.request.method === 'POST' ? (event.locals.state.rawBody ?? '{}') : undefined,
+/** The headers a procedure set, with its cookies. */
+function procedureHeaders(resHeaders: AnswerHeaderBag, cookies: RequestCookieJar): AnswerHeaders {
+  const lines = cookies.setCookieLines();
+  return lines.length ? { ...resHeaders.values, 'set-cookie': lines } : resHeaders.values;
+}
+
+/** Answers a REST request under /api: the matched procedure through the server-side caller. */
+export async function answerRest(
+  request: DispatchRequest,
+  resolved: { route: RouteEntry; pathParams: Record<string, string> },
+): Promise<ApiAnswer> {
+  const { route, pathParams } = resolved;
+  const resHeaders = new AnswerHeaderBag();
+  const context = createInnerContext({
+    url: request.url,
+    requestId: request.requestId,
+    clientAddress: request.clientAddress,
+    serverTime: request.serverTime,
+    headers: request.headers,
+    cookies: request.cookies,
+    resHeaders,
   });
-  return fetchRequestHandler({
-    req: request,
+  // A HEAD request runs its GET route; the front leaves the body out.
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const input = restInput(method, request.url, pathParams, request.body);
+  let data: unknown;
+  try {
+    data = await callProcedureAt(context, route.procedurePath, input);
+  } catch (error) {
+    return restErrorAnswer(toSvcError(error, route.meta), route.family, procedureHeaders(resHeaders, request.cookies));
+  }
+  return jsonAnswer(200, JSON.stringify(data), procedureHeaders(resHeaders, request.cookies));
+}
+
+/** Answers the typed client at /trpc, through tRPC's own fetch adapter. */
+export async function answerTrpc(request: DispatchRequest, headers: Headers): Promise<ApiAnswer> {
+  const fetchRequest = new Request(request.url, {
+    method: request.method,
+    headers,
+    body: request.method === 'POST' ? (request.rawBody ?? '{}') : undefined,
+  });
+  const response = await fetchRequestHandler({
+    req: fetchRequest,
     endpoint: TRPC_PREFIX,
     router: appRouter,
-    createContext: ({ resHeaders }) => createRequestContext(event, resHeaders),
+    createContext: ({ resHeaders }) =>
+      createInnerContext({
+        url: request.url,
+        requestId: request.requestId,
+        clientAddress: request.clientAddress,
+        serverTime: request.serverTime,
+        headers: request.headers,
+        cookies: request.cookies,
+        resHeaders,
+      }),
   });
+  const lines = request.cookies.setCookieLines();
+  return answerOfResponse(response, lines.length ? { 'set-cookie': lines } : {});
 }
 
 let openApiCache: ReturnType<typeof generateOpenApiDocument> | undefined;

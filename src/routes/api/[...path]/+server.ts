@@ -1,10 +1,10 @@
-// Every REST path of the spec, generated from the tRPC procedures (trpc-to-openapi).
+// Every REST path under /api, answered by the API front (src/api-front.ts). The production
+// server hands /api to the front before SvelteKit sees it; this route serves `vite dev` and
+// the pages' server-side loads.
+import { answerApiRoute } from '../../../api-front';
 import type { RequestHandler } from './$types';
-import { handleRest } from '$lib/server/trpc/http';
 
-export const GET: RequestHandler = (event) => handleRest(event);
-export const POST: RequestHandler = (event) => handleRest(event);
-export const fallback: RequestHandler = (event) => handleRest(event);
+export const fallback: RequestHandler = (event) => answerApiRoute(event);
 
 // A trailing slash is the caller's path as sent: answered (404 or the route) in the API's own
 // envelope, never redirected with the query repeated in a Location header.

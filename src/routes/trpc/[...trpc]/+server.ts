@@ -1,9 +1,10 @@
-// The tRPC endpoint the typed client (and the Svelte pages) call.
+// The tRPC endpoint the typed client (and the Svelte pages) call, answered by the API front
+// (src/api-front.ts). The production server hands /trpc to the front before SvelteKit sees
+// it; this route serves `vite dev` and the pages' server-side loads.
+import { answerApiRoute } from '../../../api-front';
 import type { RequestHandler } from './$types';
-import { handleTrpc } from '$lib/server/trpc/http';
 
-export const GET: RequestHandler = (event) => handleTrpc(event);
-export const POST: RequestHandler = (event) => handleTrpc(event);
+export const fallback: RequestHandler = (event) => answerApiRoute(event);
 
 // A trailing slash is the caller's path as sent: answered (404 or the route) in the API's own
 // envelope, never redirected with the query repeated in a Location header.

@@ -14,6 +14,7 @@ import { MAX_MESSAGE_CHARS, MAX_SIGNATURE_CHARS, NONCE_RETENTION_MS } from '../.
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../http/session-cookie';
 import { invalidateSessionToken, signInWithEthereum } from '../../auth/sign-in';
 import { authStore, saveNonce, sweepNonces } from '../../db/auth-repository';
+import type { HeaderWriter } from '../context';
 import { nowIsoField, publicProcedure, rest, router } from '../init';
 
 const noInput = z.object({ nowIso: nowIsoField }).optional();
@@ -38,7 +39,7 @@ const sessionOutput = z.object({
 const AUTH_ERRORS_TEXT =
   'Refusals, each with its own code: 400 SIWE_MESSAGE_MALFORMED (not an EIP-4361 message); 401 SIWE_DOMAIN_MISMATCH, SIWE_URI_MISMATCH, SIWE_VERSION_UNSUPPORTED, SIWE_CHAIN_UNSUPPORTED (only 4663 and 1), SIWE_ISSUED_IN_FUTURE (more than 2 minutes ahead), SIWE_MESSAGE_EXPIRED, SIWE_NOT_YET_VALID, SIWE_NONCE_UNKNOWN, SIWE_NONCE_EXPIRED, SIWE_NONCE_REUSED, SIWE_SIGNATURE_INVALID; 403 ORIGIN_MISMATCH (an Origin header other than ORIGIN; a request without Origin, from a non-browser client, is accepted); 503 SIWE_SIGNATURE_CHECK_UNAVAILABLE (a contract-wallet check could not reach chain 4663).';
 
-function noStore(headers: Headers): void {
+function noStore(headers: HeaderWriter): void {
   headers.set('cache-control', 'no-store');
 }
 

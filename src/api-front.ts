@@ -1,0 +1,22 @@
+/**
+ * The service's API front (src/lib/server/http/front.ts) with its MCP door wired in
+ * (src/mcp/http.ts): the one instance every API request passes through, whether the Node
+ * server hands it over (published in src/hooks.server.ts `init`) or a SvelteKit API route does.
+ */
+import type { RequestEvent } from '@sveltejs/kit';
+import { answerApiFetch } from '$lib/server/http/fetch-front';
+import { createApiFront } from '$lib/server/http/front';
+import { answerMcpOverHttp } from './mcp/http';
+
+export const apiFront = createApiFront({ answerMcp: answerMcpOverHttp });
+
+/** The handler of SvelteKit's API routes (`vite dev`, and the pages' server-side loads). */
+export function answerApiRoute(event: RequestEvent): Promise<Response> {
+  let clientAddress: string;
+  try {
+    clientAddress = event.getClientAddress();
+  } catch {
+    clientAddress = 'unknown';
+  }
+  return answerApiFetch(apiFront, event.request, clientAddress);
+}

@@ -1,0 +1,102 @@
+/**
+ * The REST routes under /api that are not tRPC procedures: the OpenAPI document (generated
+ * from the procedures) and the share card as an SVG image. They pass the same front as every
+ * route (rate limit, guards, log line); their route ids are what the rate limit counts and
+ * the log names. Both are listed in the OpenAPI document (trpc/extra-openapi.ts).
+ */
+import { renderShareCardSvg } from '../coil/share-card';
+import { coilSchema } from '../coil/manifest';
+import { config, secretValues } from '../config';
+import { findCoilByManifestHash, findReceipt } from '../db/coil-repository';
+import { findSvcError, SvcError } from '../errors';
+import { finishAnswer } from '../guards/finish-answer';
+import { shareCardOrRefusal } from '../trpc/routers/coil-shared';
+import { openApiDocument, restErrorAnswer } from '../trpc/http';
+import { logger } from './logger';
+import { jsonAnswer, type ApiAnswer } from './answer';
+
+export interface ExtraRoute {
+  method: 'GET';
+  /** How the rate limit and the log name the route. */
+  routeId: string;
+  pattern: RegExp;
+  answer(params: Record<string, string>): Promise<ApiAnswer>;
+}
+
+let openApiText: string | undefined;
+
+/**
+ * The document is the same for the life of the process: generated and finished (output guard,
+ * secret scrub) once, on the first request.
+ */
+async function openApiAnswer(): Promise<ApiAnswer> {
+  if (openApiText === undefined) {
+    const { answer, report } = finishAnswer(openApiDocument(config().origin), { secrets: secretValues() });
+    if (report.secretScrubbed)
+      logger.error({ event: 'secret_scrubbed', route: 'GET /api/openapi.json' }, 'a configuration secret was about to leave in a response');
+    openApiText = JSON.stringify(answer);
+  }
+  return jsonAnswer(200, openApiText, { 'cache-control': 'no-cache' });
+}
+
+const RECEIPT_ID = /^hrcpt_[0-9a-f]{32}$/;
+
+const receiptNotFound = () =>
+  restErrorAnswer(
+    new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', {
+      issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }],
+    }),
+    'tools',
+  );
+
+/** The share card of a stored receipt as an SVG image (a picture people can post). */
+async function shareCardSvgAnswer(params: Record<string, string>): Promise<ApiAnswer> {
+  const receiptId = params.receiptId!;
+  if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
+  const receipt = await findReceipt(receiptId);
+  if (!receipt) return receiptNotFound();
+  const coil = coilSchema.safeParse(await findCoilByManifestHash(receipt.manifestHash));
+  if (!coil.success) return receiptNotFound();
+  try {
+    // An image escapes the JSON answer finishing, so the card's texts are scanned here, by the
+    // same refusal as POST /api/tools/share-card (422 SHARE_CARD_REJECTED, naming the field).
+    const card = shareCardOrRefusal({ coil: coil.data, receipt, serviceOrigin: config().origin });
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'image/svg+xml; charset=utf-8',
+        'cache-control': 'public, max-age=86400, immutable',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      },
+      body: renderShareCardSvg(card),
+    };
+  } catch (error) {
+    const svc = findSvcError(error);
+    if (svc) return restErrorAnswer(svc, 'tools');
+    throw error;
+  }
+}
+
+const EXTRA_ROUTES: readonly ExtraRoute[] = [
+  { method: 'GET', routeId: '/api/openapi.json', pattern: /^\/api\/openapi\.json\/?$/, answer: openApiAnswer },
+  {
+    method: 'GET',
+    routeId: '/api/share-card/[receiptId].svg',
+    pattern: /^\/api\/share-card\/(?<receiptId>[^/]+)\.svg\/?$/,
+    answer: shareCardSvgAnswer,
+  },
+];
+
+export function resolveExtraRoute(method: string, pathname: string): { route: ExtraRoute; params: Record<string, string> } | undefined {
+  for (const route of EXTRA_ROUTES) {
+    if (route.method !== method) continue;
+    const match = route.pattern.exec(pathname);
+    if (match) return { route, params: { ...match.groups } };
+  }
+  return undefined;
+}
+
+export function extraRouteAtPath(pathname: string): ExtraRoute | undefined {
+  return EXTRA_ROUTES.find((r) => r.pattern.test(pathname));
+}

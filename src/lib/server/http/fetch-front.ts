@@ -1,0 +1,35 @@
+/**
+ * The API front's web face: SvelteKit's API routes (src/routes/api, /trpc, /mcp) hand it their
+ * web `Request`. In production the Node face answers the API before SvelteKit sees it, so these
+ * routes serve only `vite dev` and the pages' server-side loads (SvelteKit's `fetch` of a
+ * same-origin path runs the route in process).
+ */
+import type { ApiFront } from './front';
+import type { BodySource } from './body';
+
+export function bodySourceOf(request: Request): BodySource {
+  return {
+    contentType: request.headers.get('content-type'),
+    contentLength: request.headers.get('content-length'),
+    chunks: request.body,
+  };
+}
+
+export async function answerApiFetch(front: ApiFront, request: Request, clientAddress: string): Promise<Response> {
+  const url = new URL(request.url);
+  const answer = await front.answer({
+    method: request.method,
+    target: url.pathname + url.search,
+    headers: request.headers,
+    webHeaders: () => request.headers,
+    clientAddress,
+    refusedTarget: false,
+    body: bodySourceOf(request),
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (Array.isArray(value)) for (const line of value) headers.append(name, line);
+    else headers.set(name, value);
+  }
+  return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers });
+}

@@ -1,0 +1,91 @@
+/**
+ * The API front's Node face: how the production server (scripts/start.mjs) serves /api, /trpc
+ * and /mcp from Node's own request and response, before SvelteKit (which serves the pages)
+ * would turn them into web objects. The server finds it through `publishNodeFront`, set when
+ * the app starts (src/hooks.server.ts `init`): the API then runs in the same module instance
+ * as the pages' server-side loads, with one database client and one rate limiter.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { config } from '../config';
+import type { ApiFront, ApiRequest } from './front';
+import { apiSurfaceOf } from './front';
+import { logger } from './logger';
+
+/** Set on the Node request by scripts/request-target.mjs when the raw target had a dot segment. */
+const REFUSED_TARGET = Symbol.for('svc.refusedRequestTarget');
+const NODE_FRONT = Symbol.for('svc.nodeApiFront');
+
+export interface NodeFront {
+  /** Whether a raw request target is the API's (else the server hands it to SvelteKit). */
+  isApiTarget(target: string): boolean;
+  serve(req: IncomingMessage, res: ServerResponse): void;
+}
+
+function isApiTarget(target: string): boolean {
+  const query = target.indexOf('?');
+  return apiSurfaceOf(query === -1 ? target : target.slice(0, query)) !== undefined;
+}
+
+/**
+ * The client's address, by adapter-node's rule for the same variables (so the pages and the
+ * API see one client): the `ADDRESS_HEADER` when set (for `x-forwarded-for`, the `XFF_DEPTH`th
+ * entry from the right), else the socket's peer. 'unknown' when the header is missing.
+ */
+function clientAddressOf(req: IncomingMessage): string {
+  const { addressHeader, xffDepth } = config().proxy;
+  if (!addressHeader) return req.socket.remoteAddress ?? 'unknown';
+  const value = req.headers[addressHeader];
+  if (value === undefined) return 'unknown';
+  const text = Array.isArray(value) ? value.join(',') : value;
+  if (addressHeader !== 'x-forwarded-for') return text;
+  const addresses = text.split(',');
+  return xffDepth > addresses.length ? 'unknown' : addresses[addresses.length - xffDepth]!.trim();
+}
+
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function webHeadersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  return headers;
+}
+
+function apiRequestOf(req: IncomingMessage): ApiRequest {
+  const length = req.headers['content-length'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return {
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    headers: { get: (name) => headerValue(req, name) },
+    webHeaders: () => webHeadersOf(req),
+    clientAddress: clientAddressOf(req),
+    refusedTarget: Boolean((req as unknown as Record<symbol, unknown>)[REFUSED_TARGET]),
+    body: { contentType: req.headers['content-type'] ?? null, contentLength: length ?? null, chunks: hasBody ? req : null },
+  };
+}
+
+function serveWith(front: ApiFront, req: IncomingMessage, res: ServerResponse): void {
+  front.answer(apiRequestOf(req)).then(
+    (answer) => {
+      // Node leaves the body of a HEAD answer out itself.
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+      res.end(answer.body);
+    },
+    (error: unknown) => {
+      // The front answers every failure itself; reaching here is a bug of the front.
+      logger.error({ event: 'front_failed', name: error instanceof Error ? error.name : typeof error }, 'API front failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error', issues: [] } }));
+    },
+  );
+}
+
+/** Makes the front available to scripts/start.mjs, which imports the built app first. */
+export function publishNodeFront(front: ApiFront): void {
+  const nodeFront: NodeFront = { isApiTarget, serve: (req, res) => serveWith(front, req, res) };
+  (globalThis as Record<symbol, unknown>)[NODE_FRONT] = nodeFront;
+}
