@@ -19,6 +19,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const { closeDb } = await import('../../src/lib/server/db/client');
+  const { closeCoilRows } = await import('../../src/lib/server/db/coil-row-store');
   await closeDb();
+  await closeCoilRows();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,5 +1,7 @@
 /**
- * Stored Coils and receipts. Both are kept as canonical JSON text. Writes are idempotent:
+ * Stored Coils and receipts. Both are kept as canonical JSON text. The writes of every tool
+ * call and the lineage reads go through db/coil-row-store.ts (the hot path, on a connection of
+ * their own); the other reads through Prisma. Writes are idempotent:
  * a Coil is one row per (manifest hash, owner, coiling agent) and a receipt one row per
  * (receiptId, owner), so repeating a request (same `nowIso`) never duplicates anything.
  * Lineage, provenance and passports are read back from these rows, so they survive restarts
@@ -13,6 +15,7 @@ import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
 import type { PassportStats } from '../receipts/passport';
 import type { Receipt } from '../receipts/receipt';
 import { getDb } from './client';
+import { readLineageRows, writeCoilWithReceipt } from './coil-row-store';
 
 export interface SaveCoilInput {
   coil: Coil;
@@ -33,42 +36,40 @@ export function receiptRowId(receiptId: string, ownerAddress: string | null): st
   return hashCanonical(['receipt', receiptId, ownerAddress]);
 }
 
-/*
- * The two writes every tool call makes are single SQL statements: INSERT ... ON CONFLICT DO
- * NOTHING, the same text on SQLite and PostgreSQL, is "store once" without reading first.
- * Written by hand because Prisma 6 has no create-if-absent (an upsert needs an update, and a
- * create that fails on the unique id throws), and because its client engine compiles every
- * model query on the main thread: the previous find-then-create cost four compiled queries per
- * tool call, about 2.6 ms of the 4.4 ms a tool spent storing (docs/performance.md). Column
- * names are the schema's (prisma/schema.prisma); tests/api/coil-persistence.test.ts reads the
- * rows back through Prisma on both databases.
- */
-
-export async function saveCoil(input: SaveCoilInput): Promise<void> {
-  const id = coilRowId(input.manifestHash, input.ownerAddress, input.agentId);
-  await getDb().$executeRaw`
-    INSERT INTO "Coil" ("id", "slug", "manifestHash", "parentManifestHash", "forkOf", "ownerAddress", "agentId", "manifestJson", "score", "createdAt")
-    VALUES (${id}, ${input.coil.slug}, ${input.manifestHash}, ${input.coil.parentManifestHash ?? null}, ${input.coil.forkOf ?? null}, ${input.ownerAddress},
-            ${input.agentId}, ${canonicalJson(input.coil)}, ${input.score}, ${input.storedAt})
-    ON CONFLICT ("id") DO NOTHING`;
-}
-
-export async function saveReceipt(receipt: Receipt, ownerAddress: string | null, storedAt: Date): Promise<void> {
-  const id = receiptRowId(receipt.receiptId, ownerAddress);
-  // The same instant in both columns (every row's, since the migration that added storedAt
-  // copied createdAt): storedAt is redundant, but dropping it, or moving its (coilSlug,
-  // storedAt) index to createdAt, needs a schema migration, so both stay.
-  await getDb().$executeRaw`
-    INSERT INTO "Receipt" ("id", "receiptId", "kind", "manifestHash", "parentManifestHash", "weightsChecksum", "validationStatus", "coilSlug", "ownerAddress", "receiptJson", "createdAt", "storedAt")
-    VALUES (${id}, ${receipt.receiptId}, ${receipt.kind}, ${receipt.manifestHash}, ${receipt.parentManifestHash ?? null}, ${receipt.weightsChecksum},
-            ${receipt.validationStatus}, ${receipt.coilSlug}, ${ownerAddress}, ${canonicalJson(receipt)}, ${storedAt}, ${storedAt})
-    ON CONFLICT ("id") DO NOTHING`;
-}
-
-/** Saves a Coil and its receipt together (the common case of every tool). */
+/** Saves a Coil and its receipt together (the common case of every tool): resolves once both are committed. */
 export async function saveCoilWithReceipt(input: SaveCoilInput & { receipt: Receipt }): Promise<void> {
-  await saveCoil(input);
-  await saveReceipt(input.receipt, input.ownerAddress, input.storedAt);
+  const { coil, receipt, ownerAddress, storedAt } = input;
+  await writeCoilWithReceipt({
+    coil: {
+      id: coilRowId(input.manifestHash, ownerAddress, input.agentId),
+      slug: coil.slug,
+      manifestHash: input.manifestHash,
+      parentManifestHash: coil.parentManifestHash ?? null,
+      forkOf: coil.forkOf ?? null,
+      ownerAddress,
+      agentId: input.agentId,
+      manifestJson: canonicalJson(coil),
+      score: input.score,
+      createdAt: storedAt,
+    },
+    receipt: {
+      id: receiptRowId(receipt.receiptId, ownerAddress),
+      receiptId: receipt.receiptId,
+      kind: receipt.kind,
+      manifestHash: receipt.manifestHash,
+      parentManifestHash: receipt.parentManifestHash ?? null,
+      weightsChecksum: receipt.weightsChecksum,
+      validationStatus: receipt.validationStatus,
+      coilSlug: receipt.coilSlug,
+      ownerAddress,
+      receiptJson: canonicalJson(receipt),
+      // The same instant in both columns (every row's, since the migration that added storedAt
+      // copied createdAt): storedAt is redundant, but dropping it, or moving its (coilSlug,
+      // storedAt) index to createdAt, needs a schema migration, so both stay.
+      createdAt: storedAt,
+      storedAt,
+    },
+  });
 }
 
 export async function findReceipt(receiptId: string): Promise<Receipt | undefined> {
@@ -116,26 +117,13 @@ export function forkParentStore(viewer: string | null): ForkParentStore {
 
 /** The stored lineage node of one manifest, from its receipts (and Coil rows as a second source). */
 async function lineageNode(manifestHash: string): Promise<LineageNode | undefined> {
-  const db = getDb();
-  const [receipts, coils] = await Promise.all([
-    db.receipt.findMany({
-      where: { manifestHash },
-      select: { receiptId: true, parentManifestHash: true, coilSlug: true },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    }),
-    db.coil.findMany({
-      where: { manifestHash },
-      select: { parentManifestHash: true, slug: true },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: 1,
-    }),
-  ]);
-  if (receipts.length === 0 && coils.length === 0) return undefined;
-  const parent = receipts.find((r) => r.parentManifestHash)?.parentManifestHash ?? coils[0]?.parentManifestHash ?? null;
+  const { receipts, coil } = await readLineageRows(manifestHash);
+  if (receipts.length === 0 && !coil) return undefined;
+  const parent = receipts.find((r) => r.parentManifestHash)?.parentManifestHash ?? coil?.parentManifestHash ?? null;
   return {
     manifestHash,
     parentManifestHash: parent,
-    slug: receipts[0]?.coilSlug ?? coils[0]?.slug ?? null,
+    slug: receipts[0]?.coilSlug ?? coil?.slug ?? null,
     receiptIds: [...new Set(receipts.map((r) => r.receiptId))],
   };
 }

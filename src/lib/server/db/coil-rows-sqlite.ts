@@ -1,0 +1,85 @@
+/**
+ * The Coil and receipt rows on the embedded SQLite file (db/coil-row-store.ts says why beside
+ * Prisma): a better-sqlite3 connection of this module's own, statements prepared once, each
+ * batch one synchronous transaction.
+ *
+ * Two connections in one process share the file safely in WAL mode (the migrator sets it): a
+ * commit of either is seen by the other's next read. Prisma's connection may hold the write
+ * lock across awaits (an interactive transaction); this connection therefore never waits for
+ * the lock inside SQLite (`timeout: 0`: waiting would block the event loop that the other
+ * transaction needs to finish) but tries again a moment later, for as long as better-sqlite3's
+ * own default wait (5 s), and only then fails.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { sqlitePath } from './client';
+import { COIL_COLUMNS, coilValues, quoted, RECEIPT_COLUMNS, receiptValues, type CoilRowStore, type LineageRows } from './coil-rows';
+
+/** How Prisma's SQLite adapter writes a DateTime (its default `iso8601` format). */
+export function sqliteTimestamp(date: Date): string {
+  return date.toISOString().replace('Z', '+00:00');
+}
+
+const LOCK_WAIT_MS = 5000;
+const RETRY_MS = 2;
+
+const params = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+/** Runs a statement (or a transaction), trying again while another connection holds the lock. */
+async function whenUnlocked<T>(run: () => T): Promise<T> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return run();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+}
+
+export function openSqliteCoilRows(url: string): CoilRowStore {
+  const file = sqlitePath(url);
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { timeout: 0 });
+  // The same durability as Prisma's connection (db/client.ts): a commit is in the log before it
+  // returns and survives the process being killed.
+  db.pragma('synchronous = NORMAL');
+
+  const insertCoil = db.prepare(
+    `INSERT INTO "Coil" (${quoted(COIL_COLUMNS)}) VALUES (${params(COIL_COLUMNS.length)}) ON CONFLICT ("id") DO NOTHING`,
+  );
+  const insertReceipt = db.prepare(
+    `INSERT INTO "Receipt" (${quoted(RECEIPT_COLUMNS)}) VALUES (${params(RECEIPT_COLUMNS.length)}) ON CONFLICT ("id") DO NOTHING`,
+  );
+  const receiptsOf = db.prepare<[string], LineageRows['receipts'][number]>(
+    'SELECT "receiptId", "parentManifestHash", "coilSlug" FROM "Receipt" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
+  );
+  const oldestCoilOf = db.prepare<[string], NonNullable<LineageRows['coil']>>(
+    'SELECT "parentManifestHash", "slug" FROM "Coil" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC LIMIT 1',
+  );
+  const insertAll = db.transaction((pairs: Parameters<CoilRowStore['insert']>[0]) => {
+    for (const { coil, receipt } of pairs) {
+      insertCoil.run(coilValues(coil, sqliteTimestamp));
+      insertReceipt.run(receiptValues(receipt, sqliteTimestamp));
+    }
+  });
+
+  return {
+    insert: (pairs) => whenUnlocked(() => insertAll(pairs)),
+    lineage: (manifestHash) =>
+      whenUnlocked(() => {
+        const coil = oldestCoilOf.get(manifestHash);
+        return { receipts: receiptsOf.all(manifestHash), ...(coil ? { coil } : {}) };
+      }),
+    async close() {
+      db.close();
+    },
+  };
+}

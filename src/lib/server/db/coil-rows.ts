@@ -1,0 +1,114 @@
+/**
+ * The Coil and receipt rows as the tables hold them (prisma/schema.prisma), for the two
+ * driver stores of db/coil-row-store.ts.
+ */
+export interface CoilRow {
+  id: string;
+  slug: string;
+  manifestHash: string;
+  parentManifestHash: string | null;
+  forkOf: string | null;
+  ownerAddress: string | null;
+  agentId: string | null;
+  manifestJson: string;
+  score: number | null;
+  createdAt: Date;
+}
+
+export interface ReceiptRow {
+  id: string;
+  receiptId: string;
+  kind: string;
+  manifestHash: string;
+  parentManifestHash: string | null;
+  weightsChecksum: string;
+  validationStatus: string;
+  coilSlug: string;
+  ownerAddress: string | null;
+  receiptJson: string;
+  createdAt: Date;
+  storedAt: Date;
+}
+
+/** A stored Coil and its receipt: written together, each once (INSERT ... ON CONFLICT DO NOTHING). */
+export interface CoilWithReceiptRows {
+  coil: CoilRow;
+  receipt: ReceiptRow;
+}
+
+/** What the lineage of one manifest is read from, oldest rows first. */
+export interface LineageRows {
+  receipts: { receiptId: string; parentManifestHash: string | null; coilSlug: string }[];
+  /** The oldest Coil row of the manifest, when there is one. */
+  coil?: { parentManifestHash: string | null; slug: string };
+}
+
+export interface CoilRowStore {
+  /** Stores every pair in one transaction; a pair already stored is left as it is. */
+  insert(pairs: CoilWithReceiptRows[]): Promise<void>;
+  lineage(manifestHash: string): Promise<LineageRows>;
+  close(): Promise<void>;
+}
+
+/** The columns of each table, in the order of the rows' values below. */
+export const COIL_COLUMNS = [
+  'id',
+  'slug',
+  'manifestHash',
+  'parentManifestHash',
+  'forkOf',
+  'ownerAddress',
+  'agentId',
+  'manifestJson',
+  'score',
+  'createdAt',
+] as const;
+export const RECEIPT_COLUMNS = [
+  'id',
+  'receiptId',
+  'kind',
+  'manifestHash',
+  'parentManifestHash',
+  'weightsChecksum',
+  'validationStatus',
+  'coilSlug',
+  'ownerAddress',
+  'receiptJson',
+  'createdAt',
+  'storedAt',
+] as const;
+
+/** A row's values in column order, with its timestamps written the way the database's Prisma adapter writes them. */
+export function coilValues(row: CoilRow, timestamp: (date: Date) => string): unknown[] {
+  return [
+    row.id,
+    row.slug,
+    row.manifestHash,
+    row.parentManifestHash,
+    row.forkOf,
+    row.ownerAddress,
+    row.agentId,
+    row.manifestJson,
+    row.score,
+    timestamp(row.createdAt),
+  ];
+}
+
+export function receiptValues(row: ReceiptRow, timestamp: (date: Date) => string): unknown[] {
+  return [
+    row.id,
+    row.receiptId,
+    row.kind,
+    row.manifestHash,
+    row.parentManifestHash,
+    row.weightsChecksum,
+    row.validationStatus,
+    row.coilSlug,
+    row.ownerAddress,
+    row.receiptJson,
+    timestamp(row.createdAt),
+    timestamp(row.storedAt),
+  ];
+}
+
+export const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
