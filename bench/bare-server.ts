@@ -23,8 +23,9 @@ import { publicRegistry } from '$lib/server/registry';
 import { generateCoil } from '$lib/server/strategist';
 import { serviceHealth } from '$lib/server/system/health';
 import { findPaidService } from '$lib/server/x402/catalogue';
-import { facilitatorLaneState, facilitatorSettingsFrom } from '$lib/server/x402/lanes';
-import { buildRequirements, paymentRequiredHeader, paymentRequiredV1Body } from '$lib/server/x402/requirements';
+import { facilitatorLaneState, facilitatorSettingsFrom, vaultServiceLaneOf } from '$lib/server/x402/lanes';
+import { refusalOf } from '$lib/server/x402/paid-call';
+import { buildRequirements } from '$lib/server/x402/requirements';
 
 type Body = Record<string, unknown>;
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
@@ -80,12 +81,15 @@ const POST: Record<string, (body: Body) => Promise<Answer>> = {
     });
     return { status: 200, body: { tool: 'drift-check', report, receipt } };
   },
+  // Without a payment header the paid call's outcome is "payment required" (x402/paid-call.ts
+  // `payForAnswer`, before any other work): the same challenge, with its chain blocks and the
+  // two invariants of the x402 family, as the service answers.
   '/api/vaults/x402/vault-risk-score': async () => {
     const cfg = config();
     const state = facilitatorLaneState(facilitatorSettingsFrom(cfg.facilitator));
-    const req = buildRequirements(findPaidService('vault-risk-score')!, { payTo: state.payTo!, origin: cfg.origin });
-    const error = 'Payment required';
-    return { status: 402, body: paymentRequiredV1Body(req, error), headers: { 'payment-required': paymentRequiredHeader(req, error) } };
+    const requirements = buildRequirements(findPaidService('vault-risk-score')!, { payTo: state.payTo!, origin: cfg.origin });
+    const challenge = refusalOf({ kind: 'payment_required', requirements }, vaultServiceLaneOf(cfg.facilitator));
+    return { status: 402, body: { ...challenge.body, notInvestmentAdvice: true, liveOrderSent: false }, headers: challenge.headers };
   },
 };
 

@@ -87,9 +87,18 @@ const ROUTES = [
     body: coilBody({ currentWeightsBps: { NVDA: 4500, AMD: 2500, MSFT: 3000 } }),
     status: 200,
   },
-  { name: 'GET health', method: 'GET', path: '/api/health', status: 200 },
-  { name: 'GET stocks/registry', method: 'GET', path: '/api/stocks/registry', status: 200 },
-  { name: 'x402 402 challenge', method: 'POST', path: '/api/vaults/x402/vault-risk-score', body: () => '{}', status: 402 },
+  // The answers of these three are the same bytes from both servers (checked before loading):
+  // the yardstick does the same work, not less.
+  { name: 'GET health', method: 'GET', path: '/api/health', status: 200, sameAnswer: true },
+  { name: 'GET stocks/registry', method: 'GET', path: '/api/stocks/registry', status: 200, sameAnswer: true },
+  {
+    name: 'x402 402 challenge',
+    method: 'POST',
+    path: '/api/vaults/x402/vault-risk-score',
+    body: () => '{}',
+    status: 402,
+    sameAnswer: true,
+  },
 ].filter((r) => !ONLY || ONLY.includes(r.name));
 
 const FACILITATOR_ENV = {
@@ -184,6 +193,7 @@ function load(base, route) {
   });
 }
 
+/** One request; fails unless it gets the route's status. Returns the body and the x402 header. */
 async function check(base, route) {
   const res = await fetch(base + route.path, {
     method: route.method,
@@ -193,6 +203,7 @@ async function check(base, route) {
   const text = await res.text();
   if (res.status !== route.status)
     throw new Error(`${route.name} at ${base}: HTTP ${res.status} (expected ${route.status}): ${text.slice(0, 300)}`);
+  return `${res.headers.get('payment-required') ?? ''}\n${text}`;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -250,7 +261,10 @@ try {
   let worst = { ratio: Infinity, name: '' };
   for (const route of ROUTES) {
     const totals = { service: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 }, bare: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 } };
-    for (const base of Object.values(servers)) await check(base, route);
+    const answers = [];
+    for (const base of Object.values(servers)) answers.push(await check(base, route));
+    if (route.sameAnswer && answers[0] !== answers[1])
+      throw new Error(`${route.name}: the bare server answers differently from the service`);
     // Warm both (JIT, statement caches) before anything is counted.
     for (const base of Object.values(servers))
       await new Promise((r, j) =>

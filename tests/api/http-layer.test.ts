@@ -184,6 +184,19 @@ describe('clock', () => {
   });
 });
 
+/** The structured log line of a request, by its id. */
+function logLineOf(requestId: string | null): Record<string, unknown> | undefined {
+  for (const line of server.logs) {
+    try {
+      const parsed = JSON.parse(line);
+      if (parsed?.requestId === requestId) return parsed;
+    } catch {
+      // Not a JSON line (the listening banner).
+    }
+  }
+  return undefined;
+}
+
 describe('routing and logs', () => {
   it('answers unknown routes with 404 and wrong methods with 405, in the envelope', async () => {
     const missing = await server.get('/api/nope');
@@ -194,6 +207,30 @@ describe('routing and logs', () => {
     expect(wrong.json.error.code).toBe('METHOD_NOT_ALLOWED');
     const put = await server.request('PUT', '/api/health');
     expect(put.status).toBe(405);
+    // A route that is not a procedure (the OpenAPI document) answers in the same envelope.
+    const post = await server.post('/api/openapi.json', {});
+    expect(post.status).toBe(405);
+    expect(post.json.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('answers HEAD as its GET, without the body, counted against the same route', async () => {
+    const head = await server.request('HEAD', '/api/stocks/registry');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toContain('application/json');
+    expect(head.text).toBe('');
+    const get = await server.get('/api/stocks/registry');
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(get.text));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(logLineOf(head.headers.get('x-request-id'))).toMatchObject({ method: 'HEAD', route: 'GET /api/stocks/registry', status: 200 });
+  });
+
+  it('answers a static document (health, the registry) the same to every request, each with its own request id', async () => {
+    const [a, b] = [await server.get('/api/health'), await server.get('/api/health')];
+    expect(b.text).toBe(a.text);
+    expect(b.headers.get('x-request-id')).not.toBe(a.headers.get('x-request-id'));
+    // With a query string (a pinned clock) it is computed as any answer is, and says the same.
+    expect((await server.get('/api/health?nowIso=2030-01-01T00:00:00Z')).text).toBe(a.text);
+    expect((await server.get('/trpc/system.health')).json.result.data).toEqual(a.json);
   });
 
   it('returns x-request-id and writes one structured JSON log line per request', async () => {
@@ -201,16 +238,7 @@ describe('routing and logs', () => {
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     await new Promise((r) => setTimeout(r, 100));
-    const line = server.logs
-      .map((l) => {
-        try {
-          return JSON.parse(l);
-        } catch {
-          return undefined;
-        }
-      })
-      .find((l) => l?.requestId === id);
-    expect(line).toMatchObject({ method: 'GET', route: 'GET /api/health', status: 200, durationMs: expect.any(Number) });
+    expect(logLineOf(id)).toMatchObject({ method: 'GET', route: 'GET /api/health', status: 200, durationMs: expect.any(Number) });
   });
 
   it('keeps a caller-supplied safe request id', async () => {

@@ -2,16 +2,16 @@
  * In-process calls through tRPC's server-side caller: the same procedures, middlewares
  * (answer finishing, error status, well-formed text, clock) and zod input/output parsing as
  * over HTTP, without building or starting the server. A RequestContext is made here without
- * SvelteKit, from a URL, headers, a minimal cookie jar and a configuration read from `env`
+ * a server, from a URL, headers, a minimal cookie jar and a configuration read from `env`
  * (never the process environment, so a test sees only what it sets).
  *
- * What crosses HTTP (statuses as sent, headers, the body cap, the hook's guards, cookies,
+ * What crosses HTTP (statuses as sent, headers, the body cap, the front's guards, cookies,
  * rate limits) stays in the real-server tests of tests/api.
  */
-import type { Cookies } from '@sveltejs/kit';
 import type { SessionInfo } from '../../src/lib/server/auth/session';
 import { loadConfig, type ServiceConfig } from '../../src/lib/server/config';
 import { findSvcError, type SvcError } from '../../src/lib/server/errors';
+import type { CookieJar } from '../../src/lib/server/http/cookie-jar';
 import type { RequestContext } from '../../src/lib/server/trpc/context';
 import { statusForCode } from '../../src/lib/server/trpc/error-map';
 import { createCallerFactory } from '../../src/lib/server/trpc/init';
@@ -32,18 +32,17 @@ export interface TestContextOptions {
 }
 
 /**
- * A cookie jar with SvelteKit's `Cookies` surface: what a procedure sets is readable back
- * (and listed in `written`), so a test can see a session cookie being set or cleared.
+ * A cookie jar (the front's `CookieJar` surface): what a procedure sets is readable back (and
+ * listed in `written`), so a test can see a session cookie being set or cleared.
  */
 export function testCookies(
   initial: Record<string, string> = {},
-): Cookies & { written: Array<{ name: string; value: string; options: unknown }> } {
+): CookieJar & { written: Array<{ name: string; value: string; options: unknown }> } {
   const jar = new Map(Object.entries(initial));
   const written: Array<{ name: string; value: string; options: unknown }> = [];
   return {
     written,
     get: (name) => jar.get(name),
-    getAll: () => [...jar].map(([name, value]) => ({ name, value })),
     set: (name, value, options) => {
       jar.set(name, value);
       written.push({ name, value, options });
@@ -52,7 +51,6 @@ export function testCookies(
       jar.delete(name);
       written.push({ name, value: '', options });
     },
-    serialize: (name, value) => `${name}=${encodeURIComponent(value)}`,
   };
 }
 

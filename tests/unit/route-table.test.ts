@@ -40,6 +40,33 @@ describe('the route table', () => {
     expect(routeIndex.hasPath('/api/vaults/schema')).toBe(true);
   });
 
+  it('resolves every path as a scan of the whole table in order would (the indexes only skip routes that cannot match)', () => {
+    const naive = (method: string, pathname: string) => {
+      for (const route of routeIndex.all()) {
+        if (route.method !== method) continue;
+        const match = route.pattern.exec(pathname);
+        if (match) return { route, pathParams: { ...match.groups } };
+      }
+      return undefined;
+    };
+    const paths = routeIndex.all().flatMap((r) => {
+      const filled = r.template.replace(/\{[^}]+\}/g, 'x1');
+      return [
+        filled,
+        `${filled}/`,
+        `${filled}//`,
+        `${filled}/extra`,
+        r.template.replace(/\{[^}]+\}/g, 'schema'),
+        filled.replace(/\/[^/]+$/, ''),
+      ];
+    });
+    for (const path of [...paths, '/api', '/api/', '/api/nope', '/api/vaults/%ZZ', '/api//health']) {
+      for (const method of ['GET', 'POST']) {
+        expect(routeIndex.resolveRest(method, path), `${method} ${path}`).toEqual(naive(method, path));
+      }
+    }
+  });
+
   it('the server-side caller reaches a procedure by the dotted path the table holds', async () => {
     const route = routeIndex.resolveRest('GET', '/api/health')!.route;
     const ctx = {

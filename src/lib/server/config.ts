@@ -97,12 +97,20 @@ export function config(): ServiceConfig {
   return cached;
 }
 
+/** Each configuration's secrets, listed once: every answer and every log line is checked for them. */
+const secretsOf = new WeakMap<ServiceConfig, string[]>();
+
 /**
  * Configuration values that must never leave the process. Short values are skipped:
  * scrubbing a two-character string out of every response would corrupt honest output
  * and a value that short is not a meaningful secret anyway.
  */
-export function secretValues(cfg: ServiceConfig = config()): string[] {
-  const values = [cfg.partner.apiKey, cfg.facilitator.apiKey, cfg.brokerChainRpcUrl, process.env.DATABASE_URL];
-  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length >= 8))];
+export function secretValues(cfg: ServiceConfig = config()): readonly string[] {
+  let values = secretsOf.get(cfg);
+  if (!values) {
+    const all = [cfg.partner.apiKey, cfg.facilitator.apiKey, cfg.brokerChainRpcUrl, process.env.DATABASE_URL];
+    values = [...new Set(all.filter((v): v is string => typeof v === 'string' && v.length >= 8))];
+    secretsOf.set(cfg, values);
+  }
+  return values;
 }

@@ -22,6 +22,12 @@ export interface SvcErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * A refusal is an answer, not a fault: it carries no stack trace. Nothing reads one (only
+ * failures that are not SvcErrors are logged with their frames), and capturing it, then
+ * formatting it when tRPC copies `stack` onto its own error, was a tenth of the CPU of an x402
+ * 402 challenge (docs/performance.md).
+ */
 export class SvcError extends Error {
   readonly code: string;
   readonly issues: ErrorIssue[];
@@ -29,7 +35,10 @@ export class SvcError extends Error {
   readonly headers?: Record<string, string>;
 
   constructor(code: string, message: string, options: SvcErrorOptions = {}) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'SvcError';
     this.code = code;
     this.issues = options.issues ?? [];

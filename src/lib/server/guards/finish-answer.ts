@@ -74,6 +74,13 @@ interface PathNode {
   depth: number;
 }
 
+/** A node to visit, which is also its own path. */
+interface Visit extends PathNode {
+  node: unknown;
+  /** Under a declared caller path: outside the execution-claim scan. */
+  exempt: boolean;
+}
+
 function compilePaths(paths: readonly string[] | undefined): string[][] {
   return (paths ?? []).map((p) => p.split('.'));
 }
@@ -121,10 +128,12 @@ export function finishAnswer<T>(answer: T, options: FinishOptions): { answer: T;
   const guardClaims = options.guardClaims !== false;
 
   // Iterative walk: an answer may carry a deep caller document, and a recursion must not be
-  // what knocks the server over.
-  const stack: Array<{ node: unknown; path: PathNode | null; exempt: boolean }> = [{ node: value, path: null, exempt: false }];
+  // what knocks the server over. Each visit is also its node's path (depth 0 is the root).
+  const stack: Visit[] = [{ node: value, parent: null, segment: '', depth: 0, exempt: false }];
   while (stack.length > 0) {
-    const { node, path, exempt } = stack.pop()!;
+    const visit = stack.pop()!;
+    const { node, exempt } = visit;
+    const path = visit.depth === 0 ? null : visit;
     if (typeof node === 'string') {
       if (hasSecrets && !secretFound && containsSecret(node, options.secrets)) secretFound = true;
       if (guardClaims && !exempt && findExecutionClaim(node)) {
@@ -134,14 +143,17 @@ export function finishAnswer<T>(answer: T, options: FinishOptions): { answer: T;
       }
     } else if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) {
-        const childPath: PathNode = { parent: path, segment: i, depth: (path?.depth ?? 0) + 1 };
-        stack.push({ node: node[i], path: childPath, exempt: exempt || (patterns.length > 0 && isCallerPath(childPath, patterns)) });
+        const child: Visit = { node: node[i], parent: path, segment: i, depth: visit.depth + 1, exempt };
+        if (!exempt && patterns.length > 0) child.exempt = isCallerPath(child, patterns);
+        stack.push(child);
       }
     } else if (node !== null && typeof node === 'object') {
-      for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
+      const record = node as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
         if (hasSecrets && !secretFound && containsSecret(key, options.secrets)) secretFound = true;
-        const childPath: PathNode = { parent: path, segment: key, depth: (path?.depth ?? 0) + 1 };
-        stack.push({ node: child, path: childPath, exempt: exempt || (patterns.length > 0 && isCallerPath(childPath, patterns)) });
+        const child: Visit = { node: record[key], parent: path, segment: key, depth: visit.depth + 1, exempt };
+        if (!exempt && patterns.length > 0) child.exempt = isCallerPath(child, patterns);
+        stack.push(child);
       }
     }
   }

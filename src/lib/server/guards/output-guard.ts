@@ -57,9 +57,11 @@ const VERDICT_CACHE_SIZE = 2000;
 const VERDICT_CACHE_MAX_TEXT = 2048;
 
 export function findExecutionClaim(text: string): ExecutionClaim | undefined {
-  if (!ANY_VERB.test(text)) return undefined;
+  // The service's own texts (disclaimers, descriptions) repeat in every answer and most name a
+  // verb ("no order is placed"): their verdict is looked up before any pattern runs.
   const known = verdicts.get(text);
   if (known !== undefined) return known ?? undefined;
+  if (!ANY_VERB.test(text)) return undefined;
   const verdict = scanSentences(text);
   if (text.length <= VERDICT_CACHE_MAX_TEXT) {
     if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();

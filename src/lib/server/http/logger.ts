@@ -6,7 +6,7 @@ import pino from 'pino';
 import { secretValues } from '../config';
 import { scrubSecrets } from '../guards/secret-scrub';
 
-let secrets: string[] | undefined;
+let secrets: readonly string[] | undefined;
 
 const options: pino.LoggerOptions = {
   level: process.env.LOG_LEVEL ?? 'info',

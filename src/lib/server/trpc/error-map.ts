@@ -276,9 +276,18 @@ export function toSvcError(error: unknown, meta: SvcMeta | undefined): SvcError 
   return new SvcError('INTERNAL', 'Internal error');
 }
 
-/** Re-throws a SvcError as the tRPC error of its status so /trpc answers the same status. */
+/**
+ * Re-throws a SvcError as the tRPC error of its status so /trpc answers the same status. Like
+ * the SvcError it carries (errors.ts), it captures no stack trace: it is a refusal.
+ */
 export function asTrpcError(error: SvcError): TRPCError {
-  return new TRPCError({ code: trpcCodeForStatus(statusForCode(error.code)), message: error.message, cause: error });
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new TRPCError({ code: trpcCodeForStatus(statusForCode(error.code)), message: error.message, cause: error });
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
 }
 
 /**

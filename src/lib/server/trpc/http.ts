@@ -100,11 +100,30 @@ function procedureHeaders(resHeaders: AnswerHeaderBag, cookies: RequestCookieJar
   return lines.length ? { ...resHeaders.values, 'set-cookie': lines } : resHeaders.values;
 }
 
+/**
+ * The finished text of each `staticAnswer` procedure's answer (with the headers it set), by
+ * procedure: it is the same for every request of the process's life.
+ */
+const staticAnswers = new Map<string, { body: string; headers: AnswerHeaders }>();
+
 /** Answers a REST request under /api: the matched procedure through the server-side caller. */
 export async function answerRest(
   request: DispatchRequest,
   resolved: { route: RouteEntry; pathParams: Record<string, string> },
 ): Promise<ApiAnswer> {
+  const { route } = resolved;
+  if (!route.meta.staticAnswer || request.url.search !== '') return callRest(request, resolved);
+  const known = staticAnswers.get(route.procedurePath);
+  if (known) return jsonAnswer(200, known.body, { ...known.headers });
+  const answer = await callRest(request, resolved);
+  if (answer.status === 200 && !('set-cookie' in answer.headers)) {
+    const { 'content-type': _type, ...headers } = answer.headers;
+    staticAnswers.set(route.procedurePath, { body: answer.body, headers });
+  }
+  return answer;
+}
+
+async function callRest(request: DispatchRequest, resolved: { route: RouteEntry; pathParams: Record<string, string> }): Promise<ApiAnswer> {
   const { route, pathParams } = resolved;
   const resHeaders = new AnswerHeaderBag();
   const context = createInnerContext({

@@ -53,6 +53,14 @@ export type SvcMeta = OpenApiMeta<{
    * middleware then only scrubs secrets and never refuses a paid-for answer.
    */
   answerFinishedBeforeSettlement?: boolean;
+  /**
+   * The answer depends on nothing but the service's configuration: not on the input, the
+   * caller, the clock or stored data (the registry, the health flags). The REST front answers a
+   * request without a query string from the finished text of the first such answer
+   * (trpc/http.ts), as it does the OpenAPI document; tests/inproc/static-answers.test.ts holds
+   * every procedure that says so to it.
+   */
+  staticAnswer?: true;
 }>;
 
 const t = initTRPC

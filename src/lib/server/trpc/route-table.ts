@@ -66,6 +66,12 @@ function withoutTrailingSlash(pathname: string): string {
   return pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
 }
 
+function segmentCount(path: string): number {
+  let count = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) count++;
+  return count;
+}
+
 export class RouteIndex {
   private readonly byProcedure: Map<string, RouteEntry>;
   /**
@@ -74,9 +80,19 @@ export class RouteIndex {
    * before every route with parameters), only slower.
    */
   private readonly staticRoutes: Map<string, RouteEntry>;
+  /**
+   * Routes with path parameters by `METHOD <number of segments>` (a parameter is one whole
+   * segment), in table order: a path is matched against the few of its own length only.
+   */
+  private readonly paramRoutes = new Map<string, RouteEntry[]>();
   constructor(private readonly entries: RouteEntry[]) {
     this.byProcedure = new Map(entries.map((e) => [e.procedurePath, e]));
     this.staticRoutes = new Map(entries.filter((e) => !e.template.includes('{')).map((e) => [`${e.method} ${e.template}`, e]));
+    for (const e of entries) {
+      if (!e.template.includes('{')) continue;
+      const key = `${e.method} ${segmentCount(e.template)}`;
+      this.paramRoutes.set(key, [...(this.paramRoutes.get(key) ?? []), e]);
+    }
   }
 
   matchRest(method: string, pathname: string): RouteEntry | undefined {
@@ -88,10 +104,10 @@ export class RouteIndex {
    * passed them; each procedure's schema decides what a parameter may be).
    */
   resolveRest(method: string, pathname: string): { route: RouteEntry; pathParams: Record<string, string> } | undefined {
-    const fixed = this.staticRoutes.get(`${method} ${withoutTrailingSlash(pathname)}`);
+    const path = withoutTrailingSlash(pathname);
+    const fixed = this.staticRoutes.get(`${method} ${path}`);
     if (fixed) return { route: fixed, pathParams: {} };
-    for (const route of this.entries) {
-      if (route.method !== method) continue;
+    for (const route of this.paramRoutes.get(`${method} ${segmentCount(path)}`) ?? []) {
       const match = route.pattern.exec(pathname);
       if (match) return { route, pathParams: { ...match.groups } };
     }

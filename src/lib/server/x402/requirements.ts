@@ -37,7 +37,33 @@ export interface BuiltRequirements {
   resource: { url: string; description: string; mimeType: string };
 }
 
+/**
+ * The requirements of each service on each pinned lane, built once: they depend on nothing
+ * else for the process's life, and every 402 challenge and every settlement rebuilds them.
+ * Frozen, so a caller that changed one could not change the next request's.
+ */
+const builtRequirements = new Map<string, BuiltRequirements>();
+const BUILT_REQUIREMENTS_KEPT = 64;
+
 export function buildRequirements(service: PaidVaultService, pinned: PinnedFacilitatorLane): BuiltRequirements {
+  const key = JSON.stringify([service.name, service.title, service.priceUnits.toString(), pinned.payTo, pinned.origin]);
+  let built = builtRequirements.get(key);
+  if (!built) {
+    built = deepFreeze(requirementsOf(service, pinned));
+    if (builtRequirements.size < BUILT_REQUIREMENTS_KEPT) builtRequirements.set(key, built);
+  }
+  return built;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function requirementsOf(service: PaidVaultService, pinned: PinnedFacilitatorLane): BuiltRequirements {
   const resourceUrl = `${pinned.origin.replace(/\/+$/, '')}${paidServiceRoute(service.name)}`;
   const amountUnits = service.priceUnits.toString();
   const extra = { name: FACILITATOR_LANE.eip712.name, version: FACILITATOR_LANE.eip712.version };
@@ -82,8 +108,22 @@ export function paymentRequiredV2(req: BuiltRequirements, error: string): Paymen
   return { x402Version: 2, error, resource: req.resource, accepts: [req.v2] };
 }
 
+/**
+ * Encoded headers of each (frozen, built once) requirements by refusal text: every 402
+ * challenge of a service repeats one header, and encoding it was a tenth of a challenge's CPU.
+ */
+const encodedHeaders = new WeakMap<BuiltRequirements, Map<string, string>>();
+const ENCODED_HEADERS_KEPT = 32;
+
 export function paymentRequiredHeader(req: BuiltRequirements, error: string): string {
-  return encodePaymentRequiredHeader(paymentRequiredV2(req, error));
+  let byError = encodedHeaders.get(req);
+  if (!byError) encodedHeaders.set(req, (byError = new Map()));
+  let header = byError.get(error);
+  if (header === undefined) {
+    header = encodePaymentRequiredHeader(paymentRequiredV2(req, error));
+    if (byError.size < ENCODED_HEADERS_KEPT) byError.set(error, header);
+  }
+  return header;
 }
 
 /** The v1 requirement as the service sends it (the protocol's type plus the token terms). */

@@ -115,7 +115,7 @@ async function probeDatabase(databaseUrl: string): Promise<DatabaseProbe> {
 
 export const systemRouter = router({
   health: publicProcedure
-    .meta({ family: 'system', openapi: rest('GET', '/health', 'Service mode and feature flags (booleans only)') })
+    .meta({ family: 'system', staticAnswer: true, openapi: rest('GET', '/health', 'Service mode and feature flags (booleans only)') })
     .input(z.object({ nowIso: z.string().optional() }).optional())
     .output(healthSchema)
     .query(({ ctx }) => serviceHealth(ctx.config)),
@@ -147,7 +147,11 @@ export const systemRouter = router({
     }),
 
   registry: publicProcedure
-    .meta({ family: 'registry', openapi: rest('GET', '/stocks/registry', 'The canonical registry of chain 4663 (public-safe)') })
+    .meta({
+      family: 'registry',
+      staticAnswer: true,
+      openapi: rest('GET', '/stocks/registry', 'The canonical registry of chain 4663 (public-safe)'),
+    })
     .input(z.object({ nowIso: z.string().optional() }).optional())
     .output(registrySchema)
     .query(() => publicRegistry()),
