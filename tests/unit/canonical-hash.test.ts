@@ -4,6 +4,8 @@
  * helper (`src/lib/server/canonical.ts`); a stored receipt, plan or pack hash must never change,
  * so any drift in key order, `undefined` handling or number form fails here.
  */
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, hashCanonical, sha256Hex } from '../../src/lib/server/canonical';
@@ -48,6 +50,50 @@ describe('canonical JSON and its hash (one rule for every caller)', () => {
     );
     expect(hashCanonical(PROBE)).toBe('317e6243586596d99b3f98442cc33ed0d5d12a33f04e884232134a84f562d3f2');
     expect(sha256Hex(canonicalJson(PROBE))).toBe(hashCanonical(PROBE));
+  });
+
+  it('writes what the `canonicalize` package writes (the reference it replaced), and refuses what it refuses', () => {
+    const outcome = (f: () => string | undefined) => {
+      try {
+        return { text: f() };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+    };
+    // Any JSON value, with text in every Unicode plane and lone surrogates, numbers of every
+    // magnitude, undefined members and elements, dates, and nesting.
+    const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), loneSurrogate) }),
+    );
+    const leaf = fc.oneof(
+      text,
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.date({ noInvalidDate: true }),
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node')), fc.dictionary(text, tie('node'))),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(outcome(() => canonicalJson(v))).toEqual(
+          outcome(
+            () =>
+              canonicalize(v) ??
+              (() => {
+                throw new Error('value has no JSON representation');
+              })(),
+          ),
+        );
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('refuses a value with no JSON form instead of hashing nothing', () => {

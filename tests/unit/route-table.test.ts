@@ -5,7 +5,8 @@
  * caller reaches a procedure by that path. If a tRPC upgrade changes any of it, this fails.
  */
 import { describe, expect, it } from 'vitest';
-import { openApiDocument, routeIndex } from '../../src/lib/server/trpc/http';
+import { routeIndex } from '../../src/lib/server/trpc/http';
+import { openApiDocument } from '../../src/lib/server/trpc/openapi';
 import { EXTRA_OPENAPI_PATHS } from '../../src/lib/server/trpc/extra-openapi';
 import { createCallerFactory } from '../../src/lib/server/trpc/init';
 import { procedureRecord, REST_PREFIX } from '../../src/lib/server/trpc/route-table';

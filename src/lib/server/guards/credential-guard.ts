@@ -60,6 +60,8 @@ const PEM_PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;
 const EXTENDED_PRIVATE_KEY = /\b[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,}\b/;
 /** BIP-39 phrases have 12 to 24 words; 12 consecutive list words is the threshold. */
 const SEED_MIN_WORDS = 12;
+/** The shortest text that can hold 12 list words: the shortest are 3 letters, with a separator between each two. */
+const SEED_MIN_CHARS = SEED_MIN_WORDS * 3 + SEED_MIN_WORDS - 1;
 
 export function normaliseFieldName(name: string): string {
   return name.toLowerCase().replace(/[\s_.-]/g, '');
@@ -74,6 +76,7 @@ export function isCredentialFieldName(name: string): boolean {
 
 /** True when the text contains a run of at least 12 consecutive BIP-39 English words. */
 export function looksLikeSeedPhrase(text: string): boolean {
+  if (text.length < SEED_MIN_CHARS) return false;
   const words = text
     .toLowerCase()
     .split(/[^a-z]+/)

@@ -5,21 +5,39 @@
  */
 import { SvcError } from '../errors';
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Whether any string or key of the value holds a lone surrogate (the common answer, no, found without building paths). */
+function holdsLoneSurrogate(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (!node.isWellFormed()) return true;
+    } else if (Array.isArray(node)) {
+      for (const child of node) stack.push(child);
+    } else if (node !== null && typeof node === 'object') {
+      for (const key of Object.keys(node)) {
+        if (!key.isWellFormed()) return true;
+        stack.push((node as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
 
 /** The dotted path of the first string or key holding a lone surrogate, or undefined. */
 export function findLoneSurrogate(value: unknown): string | undefined {
+  if (!holdsLoneSurrogate(value)) return undefined;
   const stack: Array<{ node: unknown; path: string }> = [{ node: value, path: '' }];
   while (stack.length > 0) {
     const { node, path } = stack.pop()!;
     if (typeof node === 'string') {
-      if (LONE_SURROGATE.test(node)) return path || '(root)';
+      if (!node.isWellFormed()) return path || '(root)';
     } else if (Array.isArray(node)) {
       node.forEach((child, i) => stack.push({ node: child, path: path ? `${path}.${i}` : String(i) }));
     } else if (node !== null && typeof node === 'object') {
       for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
         // A bad key is named by where it sits, not by itself.
-        if (LONE_SURROGATE.test(key)) return path ? `${path}.(key)` : '(key)';
+        if (!key.isWellFormed()) return path ? `${path}.(key)` : '(key)';
         stack.push({ node: child, path: path ? `${path}.${key}` : key });
       }
     }

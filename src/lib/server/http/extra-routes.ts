@@ -11,7 +11,7 @@ import { findCoilByManifestHash, findReceipt } from '../db/coil-repository';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
 import { shareCardOrRefusal } from '../trpc/routers/coil-shared';
-import { openApiDocument, restErrorAnswer } from '../trpc/http';
+import { restErrorAnswer } from '../trpc/http';
 import { logger } from './logger';
 import { jsonAnswer, type ApiAnswer } from './answer';
 
@@ -31,6 +31,7 @@ let openApiText: string | undefined;
  */
 async function openApiAnswer(): Promise<ApiAnswer> {
   if (openApiText === undefined) {
+    const { openApiDocument } = await import('../trpc/openapi');
     const { answer, report } = finishAnswer(openApiDocument(config().origin), { secrets: secretValues() });
     if (report.secretScrubbed)
       logger.error({ event: 'secret_scrubbed', route: 'GET /api/openapi.json' }, 'a configuration secret was about to leave in a response');

@@ -4,7 +4,7 @@
  * enforce one limit. rate-limiter-flexible does the counting; if Redis becomes unreachable
  * its insurance limiter keeps limiting in memory rather than letting everything through.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { config } from '../config';
 import { logger } from './logger';
@@ -18,14 +18,18 @@ export interface RateDecision {
 }
 
 let limiter: RateLimiterAbstract | undefined;
+let creating: Promise<RateLimiterAbstract> | undefined;
 let redisClient: Redis | undefined;
 
-function createLimiter(): RateLimiterAbstract {
+async function createLimiter(): Promise<RateLimiterAbstract> {
   const { max, windowSeconds, namespace } = config().rateLimit;
   const keyPrefix = `svc-rl:${namespace}`;
   const memory = new RateLimiterMemory({ points: max, duration: windowSeconds, keyPrefix });
   const redisUrl = config().redisUrl;
   if (!redisUrl) return memory;
+  // Loaded only when a shared store is configured: the client is megabytes of start-up that a
+  // single instance never needs.
+  const { Redis } = await import('ioredis');
   redisClient = new Redis(redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -49,7 +53,7 @@ function createLimiter(): RateLimiterAbstract {
  * the first requests are counted in the shared store rather than per instance.
  */
 export async function initRateLimiter(timeoutMs = 3000): Promise<void> {
-  getLimiter();
+  await getLimiter();
   if (!redisClient || redisClient.status === 'ready') return;
   const client = redisClient;
   await new Promise<void>((resolve) => {
@@ -64,14 +68,16 @@ export async function initRateLimiter(timeoutMs = 3000): Promise<void> {
   });
 }
 
-function getLimiter(): RateLimiterAbstract {
-  limiter ??= createLimiter();
+async function getLimiter(): Promise<RateLimiterAbstract> {
+  if (limiter) return limiter;
+  creating ??= createLimiter();
+  limiter = await creating;
   return limiter;
 }
 
 /** Counts one request of `client` against `tool`. */
 export async function consumeRateLimit(client: string, tool: string): Promise<RateDecision> {
-  const active = getLimiter();
+  const active = limiter ?? (await getLimiter());
   const key = `${tool}|${client}`;
   try {
     const res = await active.consume(key, 1);
@@ -92,7 +98,7 @@ export async function consumeRateLimit(client: string, tool: string): Promise<Ra
 /** Whether the shared store answers (readiness reports it). */
 export async function rateLimitStoreState(): Promise<'memory' | 'redis_ok' | 'redis_unreachable'> {
   if (!config().redisUrl) return 'memory';
-  getLimiter();
+  await getLimiter();
   try {
     const pong = await Promise.race([
       redisClient!.ping(),

@@ -3,19 +3,16 @@
  * table to tRPC's server-side caller, and the tRPC endpoint for the typed client (/trpc). Both
  * shape errors into the spec's envelopes here, once. The request has already passed the
  * front's rules (http/front.ts): body read and parsed, guards, rate limit. trpc-to-openapi
- * only writes the OpenAPI document.
+ * only writes the OpenAPI document (trpc/openapi.ts).
  */
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { generateOpenApiDocument } from 'trpc-to-openapi';
-import { z } from 'zod';
 import { SvcError } from '../errors';
 import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from '../http/answer';
 import type { RequestCookieJar } from '../http/cookie-jar';
 import { createInnerContext, type HeaderReader } from './context';
 import { statusForCode, toSvcError } from './error-map';
 import { INVARIANTS, STAMPED_FAMILIES, type RouteFamily } from './init';
-import { EXTRA_OPENAPI_PATHS } from './extra-openapi';
-import { RouteIndex, buildRouteTable, procedureRecord, REST_PREFIX, type RouteEntry } from './route-table';
+import { RouteIndex, buildRouteTable, procedureRecord, type RouteEntry } from './route-table';
 import { appRouter, callProcedureAt } from './router';
 
 export const routeIndex = new RouteIndex(buildRouteTable(procedureRecord(appRouter)));
@@ -171,32 +168,4 @@ export async function answerTrpc(request: DispatchRequest, headers: Headers): Pr
   });
   const lines = request.cookies.setCookieLines();
   return answerOfResponse(response, lines.length ? { 'set-cookie': lines } : {});
-}
-
-let openApiCache: ReturnType<typeof generateOpenApiDocument> | undefined;
-
-export const ERROR_ENVELOPE_SCHEMA = z
-  .object({
-    error: z.object({
-      code: z.string(),
-      message: z.string(),
-      issues: z.array(z.object({ code: z.string(), message: z.string(), path: z.string().optional() })),
-    }),
-  })
-  .meta({ description: 'Tools and validation envelope' });
-
-export function openApiDocument(baseUrl: string) {
-  openApiCache ??= generateOpenApiDocument(appRouter, {
-    title: 'Strategy Basket Service',
-    version: '1.0.0',
-    description:
-      'Turns a market thesis into a validated basket manifest (Coil); validates, scores, audits, drift-checks and fingerprints Coils; prepares (never executes) stock-token command packs and USDG vault deposit calldata; sells paid analysis through x402; keeps Sign-In with Ethereum sessions. Errors use `{ error: { code, message, issues[] } }` (strategist failures: `{ error, code, prompt }`). Every POST accepts at most 256 KB of JSON; every route is rate limited per client (429 RATE_LIMITED with retry-after). Every request may carry `nowIso` to pin its clock.',
-    baseUrl: `${baseUrl}${REST_PREFIX}`,
-    securitySchemes: {
-      walletSession: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'Sign-In with Ethereum session cookie' },
-    },
-    defs: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
-  });
-  Object.assign(openApiCache.paths ?? {}, EXTRA_OPENAPI_PATHS);
-  return openApiCache;
 }
