@@ -75,7 +75,8 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
  * node-front.ts), and everything else (the pages, their assets) to adapter-node's handler.
  * The rest is what adapter-node's own entry does for this service: HOST and PORT, and a
  * graceful shutdown on SIGTERM/SIGINT (idle connections closed at once, the others after
- * SHUTDOWN_TIMEOUT seconds).
+ * SHUTDOWN_TIMEOUT seconds; then the app's database and Redis connections, and the process
+ * ends).
  */
 async function serve() {
   // Importing the handler starts the app (its `init` hook migrates the database and
@@ -106,7 +107,12 @@ async function serve() {
     if (shuttingDown) return;
     shuttingDown = true;
     server.closeIdleConnections();
-    server.close(() => process.emit('sveltekit:shutdown', 'SIGTERM'));
+    server.close(() => {
+      process.emit('sveltekit:shutdown', 'SIGTERM');
+      // Every request is answered: close the database and Redis connections, which would
+      // otherwise keep the process alive, and end.
+      api.close().finally(() => process.exit(0));
+    });
     setTimeout(() => server.closeAllConnections(), shutdownTimeoutSeconds * 1000).unref();
   };
   process.on('SIGTERM', shutdown);

@@ -8,7 +8,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawCoil } from '../support/coils';
-import { startServer, type TestServer, type StartOptions } from '../support/server';
+import { createPostgresDatabase, startServer, type TestServer, type StartOptions } from '../support/server';
+import { postgresReachable, postgresUrl, redisReachable, redisUrl, requireService } from '../support/services';
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -76,5 +77,27 @@ describe('a receipt answered 200 survives the server being killed', () => {
 
   it('@persistence on the configured database (PostgreSQL with TEST_DATABASE_URL)', async () => {
     await killedMidBurstKeepsEveryAnsweredReceipt({});
+  });
+});
+
+describe('a stopped server ends', () => {
+  it('@persistence SIGTERM on PostgreSQL and Redis: its connections close and the process exits', async (ctx) => {
+    const skip =
+      (await requireService(`PostgreSQL (${postgresUrl()})`, postgresReachable)) ?? (await requireService('Redis', redisReachable));
+    if (skip) return ctx.skip();
+    const { url, drop } = await createPostgresDatabase(postgresUrl());
+    const server = await startServer({
+      databaseUrl: url,
+      env: { REDIS_URL: redisUrl(), RATE_LIMIT_NAMESPACE: `sigterm-${Date.now()}` },
+    });
+    servers.push(server);
+    try {
+      // A write opens the service's own pool beside Prisma's; both must close.
+      expect((await server.post('/api/tools/receipt', { coil: rawCoil({ slug: 'before-sigterm' }) })).status).toBe(200);
+      expect(await server.terminate(5000)).toBe(true);
+    } finally {
+      await server.stop();
+      await drop();
+    }
   });
 });

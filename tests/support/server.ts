@@ -113,6 +113,15 @@ export class TestServer {
     return this.request<T>('POST', path, { body, headers });
   }
 
+  /** Sends SIGTERM; resolves to whether the process ended on its own within `timeoutMs`. */
+  async terminate(timeoutMs: number): Promise<boolean> {
+    if (this.exited) return true;
+    const done = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGTERM');
+    await Promise.race([done, new Promise((r) => setTimeout(r, timeoutMs))]);
+    return this.exited;
+  }
+
   /** Stops the server; `keepData` leaves its database for a restart on the same data. */
   async stop(opts: { keepData?: boolean } = {}): Promise<void> {
     if (!this.exited) {

@@ -7,9 +7,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../config';
+import { closeDb } from '../db/client';
+import { closeCoilRows } from '../db/coil-row-store';
 import type { ApiFront, ApiRequest } from './front';
 import { apiSurfaceOf } from './front';
 import { logger } from './logger';
+import { closeRateLimiter } from './rate-limit';
 
 /** Set on the Node request by scripts/request-target.mjs when the raw target had a dot segment. */
 const REFUSED_TARGET = Symbol.for('svc.refusedRequestTarget');
@@ -19,6 +22,12 @@ export interface NodeFront {
   /** Whether a raw request target is the API's (else the server hands it to SvelteKit). */
   isApiTarget(target: string): boolean;
   serve(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Closes the app's connections (database clients and pools, the rate-limit store) once the
+   * server has stopped taking requests: open sockets to PostgreSQL or Redis would otherwise keep
+   * a stopped process alive.
+   */
+  close(): Promise<void>;
 }
 
 function isApiTarget(target: string): boolean {
@@ -86,6 +95,12 @@ function serveWith(front: ApiFront, req: IncomingMessage, res: ServerResponse): 
 
 /** Makes the front available to scripts/start.mjs, which imports the built app first. */
 export function publishNodeFront(front: ApiFront): void {
-  const nodeFront: NodeFront = { isApiTarget, serve: (req, res) => serveWith(front, req, res) };
+  const nodeFront: NodeFront = {
+    isApiTarget,
+    serve: (req, res) => serveWith(front, req, res),
+    close: async () => {
+      await Promise.allSettled([closeDb(), closeCoilRows(), closeRateLimiter()]);
+    },
+  };
   (globalThis as Record<symbol, unknown>)[NODE_FRONT] = nodeFront;
 }
