@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisReachable, redisUrl, requireService } from '../support/services';
-import { startServer, type TestServer } from '../support/server';
+import { freePort, startServer, type TestServer } from '../support/server';
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -44,6 +44,14 @@ describe('rate limit', () => {
     for (let i = 0; i < 3; i++) expect((await s.get('/api/health', { 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
     expect((await s.get('/api/health', { 'x-forwarded-for': '203.0.113.7' })).status).toBe(429);
     expect((await s.get('/api/health', { 'x-forwarded-for': '203.0.113.8' })).status).toBe(200);
+  });
+
+  it('keeps limiting in memory when the Redis it is given does not answer, and readiness says so', async () => {
+    // A port nobody listens on: the shared store is configured but unreachable.
+    const s = await start({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, RATE_LIMIT_NAMESPACE: `down-${Date.now()}` });
+    for (let i = 0; i < 3; i++) expect((await s.get('/api/stocks/registry')).status).toBe(200);
+    expect((await s.get('/api/stocks/registry')).status).toBe(429);
+    expect((await s.get('/api/readiness')).json.rateLimitStore).toBe('redis_unreachable');
   });
 
   it('@ratelimit shares one limit across two instances through Redis', async (ctx) => {
