@@ -1,13 +1,13 @@
 /**
  * The one MCP server factory (interface 4.9): the 34 tools, each the procedure whose meta names
  * it, called through tRPC's server-side caller. The stdio entry (src/mcp/stdio.ts) and the
- * Streamable HTTP route (src/routes/mcp/+server.ts) both build their server here, so the two
+ * Streamable HTTP door (src/mcp/http.ts) both build their server here, so the two
  * transports cannot drift from each other or from REST.
  *
  * What a tool shares with its REST route: the input (the REST body, same field names,
  * validated by the procedure's own zod schema), the answer (the REST JSON body as
  * `structuredContent` and as text), the error envelope and codes, the credential guard and
- * the body cap (here, because they live in the HTTP hook there), and everything the tRPC
+ * the body cap (here, because they live in the API front there), and everything the tRPC
  * middlewares do (answer finishing, invariant stamping, the `nowIso` answer clock).
  */
 import { randomUUID } from 'node:crypto';
@@ -146,8 +146,8 @@ export async function callTool(
   let status = 200;
   let code: string | undefined;
   try {
-    // The two rules of the HTTP hook that a tool call would otherwise skip: the 256 KB cap
-    // (over HTTP the hook already applied it to the whole message) and the credential guard,
+    // The two rules of the API front that a tool call would otherwise skip: the 256 KB cap
+    // (over HTTP the front already applied it to the whole message) and the credential guard,
     // both before any processing. The other rules run in the tRPC middlewares.
     requireWithinBodyCap(args);
     rejectCredentials(args, 'body');
@@ -219,7 +219,7 @@ function messageCredentialRefusal(message: JSONRPCMessage): SvcError | undefined
 
 /**
  * Connects a server to its transport behind the credential guard of whole messages, the rule
- * the HTTP hook applies to every body: a request carrying a credential (in its params, its
+ * the API front applies to every REST and /trpc body: a request carrying a credential (in its params, its
  * `_meta`, the client's info) is answered with a JSON-RPC error holding the API's envelope and
  * never reaches the server; such a notification is dropped. The SDK offers no hook before
  * its own dispatch, so the dispatcher it installs on `connect` is wrapped.

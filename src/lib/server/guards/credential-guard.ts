@@ -145,7 +145,7 @@ export const CREDENTIAL_REJECTION_MESSAGE =
 
 /**
  * Refuses a request that carries a credential, before any processing: the one refusal both
- * doors use (the HTTP hook for bodies and queries, the MCP server for tool arguments). The
+ * doors use (the API front for bodies and queries, the MCP server for tool arguments). The
  * issues name the field and the kind of credential, never its value.
  */
 export function rejectCredentials(value: unknown, where: 'body' | 'query' | 'arguments'): void {

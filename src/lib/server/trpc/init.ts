@@ -1,9 +1,9 @@
 /**
  * The tRPC instance, its metadata and the procedure builders every router uses.
  *
- * Shared HTTP rules are applied in two places only: SvelteKit's `handle`
- * (src/hooks.server.ts: request id, logs, body cap and parsing, credential guard, rate
- * limit) and the middlewares here (answer finishing: output guard and secret scrub; error
+ * Shared HTTP rules are applied in two places only: the API front
+ * (src/lib/server/http/front.ts: request id, logs, body cap and parsing, credential guard,
+ * rate limit) and the middlewares here (answer finishing: output guard and secret scrub; error
  * mapping; clock; invariant stamping through the output schemas). No router repeats any
  * of them, and a procedure called without HTTP (the server-side caller) gets the same.
  */
