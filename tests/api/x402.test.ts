@@ -11,6 +11,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAssetByTicker, USDG } from '../../src/lib/server/registry';
 import { V1_VAULT } from '../../src/lib/server/vaults/registry';
+import { PAID_VAULT_SERVICES } from '../../src/lib/server/x402/catalogue';
 import { buildPaymentReceipt } from '../../src/lib/server/x402/receipts';
 import { FakeFacilitator } from '../support/fake-facilitator';
 import { secretMarker, startServer, type TestServer } from '../support/server';
@@ -297,6 +298,51 @@ describe('402 challenge', () => {
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ code: 'X402_PAYMENT_MALFORMED', x402Version: 1 });
     expect(res.json.accepts).toHaveLength(1);
+  });
+});
+
+describe('the 402 challenge answered from its first text (trpc/http.ts `unpaidChallenge`)', () => {
+  const answerOf = (res: { status: number; text: string; headers: Headers }) => ({
+    status: res.status,
+    body: res.text,
+    paymentRequired: res.headers.get('payment-required'),
+  });
+
+  it.each(PAID_VAULT_SERVICES.map((s) => s.name))(
+    '%s: every unpaid request gets the challenge the procedure itself answers',
+    async (name) => {
+      const path = `/api/vaults/x402/${name}`;
+      // A pinned clock sends the request through the procedure, never through the kept text.
+      const computed = answerOf(await server.post(path, { ...composition, nowIso: '2026-03-01T00:00:00Z' }));
+      expect(computed.status).toBe(402);
+      const bodies: unknown[] = [
+        {},
+        composition,
+        { note: 'settled and filled: the order was placed' },
+        { serviceName: 'vault-fee-calculation' },
+        {},
+      ];
+      for (const body of bodies) expect(answerOf(await server.post(path, body))).toEqual(computed);
+    },
+  );
+
+  it('a request that something besides its path could change is answered by the procedure, after the challenge was kept', async () => {
+    const path = '/api/vaults/x402/vault-risk-score';
+    expect((await server.post(path, {})).status).toBe(402);
+    const refused = [
+      await server.post(`${path}?nowIso=yesterday`, {}),
+      await server.post(path, { nowIso: 'yesterday' }),
+      await server.post(path, { ...composition, label: 'lone \ud800 surrogate' }),
+      await server.request('POST', path, { body: {}, headers: { 'X-PAYMENT': 'e30=', 'PAYMENT-SIGNATURE': 'e30=' } }),
+    ];
+    expect(refused.map((r) => [r.status, r.json.error?.code ?? r.json.code])).toEqual([
+      [400, 'NOW_ISO_INVALID'],
+      [400, 'NOW_ISO_INVALID'],
+      [400, 'INPUT_TEXT_INVALID'],
+      [400, 'X402_PAYMENT_MALFORMED'],
+    ]);
+    const unknown = await server.post('/api/vaults/x402/free-money', {});
+    expect([unknown.status, unknown.json.error.code]).toEqual([404, 'X402_SERVICE_UNKNOWN']);
   });
 });
 

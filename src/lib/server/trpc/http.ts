@@ -7,6 +7,8 @@
  */
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { SvcError } from '../errors';
+import { findLoneSurrogate } from '../guards/input-text';
+import { scanForExecutionClaims } from '../guards/output-guard';
 import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from '../http/answer';
 import type { RequestCookieJar } from '../http/cookie-jar';
 import { createInnerContext, type HeaderReader } from './context';
@@ -103,19 +105,73 @@ function procedureHeaders(resHeaders: AnswerHeaderBag, cookies: RequestCookieJar
  */
 const staticAnswers = new Map<string, { body: string; headers: AnswerHeaders }>();
 
+/**
+ * The finished 402 challenge of each paid service (`unpaidChallenge`), by procedure and path
+ * parameters. Only a 402 is kept, and only a known service answers one, so the map holds at
+ * most one entry per service of the catalogue.
+ */
+const unpaidChallenges = new Map<string, { body: string; headers: AnswerHeaders }>();
+
+/**
+ * Whether nothing of this request but its path can change the answer of an `unpaidChallenge`
+ * procedure: no payment header, no query string (`nowIso` may come from there), no `nowIso`
+ * in the body (a malformed one is a 400), and no lone surrogate anywhere in the input (the
+ * service middleware's 400, trpc/init.ts). Any other field is the service's own input, which
+ * is only read once a payment is presented.
+ */
+function answeredByPathAlone(request: DispatchRequest, paymentHeaders: readonly string[], input: Record<string, unknown>): boolean {
+  return (
+    request.url.search === '' &&
+    paymentHeaders.every((name) => request.headers.get(name) === null) &&
+    !Object.hasOwn(input, 'nowIso') &&
+    findLoneSurrogate(input) === undefined
+  );
+}
+
 /** Answers a REST request under /api: the matched procedure through the server-side caller. */
 export async function answerRest(
   request: DispatchRequest,
   resolved: { route: RouteEntry; pathParams: Record<string, string> },
 ): Promise<ApiAnswer> {
-  const { route } = resolved;
-  if (!route.meta.staticAnswer || request.url.search !== '') return callRest(request, resolved);
-  const known = staticAnswers.get(route.procedurePath);
-  if (known) return jsonAnswer(200, known.body, { ...known.headers });
-  const answer = await callRest(request, resolved);
-  if (answer.status === 200 && !('set-cookie' in answer.headers)) {
+  const { route, pathParams } = resolved;
+  if (route.meta.staticAnswer && request.url.search === '') {
+    return rememberedAnswer(staticAnswers, route.procedurePath, 200, () => callRest(request, resolved));
+  }
+  const challenge = route.meta.unpaidChallenge;
+  if (challenge) {
+    const input = restInput(request.method, request.url, pathParams, request.body);
+    if (answeredByPathAlone(request, challenge.paymentHeaders, input)) {
+      // Kept only when no string of it reads as an execution claim: the guard then never
+      // looked at the caller's words, so this caller's words could not have changed it.
+      return rememberedAnswer(
+        unpaidChallenges,
+        `${route.procedurePath} ${JSON.stringify(pathParams)}`,
+        402,
+        () => callRest(request, resolved),
+        (answer) => scanForExecutionClaims(JSON.parse(answer.body)) === undefined,
+      );
+    }
+  }
+  return callRest(request, resolved);
+}
+
+/**
+ * The remembered answer under `key`, or the answer of `call`, remembered when it has the
+ * expected status, sets no cookie and passes `keep`.
+ */
+async function rememberedAnswer(
+  memo: Map<string, { body: string; headers: AnswerHeaders }>,
+  key: string,
+  status: number,
+  call: () => Promise<ApiAnswer>,
+  keep: (answer: ApiAnswer) => boolean = () => true,
+): Promise<ApiAnswer> {
+  const known = memo.get(key);
+  if (known) return jsonAnswer(status, known.body, { ...known.headers });
+  const answer = await call();
+  if (answer.status === status && !('set-cookie' in answer.headers) && keep(answer)) {
     const { 'content-type': _type, ...headers } = answer.headers;
-    staticAnswers.set(route.procedurePath, { body: answer.body, headers });
+    memo.set(key, { body: answer.body, headers });
   }
   return answer;
 }

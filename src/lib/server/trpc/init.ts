@@ -61,6 +61,16 @@ export type SvcMeta = OpenApiMeta<{
    * every procedure that says so to it.
    */
   staticAnswer?: true;
+  /**
+   * The paid call of x402: a request that carries none of these payment headers is refused
+   * with the 402 challenge of the service its path names, which depends on nothing else but
+   * the configuration (no clock, no body field, no stored row). The REST front answers such a
+   * request from the finished text of the first such challenge for that service, as long as
+   * nothing else of the request could change the answer: no query string, no `nowIso`, only
+   * well-formed text (trpc/http.ts). tests/api/x402.test.ts holds it to the procedure's own
+   * answer.
+   */
+  unpaidChallenge?: { paymentHeaders: readonly string[] };
 }>;
 
 const t = initTRPC

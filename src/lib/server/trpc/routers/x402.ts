@@ -460,6 +460,7 @@ export const x402Router = router({
           "The body is the service's own input. Without X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2): HTTP 402 with the v1 body { x402Version, error, accepts } and the v2 PAYMENT-REQUIRED header. With one: the input is validated first (nothing is charged for an invalid request), the EIP-3009 authorization is checked against requirements rebuilt by the server (scheme, network, asset, amount, payTo, validity window, signature over the USDG EIP-712 domain), a nonce already seen is refused (409), then the facilitator settles and a deterministic payment receipt is recorded; the answer is 200 with X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. A facilitator refusal is 402 with its reason; no usable answer is 202 X402_SETTLEMENT_UNKNOWN (kept for reconciliation: do not pay again); a reported payTo other than the pinned one fails closed (502). The answer is computed and checked (output guard included) before settlement: after a successful settlement the buyer always gets it.",
       }),
       answerFinishedBeforeSettlement: true,
+      unpaidChallenge: { paymentHeaders: [X402_HEADERS.v1.payment, X402_HEADERS.v2.payment] },
     })
     .input(z.object({ serviceName: serviceNameField, nowIso: nowIsoField }).catchall(z.unknown()))
     .output(paidAnswerSchema)
