@@ -1,8 +1,9 @@
 /**
- * Canonical JSON (RFC 8785, JSON Canonicalization Scheme) and SHA-256 digests: the one place every content hash of the service is computed (Coil and
- * artifact receipts, vault manifests, rebalance policies, vault receipts, deposit-pack and
- * stock plan hashes, x402 payment receipts), so two processes, two databases or two releases
- * that see the same content produce the same digest.
+ * Canonical JSON (RFC 8785, JSON Canonicalization Scheme) and SHA-256 digests: the one place
+ * every content hash of the service is computed (Coil and artifact receipts, vault manifests,
+ * rebalance policies, vault receipts, deposit-pack and stock plan hashes, x402 payment
+ * receipts), so two processes, two databases or two releases that see the same content
+ * produce the same digest.
  *
  * The `undefined` rule, as JSON.stringify has it: an object member whose value is `undefined`
  * is left out (an optional field that is absent and one that is explicitly undefined hash

@@ -26,7 +26,7 @@ import type { ApiAnswer } from './answer';
 import { discardBody, readJsonObjectBody, type BodySource } from './body';
 import { RequestCookieJar } from './cookie-jar';
 import { extraRouteAtPath, resolveExtraRoute, type ExtraRoute } from './extra-routes';
-import { logger } from './logger';
+import { logger, logInternalError } from './logger';
 import { consumeRateLimit } from './rate-limit';
 
 export type Surface = 'rest' | 'trpc' | 'mcp';
@@ -144,21 +144,6 @@ function queryForGuard(url: URL, surface: Surface): Record<string, unknown> {
   return query;
 }
 
-/**
- * A failure no code of the front anticipated: logged with its type and stack frames (never
- * its message, which may quote the request), answered as 500 INTERNAL.
- */
-function logFrontError(error: unknown, requestId: string): void {
-  const frames =
-    error instanceof Error
-      ? (error.stack ?? '')
-          .split('\n')
-          .slice(1, 8)
-          .map((l) => l.trim())
-      : [];
-  logger.error({ event: 'internal_error', requestId, name: error instanceof Error ? error.name : typeof error, frames }, 'internal error');
-}
-
 export function createApiFront(doors: ApiDoors): ApiFront {
   async function answer(request: ApiRequest): Promise<ApiAnswer> {
     const startedAtMs = performance.now();
@@ -243,7 +228,7 @@ export function createApiFront(doors: ApiDoors): ApiFront {
     try {
       answered = await guardThenDispatch();
     } catch (error) {
-      if (!(error instanceof SvcError)) logFrontError(error, requestId);
+      if (!(error instanceof SvcError)) logInternalError(error, { requestId });
       const svc = error instanceof SvcError ? error : toSvcError(error, undefined);
       answered = surface === 'trpc' ? trpcErrorAnswer(svc) : restErrorAnswer(svc, routing.family);
       // Refused before its body was read (path, rate limit, method): the body is discarded so

@@ -22,3 +22,19 @@ const options: pino.LoggerOptions = {
 
 // The stdio MCP server's stdout is its protocol channel (src/mcp/logs-to-stderr.ts).
 export const logger = process.env.SVC_LOG_STDERR === '1' ? pino(options, pino.destination(2)) : pino(options);
+
+/**
+ * A failure no code of the service anticipated: logged at error level with its type and stack
+ * frames, `where` it happened (request id, path). The message line is left out: it may quote
+ * the request.
+ */
+export function logInternalError(error: unknown, where: Record<string, unknown>): void {
+  const frames =
+    error instanceof Error
+      ? (error.stack ?? '')
+          .split('\n')
+          .slice(1, 8)
+          .map((l) => l.trim())
+      : [];
+  logger.error({ event: 'internal_error', ...where, name: error instanceof Error ? error.name : typeof error, frames }, 'internal error');
+}

@@ -114,7 +114,7 @@ export async function rateLimitStoreState(): Promise<'memory' | 'redis_ok' | 're
   }
 }
 
-/** Ends the connection to the shared store (graceful shutdown); counting continues in memory. */
+/** Ends the connection to the shared store, at graceful shutdown once the server takes no more requests (a later count would connect again). */
 export async function closeRateLimiter(): Promise<void> {
   const client = redisClient;
   redisClient = undefined;

@@ -16,7 +16,7 @@ import { secretValues } from '../config';
 import { findSvcError, type ErrorIssue } from '../errors';
 import { collectCallerStrings, finishAnswer, finishError, OutputGuardBlocked } from '../guards/finish-answer';
 import { requireWellFormedText } from '../guards/input-text';
-import { logger } from '../http/logger';
+import { logger, logInternalError } from '../http/logger';
 import { asTrpcError, toSvcError } from './error-map';
 import type { McpToolName } from '../registry/agents';
 
@@ -95,21 +95,6 @@ function answerTimeOf(raw: unknown, ctx: RequestContext): Date {
   const fromInput = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).nowIso : undefined;
   const fromQuery = ctx.url.searchParams.get('nowIso') ?? undefined;
   return resolveClock(fromInput ?? fromQuery, ctx.serverTime);
-}
-
-/**
- * A failure no code of the service anticipated: logged at error level with its type and
- * stack frames. The message line is left out: it may quote the request.
- */
-function logInternalError(error: unknown, where: Record<string, unknown>): void {
-  const frames =
-    error instanceof Error
-      ? (error.stack ?? '')
-          .split('\n')
-          .slice(1, 8)
-          .map((l) => l.trim())
-      : [];
-  logger.error({ event: 'internal_error', ...where, name: error instanceof Error ? error.name : typeof error, frames }, 'internal error');
 }
 
 /**
