@@ -1,6 +1,6 @@
 /**
- * Payment requirements, rebuilt by the server for every request from the catalogue and the
- * pinned configuration (interface 4.8 seller flow, step 1). Nothing a buyer sends (amount,
+ * Payment requirements, built by the server from the catalogue and the pinned configuration
+ * only (interface 4.8 seller flow, step 1). Nothing a buyer sends (amount,
  * network, token, recipient) is ever read here: the only inputs are the service, the lane
  * constants, the pinned `payTo` and the server's own public origin.
  *
