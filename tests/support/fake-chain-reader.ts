@@ -15,6 +15,7 @@ export function fakeReader(overrides: Partial<ChainReader>): ChainReader {
     getTransactionReceipt: fail,
     getTransaction: fail,
     getBlockNumber: fail,
+    getBlockTimestamp: fail,
     ...overrides,
   };
 }

@@ -15,6 +15,8 @@ import type { AuthorizationKey, AuthorizationStore, StoredAuthorization } from '
 import { signAuthorization, v2PaymentHeader } from '../support/x402-payer';
 import { buildRequirements } from '../../src/lib/server/x402/requirements';
 import { vaultServiceLaneOf } from '../../src/lib/server/x402/lanes';
+import { answerTimeAt } from '../support/clocks';
+import { readServerClock } from '../../src/lib/server/clock';
 
 const PAY_TO = getAddress('0x00000000000000000000000000000000000a11ce');
 const pinned = { payTo: PAY_TO, origin: 'https://svc.example' };
@@ -63,7 +65,7 @@ function harness(settle: () => SettleOutcome, over: Partial<PaidCallDeps<{ score
       },
     },
     store,
-    clocks: { answerTime: new Date('2030-01-01T00:00:00Z'), serverTime: new Date() },
+    clocks: { answerTime: answerTimeAt('2030-01-01T00:00:00Z'), serverTime: readServerClock() },
     pinned,
     runService: () => {
       calls.push('run');

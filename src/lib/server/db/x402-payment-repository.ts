@@ -5,6 +5,7 @@
  */
 import { authorizationStatusSchema, type AuthorizationKey, type AuthorizationStore, type StoredAuthorization } from '../x402/settlement';
 import { canonicalJson } from '../canonical';
+import type { ServerTime } from '../clock';
 import type { PaymentReceipt } from '../x402/receipts';
 import { getDb } from './client';
 import { isUniqueViolation } from './unique-violation';
@@ -36,7 +37,7 @@ export const x402AuthorizationStore: AuthorizationStore = {
     return row ? toStored(row) : null;
   },
 
-  async reserve(row: StoredAuthorization, at: Date) {
+  async reserve(row: StoredAuthorization, at: ServerTime) {
     try {
       await getDb().x402Authorization.create({
         data: {

@@ -138,7 +138,15 @@ function failingReader(reason: ReadFailureReason): ChainReader {
   const fail = async (): Promise<never> => {
     throw new ChainReadError(reason);
   };
-  return { chainId: fail, readContract: fail, getCode: fail, getTransactionReceipt: fail, getTransaction: fail, getBlockNumber: fail };
+  return {
+    chainId: fail,
+    readContract: fail,
+    getCode: fail,
+    getTransactionReceipt: fail,
+    getTransaction: fail,
+    getBlockNumber: fail,
+    getBlockTimestamp: fail,
+  };
 }
 
 const live = <T>(r: Reading<T> | DerivedReading<T>): r is Extract<Reading<T>, { state: 'live' }> => r.state === 'live';

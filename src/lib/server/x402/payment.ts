@@ -10,6 +10,7 @@
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { authorizationTypes } from '@x402/evm';
 import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
+import type { ServerTime } from '../clock';
 import { FACILITATOR_LANE, SETTLEMENT_MARGIN_SECONDS, X402_HEADERS, X402_SCHEME } from './constants';
 import type { BuiltRequirements } from './requirements';
 
@@ -161,10 +162,11 @@ const sameAddress = (a: unknown, b: string) => typeof a === 'string' && a.toLowe
 
 /**
  * Checks a decoded payment against the rebuilt requirements at the server's real clock
- * (`nowSeconds`: never a buyer-pinned `nowIso`, which would let an expired authorization
- * through). Throws PaymentRejected with the first failing reason.
+ * (`now`: never a buyer-pinned `nowIso`, which would let an expired authorization through).
+ * Throws PaymentRejected with the first failing reason.
  */
-export async function checkPayment(payment: DecodedPayment, req: BuiltRequirements, nowSeconds: number): Promise<{ payer: string }> {
+export async function checkPayment(payment: DecodedPayment, req: BuiltRequirements, now: ServerTime): Promise<{ payer: string }> {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
   const expectedNetwork = payment.x402Version === 1 ? req.v1.network : req.v2.network;
   if (payment.scheme !== X402_SCHEME) {
     throw new PaymentRejected('invalid_scheme', `Only the ${X402_SCHEME} scheme is accepted`);

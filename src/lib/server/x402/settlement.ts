@@ -12,6 +12,7 @@
  * pending, never charged a second time.
  */
 import { sha256Hex } from '../canonical';
+import type { AnswerTime, ServerTime } from '../clock';
 import type { SettleResponse } from '@x402/core/types';
 import { z } from 'zod';
 import type { PaidServiceContext, PaidVaultService } from './catalogue';
@@ -53,16 +54,16 @@ export interface StoredAuthorization extends AuthorizationKey {
 export interface AuthorizationStore {
   find(key: AuthorizationKey): Promise<StoredAuthorization | null>;
   /** Inserts a `settling` row; false when the unique key already exists. */
-  reserve(row: StoredAuthorization, at: Date): Promise<boolean>;
+  reserve(row: StoredAuthorization, at: ServerTime): Promise<boolean>;
   finish(
     id: string,
     status: Exclude<AuthorizationStatus, 'settling' | 'settled'>,
     facilitatorReason: string | null,
     transaction: string | null,
-    at: Date,
+    at: ServerTime,
   ): Promise<void>;
   /** Marks the row settled and stores the receipt, atomically. */
-  recordSettled(id: string, receipt: PaymentReceipt, at: Date): Promise<void>;
+  recordSettled(id: string, receipt: PaymentReceipt, at: ServerTime): Promise<void>;
 }
 
 export function authorizationId(key: AuthorizationKey): string {
@@ -111,9 +112,9 @@ export interface SettleFlowInput {
   /** A payment header value, as the request carried it. */
   paymentHeader: { header: string; value: string } | undefined;
   /** The answer's clock, for the receipt's timestamp (may be pinned by `nowIso`). */
-  answerTime: Date;
+  answerTime: AnswerTime;
   /** The server's clock: validity windows are checked against it and rows stamped with it, never `nowIso`. */
-  serverTime: Date;
+  serverTime: ServerTime;
   /** Told when the receipt of a settled payment could not be stored (the answer is still given). */
   onStoreError?: (error: unknown) => void;
 }
@@ -159,7 +160,7 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
   let payment: DecodedPayment;
   try {
     payment = decodePayment(input.paymentHeader.header, input.paymentHeader.value);
-    await checkPayment(payment, requirements, Math.floor(input.serverTime.getTime() / 1000));
+    await checkPayment(payment, requirements, input.serverTime);
   } catch (error) {
     if (error instanceof PaymentMalformed) return { kind: 'malformed', requirements, reason: error.reason, message: error.message };
     if (error instanceof PaymentRejected) return { kind: 'rejected', requirements, reason: error.reason, message: error.message };

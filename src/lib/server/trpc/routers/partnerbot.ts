@@ -5,12 +5,12 @@
  * response.
  */
 import { z } from 'zod';
-import { vaultDepositJobRepository } from '../../db/vault-deposit-job-repository';
+import { depositPackSightings, vaultDepositJobRepository } from '../../db/vault-deposit-job-repository';
 import { SvcError } from '../../errors';
 import { partnerbotSchema } from '../../autonomy/partnerbot-schema';
 import { parseUsdgAmount } from '../../vaults/amount';
 import { vaultServiceLaneOf } from '../../x402/lanes';
-import { buildDepositCommand, buildDepositPack } from '../../vaults/deposit-pack';
+import { buildDepositCommand } from '../../vaults/deposit-pack';
 import { importPartnerFeeClaim } from '../../vaults/fee-claim';
 import { ackVerificationShape, addressShape, modesShape } from '../../vaults/pack-shapes';
 import { buildArtifactReceipt } from '../../receipts/artifact';
@@ -23,6 +23,7 @@ import type { DepositVerification } from '../../vaults/completion';
 import { symbolSpaceAware } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
+  buildSightedDepositPack,
   bytes32Shape,
   depositPackRequestShape,
   depositPackResultShape,
@@ -185,7 +186,7 @@ export const partnerbotRouter = router({
     .input(z.object(packRequestShape))
     .output(stampedOutput(prepareOutputShape))
     .mutation(async ({ ctx, input }) => {
-      const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.answerTime));
+      const result = await buildSightedDepositPack(input, ctx.config, ctx);
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 
@@ -338,6 +339,7 @@ export const partnerbotRouter = router({
         chain: chainReaderFor(ctx.config),
         settings: modeBSettingsFor(ctx.config),
         store: vaultDepositJobRepository,
+        sightings: depositPackSightings,
       });
       return { ...out, ...vaultChainBlocksFor(ctx.config) };
     }),

@@ -23,7 +23,8 @@ import {
 import { buildArtifactReceipt } from '../../receipts/artifact';
 import { artifactReceiptOut } from './receipt-shapes';
 import { hardFlagFields, PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS, stockPlanSchema } from '../../stocks/plan';
-import { PROOF_CHECKS } from '../../stocks/proof-match';
+import { PROOF_BINDINGS, PROOF_CHECK_NAMES } from '../../proof/rule';
+import { readServerClock } from '../../clock';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput, withInvariants } from '../init';
 
@@ -53,7 +54,7 @@ const historyEntry = z.object({
   txHash: z.string().nullable().describe('the transaction this step read (on-chain steps)'),
   blockNumber: z.string().nullable(),
   chainId: z.number().int().nullable(),
-  at: z.string(),
+  at: z.string().describe("this server's clock when the change was stored (never nowIso)"),
 });
 
 const receiptSchema = z
@@ -78,7 +79,14 @@ const receiptSchema = z
     partnerJobStatus: partnerJobStatus.nullable().describe('the last job status the partner reported (its word, not settlement)'),
     txHash: z.string().nullable().describe('the transaction whose receipt proves the on-chain status (onchain_* only)'),
     blockNumber: z.string().nullable().describe('decimal block number of that transaction'),
-    updatedAt: z.string(),
+    proofBinding: z
+      .enum(PROOF_BINDINGS)
+      .nullable()
+      .describe(
+        "how txHash is bound to this plan: partner_job (the plan's own partner job names it; it takes a transaction another plan holds on a caller's word) or caller_claim (a hash given to reconcile-receipt); null when the plan holds none",
+      ),
+    proofBindingMeaning: z.string().nullable(),
+    updatedAt: z.string().describe("this server's clock when the receipt last changed (never nowIso)"),
     history: z.array(historyEntry).describe('every state change with its proof, oldest first'),
     svcExecutesTrade: z.literal(false),
   })
@@ -138,7 +146,7 @@ const reconcileOutput = z.object({
     expectedChainId: z.literal(4663),
     txHash: z.string().nullable(),
     proofChecks: z
-      .array(z.object({ check: z.enum(PROOF_CHECKS), passed: z.boolean() }))
+      .array(z.object({ check: z.enum(PROOF_CHECK_NAMES), passed: z.boolean() }))
       .describe(
         'each check of the transaction against the plan, in order, up to the first that failed (empty when no mined transaction was read)',
       ),
@@ -326,7 +334,7 @@ export const stocksRouter = router({
     .mutation(async ({ input, ctx }) => {
       const answer = await submitStockIntent(
         { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
-        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: () => new Date() },
+        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: readServerClock },
       );
       logger.info(
         { event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed },
@@ -345,7 +353,9 @@ export const stocksRouter = router({
     })
     .input(z.object({ jobId: z.string().min(1).max(256), nowIso: nowIsoField }))
     .output(pollOutput)
-    .query(({ input, ctx }) => pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime })),
+    .query(({ input, ctx }) =>
+      pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, serverTime: ctx.serverTime }),
+    ),
 
   reconcile: publicProcedure
     .meta({
@@ -369,7 +379,13 @@ export const stocksRouter = router({
     .mutation(({ input, ctx }) =>
       reconcileStockReceipt(
         { txHash: input.txHash, jobId: input.jobId, planHash: input.planHash },
-        { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, chain: brokerChainClient(ctx.config) },
+        {
+          config: ctx.config,
+          store: stockReceiptStore(),
+          now: ctx.answerTime,
+          serverTime: ctx.serverTime,
+          chain: brokerChainClient(ctx.config),
+        },
       ),
     ),
 
