@@ -305,7 +305,7 @@ describe("the proof rule's amount band and binding strength (issue 21, item 1)",
     expect(await db.proofBinding.count({ where: { txHash: dust.transactionHash } })).toBe(0);
   });
 
-  it("a victim's trade attached first to an attacker's plan is taken back once the victim's own partner job names it", async () => {
+  it("@persistence a victim's trade attached first to an attacker's plan is taken back once the victim's own partner job names it", async () => {
     const attacker = await prepared(main, { inputAmount: '27' });
     const victim = await submitted(main, { inputAmount: '27' });
     const tx = await trade({ usdg: '27' });

@@ -430,7 +430,7 @@ describe('a Mode B job is completed only by a deposit the proof rule binds to it
     expect((await status(one.id)).json.complete).toBe(true);
   });
 
-  it('a deposit that completes one job does not complete another job of the same amount created before it', async () => {
+  it('@persistence a deposit that completes one job does not complete another job of the same amount created before it', async () => {
     const first = await job('3.5');
     const second = await job('3.5');
     const deposit = await depositFor(first.pack);
@@ -448,7 +448,19 @@ describe('a Mode B job is completed only by a deposit the proof rule binds to it
     });
   });
 
-  it("a caller's claim of another job's deposit gives way once that job's own partner job names it", async () => {
+  it('@persistence a race of status reads claiming one deposit for several jobs leaves exactly one of them complete', async () => {
+    const jobs = [];
+    for (let i = 0; i < 3; i++) jobs.push(await job('1.75'));
+    const deposit = await depositFor(jobs[0]!.pack);
+    const answers = await Promise.all(jobs.map((j) => status(j.id, deposit)));
+    for (const res of answers) expect(res.status, res.text).toBe(200);
+    expect(answers.filter((r) => r.json.complete === true)).toHaveLength(1);
+    for (const res of answers.filter((r) => r.json.complete === false))
+      expect(res.json.verification.proofChecks.at(-1)).toEqual({ check: 'not_proof_of_other_subject', passed: false });
+    expect(await db.proofBinding.count({ where: { txHash: deposit } })).toBe(1);
+  });
+
+  it("@persistence a caller's claim of another job's deposit gives way once that job's own partner job names it", async () => {
     const claimant = await job('4.25');
     const owner = await job('4.25');
     const deposit = await depositFor(owner.pack);
