@@ -1,13 +1,15 @@
 /**
- * Stock receipt reconciliation against the real local chain 4663 (interface 3.1, 4.5). A
- * transaction proves a plan only when it is that plan's trade: mined after the plan was first
- * prepared here, its sender spent at most the plan's USDG and received the target token (a
- * test swap route, tests/support/chain/contracts/TestSwapRoute.sol, makes such trades), and no
- * other plan holds it (a unique constraint in the database; also on PostgreSQL). A stranger's
- * transfer proves nothing; a revert marks a plan only when it is tied to it. An unknown hash
- * proves nothing, an RPC of another chain is not trusted, an unreachable RPC changes nothing,
- * and on-chain proof is never undone by a later job poll. Persistence of receipts, their
- * history and the one-job rule across a restart.
+ * Stock receipt reconciliation against the real local chain 4663 (interface 3.1, 4.5; the proof
+ * rule, docs/proof-rule.md). A transaction proves a plan only when it is that plan's trade:
+ * mined after the plan was first prepared here, its sender spent the plan's USDG within its
+ * slippage (a dust swap proves nothing) and received the target token (a test swap route,
+ * tests/support/chain/contracts/TestSwapRoute.sol, makes such trades), and no other subject
+ * holds it (a unique key in the database; also on PostgreSQL), unless the plan's own partner
+ * job names it and another plan holds it on a caller's claim. A stranger's transfer proves
+ * nothing; a revert marks a plan only when it is tied to it. An unknown hash proves nothing, an
+ * RPC of another chain is not trusted, an unreachable RPC changes nothing, and on-chain proof
+ * is never undone by a later job poll. Every stored time is the server's clock. Persistence of
+ * receipts, their history and the one-job rule across a restart.
  */
 import { parseUnits, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
