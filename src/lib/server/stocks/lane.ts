@@ -629,6 +629,20 @@ async function judgeChainRead(proof: ChainRead['proof'], record: StockReceiptRec
   };
 }
 
+/** The history event of a reconciliation that read `verdict`'s transaction. */
+function reconcileEvent(jobId: string | null, verdict: ChainVerdict, reason: ReasonCode | undefined, at: ServerTime): ReceiptEventInput {
+  return {
+    trigger: 'reconcile',
+    reason: reason ?? null,
+    jobId,
+    partnerJobStatus: null,
+    txHash: verdict.txHash,
+    blockNumber: 'blockNumber' in verdict ? verdict.blockNumber : null,
+    chainId: BROKER_CHAIN_ID,
+    at,
+  };
+}
+
 /** The plan that loses a caller-claimed transaction to another plan's partner job. */
 function proofTakenFrom(receiptId: string, verdict: ChainVerdict, at: ServerTime): ProofTakeOver {
   return {
@@ -637,16 +651,7 @@ function proofTakenFrom(receiptId: string, verdict: ChainVerdict, at: ServerTime
       const t = proofTakenTransition();
       return {
         change: { status: t.next, statusReason: t.reason ?? null, txHash: null, blockNumber: null },
-        event: {
-          trigger: 'reconcile',
-          reason: t.reason ?? null,
-          jobId: loser.jobId,
-          partnerJobStatus: null,
-          txHash: verdict.txHash,
-          blockNumber: 'blockNumber' in verdict ? verdict.blockNumber : null,
-          chainId: BROKER_CHAIN_ID,
-          at,
-        },
+        event: reconcileEvent(loser.jobId, verdict, t.reason, at),
       };
     },
   };
@@ -674,16 +679,7 @@ function chainChange(
       statusReason: t.reason ?? null,
       ...(provenByThis ? { txHash: verdict.txHash, blockNumber: verdict.blockNumber, proofBinding: judged.binding ?? 'caller_claim' } : {}),
     },
-    event: {
-      trigger: 'reconcile' as const,
-      reason: t.reason ?? null,
-      jobId: current.jobId,
-      partnerJobStatus: null,
-      txHash: verdict.txHash,
-      blockNumber: 'blockNumber' in verdict ? verdict.blockNumber : null,
-      chainId: BROKER_CHAIN_ID,
-      at,
-    },
+    event: reconcileEvent(current.jobId, verdict, t.reason, at),
     ...(provenByThis && judged.takeOverFrom && current.txHash !== verdict.txHash
       ? { takeOver: proofTakenFrom(judged.takeOverFrom, verdict, at) }
       : {}),

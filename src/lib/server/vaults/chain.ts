@@ -58,6 +58,19 @@ export interface ChainReader {
   getBlockTimestamp(blockNumber: bigint): Promise<bigint>;
 }
 
+/** A reader whose every read is `fail`: the base of a reader that cannot read, or answers some reads only. */
+export function readerFailingWith(fail: () => Promise<never>): ChainReader {
+  return {
+    chainId: fail,
+    readContract: fail,
+    getCode: fail,
+    getTransactionReceipt: fail,
+    getTransaction: fail,
+    getBlockNumber: fail,
+    getBlockTimestamp: fail,
+  };
+}
+
 function errorNames(error: unknown): { names: string[]; messages: string[]; status?: number } {
   const names: string[] = [];
   const messages: string[] = [];
