@@ -6,6 +6,7 @@
  */
 import { getAddress } from 'viem';
 import { z } from 'zod';
+import { brokerChainClient } from '../../chain-client';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
 import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
@@ -29,6 +30,7 @@ import {
   serviceListing,
   serviceListingSchema,
 } from '../../x402/directory';
+import { rpcAuthorizationChainReader } from '../../x402/chain-proof';
 import { facilitatorClient } from '../../x402/facilitator-client';
 import {
   chainBlocks,
@@ -117,22 +119,27 @@ function requestPaymentHeader(ctx: Ctx, service: PaidVaultService, lane: LaneSel
 /**
  * Calls the paid flow with this request's dependencies, logs one line per payment presented
  * (ids and outcomes, never a header or the key) and turns the outcome into the answer or its
- * refusal.
+ * refusal. `request` is what the buyer asked for: a retry must ask for the same.
  */
 async function paid<R, A extends object>(
   ctx: Ctx,
   service: PaidVaultService,
   lane: LaneSelection,
   payment: { header: string; value: string } | undefined,
+  request: { body: unknown; inputErrorCode: string },
   runService: () => R | Promise<R>,
   finish: (result: R) => A,
 ) {
+  const chain = brokerChainClient(ctx.config);
   const result: PaidCallResult<A> = await payForAnswer(
     {
       facilitator: facilitatorOf(ctx.config),
       store: x402AuthorizationStore,
+      chain: chain ? rpcAuthorizationChainReader(chain) : null,
       clocks: ctx,
       pinned: pinnedOf(ctx),
+      // The facilitator call's own limit, plus time for the rows around it.
+      settlingInFlightMs: ctx.config.facilitator.timeoutMs + 5_000,
       runService,
       finishAnswer: finish,
       onStoreError: (error) =>
@@ -146,7 +153,7 @@ async function paid<R, A extends object>(
           'x402 receipt not stored',
         ),
     },
-    { service, payment },
+    { service, payment, request: request.body, inputErrorCode: request.inputErrorCode },
   );
   const outcome = result.outcome;
   if (outcome.kind !== 'payment_required') {
@@ -156,6 +163,7 @@ async function paid<R, A extends object>(
         requestId: ctx.requestId,
         service: service.name,
         outcome: outcome.kind,
+        storedAnswer: result.kind === 'answered' ? result.storedAnswer : undefined,
         reason: 'reason' in outcome ? outcome.reason : undefined,
         authorizationId: outcomeAuthorizationId(outcome),
         receiptId: outcome.kind === 'settled' ? outcome.receipt.receiptId : undefined,
@@ -165,7 +173,7 @@ async function paid<R, A extends object>(
   }
   if (result.kind === 'refused') throw refusalOf(result.outcome, lane);
   for (const [k, v] of Object.entries(paymentResponseHeaders(result.outcome.settleResponse))) ctx.resHeaders.set(k, v);
-  return { answer: result.answer, settlement: settlementView(result.outcome) };
+  return { answer: result.answer, settlement: settlementView(result.outcome, result.storedAnswer) };
 }
 
 const settleAnswerSchema = stampedOutput({
@@ -379,11 +387,13 @@ export const x402Router = router({
         });
       }
       // Settlement only: no service is run, the answer is the receipt.
+      const { paymentHeader: _value, ...request } = input;
       const { answer, settlement } = await paid(
         ctx,
         service,
         lane,
         paymentHeader,
+        { body: { settleOnly: true, ...request }, inputErrorCode: 'INPUT_INVALID' },
         () => null,
         () =>
           finishBeforeSettlement(ctx, input, settleAnswerSchema.omit({ settlement: true }), {
@@ -474,6 +484,7 @@ export const x402Router = router({
         service,
         lane,
         requestPaymentHeader(ctx, service, lane),
+        { body: input, inputErrorCode: paidServiceInputErrorCode(service, '') },
         async () => {
           // Checked before any money moves: an invalid request costs nothing.
           const parsed = service.input.safeParse(serviceInput);
