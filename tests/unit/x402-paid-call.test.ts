@@ -163,41 +163,45 @@ describe('a second presentation: the stored answer once the transfer is known, n
   const USDG_ADDRESS = getAddress(buildRequirements(risk, pinned).v2.asset);
   const request = { allocations: [{ weightBps: 10000 }] };
 
-  /** A chain 4663 whose authorizationState, latest block and transfer logs the test sets. */
-  function chain(state: { used: boolean; expired?: boolean; transferTo?: string; unreadable?: boolean }): AuthorizationChainReader {
-    const fail = async () => {
-      throw new ChainReadError('rpc_unreachable');
-    };
-    const reader: AuthorizationChainReader = {
-      chainId: async () => 4663,
+  /** A chain 4663 whose authorizationState, latest block and (for `paidBy`) transfer logs the test sets. */
+  function chain(state: {
+    used: boolean;
+    expired?: boolean;
+    unreadable?: boolean;
+    paidBy?: { authorizer: string; nonce: string; to?: string };
+  }): AuthorizationChainReader {
+    const log = (topics: readonly unknown[], data: Hex) => ({ address: USDG_ADDRESS, topics, data }) as unknown as Log;
+    const paid = state.paidBy;
+    const logs = paid
+      ? [
+          log(
+            encodeEventTopics({
+              abi: EIP3009_ABI,
+              eventName: 'AuthorizationUsed',
+              args: { authorizer: paid.authorizer as Hex, nonce: paid.nonce as Hex },
+            }),
+            '0x',
+          ),
+          log(
+            encodeEventTopics({
+              abi: EIP3009_ABI,
+              eventName: 'Transfer',
+              args: { from: paid.authorizer as Hex, to: (paid.to ?? PAY_TO) as Hex },
+            }),
+            encodeAbiParameters([{ type: 'uint256' }], [20_000n]),
+          ),
+        ]
+      : [];
+    return {
+      chainId: async () => {
+        if (state.unreadable) throw new ChainReadError('rpc_unreachable');
+        return 4663;
+      },
       latestBlock: async () => ({ number: 10n, timestamp: state.expired ? 2n ** 62n : 0n }),
       authorizationUsed: async () => state.used,
       authorizationUseTransactions: async () => [TX as Hex],
       successfulTransactionLogs: async () => logs,
     };
-    let logs: Log[] = [];
-    const withLogs = (authorizer: string, nonce: string) => {
-      const log = (topics: Hex[], data: Hex) => ({ address: USDG_ADDRESS, topics, data }) as unknown as Log;
-      logs = [
-        log(
-          encodeEventTopics({
-            abi: EIP3009_ABI,
-            eventName: 'AuthorizationUsed',
-            args: { authorizer: authorizer as Hex, nonce: nonce as Hex },
-          }),
-          '0x',
-        ),
-        log(
-          encodeEventTopics({
-            abi: EIP3009_ABI,
-            eventName: 'Transfer',
-            args: { from: authorizer as Hex, to: (state.transferTo ?? PAY_TO) as Hex },
-          }),
-          encodeAbiParameters([{ type: 'uint256' }], [20_000n]),
-        ),
-      ];
-    };
-    return Object.assign(state.unreadable ? { ...reader, chainId: fail } : reader, { withLogs });
   }
 
   async function firstPresentation(settle: () => SettleOutcome) {
@@ -237,8 +241,7 @@ describe('a second presentation: the stored answer once the transfer is known, n
 
   it('proven on chain (the nonce used by a transfer of the price to the recipient): the stored answer, with an on-chain receipt', async () => {
     const { calls, paid, signed, store } = await firstPresentation(unknown);
-    const proven = chain({ used: true });
-    proven.withLogs(signed.authorization.from, signed.authorization.nonce);
+    const proven = chain({ used: true, paidBy: { authorizer: signed.authorization.from, nonce: signed.authorization.nonce } });
     const again = await paid({ chain: proven });
     expect(again).toMatchObject({ kind: 'answered', answer: { answer: 'score 3' }, storedAnswer: true });
     if (again.kind !== 'answered') return;
@@ -250,8 +253,8 @@ describe('a second presentation: the stored answer once the transfer is known, n
 
   it('a nonce spent without paying the recipient (cancelled, another transfer) is refused: nothing was charged', async () => {
     const { paid, signed, store } = await firstPresentation(unknown);
-    const elsewhere = chain({ used: true, transferTo: '0x000000000000000000000000000000000000beef' });
-    elsewhere.withLogs(signed.authorization.from, signed.authorization.nonce);
+    const to = '0x000000000000000000000000000000000000beef';
+    const elsewhere = chain({ used: true, paidBy: { authorizer: signed.authorization.from, nonce: signed.authorization.nonce, to } });
     expect(await paid({ chain: elsewhere })).toMatchObject({ kind: 'refused', outcome: { kind: 'used_without_payment' } });
     expect([...store.rows.values()][0]).toMatchObject({ status: 'used_without_payment', answer: null });
   });

@@ -43,6 +43,7 @@ import {
   type PinnedFacilitatorLane,
 } from './requirements';
 import {
+  answerKept,
   authorizationId,
   authorizationKeyOf,
   readPayment,
@@ -219,11 +220,11 @@ async function answerRetry<R, A>(call: RetryCall<R, A>, previous: StoredAuthoriz
   if (!sameRequest) return refuse({ kind: 'nonce_used', requirements, previous, otherRequest: true });
 
   const now = deps.clocks.serverTime;
-  const answerKept = previous.answer !== null && (previous.answerKeptUntil === null || previous.answerKeptUntil > now);
+  const kept = answerKept(previous, now);
   switch (previous.status) {
     case 'settled': {
       const receipt = previous.receiptId ? await deps.store.findReceipt(previous.receiptId) : null;
-      if (!answerKept || !receipt) return refuse({ kind: 'nonce_used', requirements, previous, otherRequest: false });
+      if (!kept || !receipt) return refuse({ kind: 'nonce_used', requirements, previous, otherRequest: false });
       return served(call, previous, { receipt, receiptStored: true });
     }
     case 'refused':
@@ -239,7 +240,7 @@ async function answerRetry<R, A>(call: RetryCall<R, A>, previous: StoredAuthoriz
     case 'report_mismatch':
       break;
   }
-  if (!answerKept) return refuse({ kind: 'pending_reconciliation', requirements, previous });
+  if (!kept) return refuse({ kind: 'pending_reconciliation', requirements, previous });
   return reconcile(call, previous);
 }
 

@@ -85,6 +85,11 @@ export interface StoredAuthorization extends AuthorizationKey {
   updatedAt: Date;
 }
 
+/** Whether the answer an authorization paid for is still kept for a retry (on the server's clock). */
+export function answerKept(row: Pick<StoredAuthorization, 'answer' | 'answerKeptUntil'>, now: Date): boolean {
+  return row.answer !== null && (row.answerKeptUntil === null || row.answerKeptUntil > now);
+}
+
 /** Persistence the flow needs (implemented with Prisma in db/x402-payment-repository.ts). */
 export interface AuthorizationStore {
   find(key: AuthorizationKey): Promise<StoredAuthorization | null>;

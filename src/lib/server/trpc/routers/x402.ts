@@ -56,6 +56,7 @@ import { PaymentMalformed } from '../../x402/payment';
 import { paymentReceiptSchema, verifyPaymentReceipt } from '../../x402/receipts';
 import { buildRequirements, requirementV1Schema, requirementV2Schema } from '../../x402/requirements';
 import {
+  answerKept,
   authorizationId,
   authorizationStatusSchema,
   needsReconciliation,
@@ -467,7 +468,7 @@ export const x402Router = router({
       family: 'x402',
       openapi: rest('POST', '/vaults/x402/{serviceName}', 'A paid vault service (x402): 402 challenge, then settle, run and answer', {
         description:
-          "The body is the service's own input. Without X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2): HTTP 402 with the v1 body { x402Version, error, accepts } and the v2 PAYMENT-REQUIRED header. With one: the input is validated first (nothing is charged for an invalid request), the EIP-3009 authorization is checked against requirements rebuilt by the server (scheme, network, asset, amount, payTo, validity window, signature over the USDG EIP-712 domain), a nonce already seen is refused (409), then the facilitator settles and a deterministic payment receipt is recorded; the answer is 200 with X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. A facilitator refusal is 402 with its reason; no usable answer is 202 X402_SETTLEMENT_UNKNOWN (kept for reconciliation: do not pay again); a reported payTo other than the pinned one fails closed (502). The answer is computed and checked (output guard included) before settlement: after a successful settlement the buyer always gets it.",
+          "The body is the service's own input. Without X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2): HTTP 402 with the v1 body { x402Version, error, accepts } and the v2 PAYMENT-REQUIRED header. With one: the input is validated first (nothing is charged for an invalid request), the EIP-3009 authorization is checked against requirements rebuilt by the server (scheme, network, asset, amount, payTo, validity window, signature over the USDG EIP-712 domain), then the answer is computed and checked (output guard included) and stored with the authorization, the facilitator settles and a deterministic payment receipt is recorded; the answer is 200 with X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. A facilitator refusal is 402 with its reason; no usable answer is 202 X402_SETTLEMENT_UNKNOWN (do not pay again); a reported payTo, payer, network or amount (compared as a number) other than the pinned one fails closed (502). A retry of the same request with the same payment (or, in x402 v2, the same payment-identifier) gets the stored answer (`payment.storedAnswer: true`) once the transfer is known: settled by the facilitator, or proven on chain 4663; an unused authorization is settled then, once; one that expired unused is 402 X402_AUTHORIZATION_EXPIRED_UNUSED (nothing charged); still unknown is 202 again. The same authorization for another body or service is 409 X402_NONCE_USED.",
       }),
       answerFinishedBeforeSettlement: true,
       unpaidChallenge: { paymentHeaders: [X402_HEADERS.v1.payment, X402_HEADERS.v2.payment] },
@@ -540,7 +541,7 @@ export const x402Router = router({
       family: 'x402',
       openapi: rest('GET', '/x402/authorizations/{payer}/{nonce}', 'Where one EIP-3009 authorization stands (for reconciliation)', {
         description:
-          'settling or settlement_unknown: presented, no trustworthy answer yet, kept for reconciliation and never charged again; settled: the facilitator reported success (see the receipt); refused: the facilitator refused it; report_mismatch: the facilitator reported something other than what was pinned.',
+          'settling or settlement_unknown: presented, no trustworthy answer yet, its answer kept until a retry of the same request proves the outcome, never charged twice; settled: the facilitator reported success, or chain 4663 showed the transfer (see the receipt); refused: the facilitator refused it; report_mismatch: the facilitator reported something other than what was pinned (a retry checks the chain); expired_unused: chain 4663 showed it unused past validBefore (nothing charged); used_without_payment: its nonce was spent without paying the price to the recipient (nothing charged for this service). `answerKept` says whether the answer it paid for is still kept for a retry.',
       }),
     })
     .input(
@@ -564,6 +565,8 @@ export const x402Router = router({
           facilitatorReason: z.string().nullable(),
           facilitatorTransaction: z.string().nullable(),
           receiptId: z.string().nullable(),
+          answerKept: z.boolean(),
+          answerKeptUntil: z.string().nullable(),
         }),
         reconciliationNeeded: z.boolean(),
         ...chainBlockFields,
@@ -596,6 +599,8 @@ export const x402Router = router({
           facilitatorReason: row.facilitatorReason,
           facilitatorTransaction: row.transaction,
           receiptId: row.receiptId,
+          answerKept: answerKept(row, ctx.serverTime),
+          answerKeptUntil: row.answerKeptUntil?.toISOString() ?? null,
         },
         reconciliationNeeded: needsReconciliation(row.status),
         ...chainBlocks(lane),
