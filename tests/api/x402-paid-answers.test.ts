@@ -16,45 +16,32 @@ import { getAddress, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
-import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
-import { FakeFacilitator } from '../support/fake-facilitator';
-import { secretMarker, startServer, type TestServer } from '../support/server';
+import type { LocalChain } from '../support/chain/local-chain';
+import type { FakeFacilitator } from '../support/fake-facilitator';
+import type { TestServer } from '../support/server';
+import { startChainPaymentLane, type ChainPaymentLane } from '../support/x402-chain-lane';
 import { decodeBase64Json, nowSeconds, signAuthorization, v2PaymentHeader } from '../support/x402-payer';
 
+let lane: ChainPaymentLane | undefined;
 let chain: LocalChain;
 let facilitator: FakeFacilitator;
 let server: TestServer;
 let payTo: Address;
-const apiKey = secretMarker('facilitator');
 const OTHER = getAddress('0x000000000000000000000000000000000000beef');
 const PRICE = 20_000n;
 const ROUTE = '/api/vaults/x402/vault-risk-score';
 const body = { allocations: [{ tokenAddress: USDG.address, weightBps: 10000 }] };
 
 beforeAll(async () => {
-  chain = await startLocalChain();
-  payTo = getAddress(chain.accounts[3]!.address);
-  facilitator = await new FakeFacilitator({ apiKey, orgPayTo: payTo, chain, signerIndex: 9 }).start();
-  server = await startServer({
-    env: {
-      BROKER_CHAIN_RPC_URL: chain.rpcUrl,
-      FACILITATOR_ENABLED: 'true',
-      FACILITATOR_API_KEY: apiKey,
-      FACILITATOR_URL: facilitator.url,
-      FACILITATOR_PAYTO_ADDRESS: payTo,
-      FACILITATOR_ADDRESS: facilitator.signerAddress()!,
-      FACILITATOR_TIMEOUT_MS: '2000',
-    },
-  });
+  lane = await startChainPaymentLane({ facilitatorTimeoutMs: 2000 });
+  ({ chain, facilitator, server, payTo } = lane);
 });
 afterAll(async () => {
-  await server?.stop();
-  await facilitator?.stop();
-  await chain?.stop();
+  await lane?.stop();
 });
 
 const usdgAbi = () => chain.artifact('TestUSDG').abi;
-const balanceOf = (who: Address) => chain.read<bigint>(USDG.address as Address, usdgAbi(), 'balanceOf', [who]);
+const balanceOf = (who: Address) => lane!.usdgBalance(who);
 
 /** A new payer holding USDG (it needs no gas: the facilitator sends the transaction). */
 async function fundedPayer(): Promise<PrivateKeyAccount> {

@@ -15,7 +15,7 @@
  */
 import { parseAbi, parseEventLogs, type Address, type Hex, type Log } from 'viem';
 import type { BrokerChainClient } from '../chain-client';
-import { ChainReadError, classifyChainError, EXPECTED_CHAIN_ID, type ReadFailureReason } from '../vaults/chain';
+import { chainRead, ChainReadError, classifyChainError, EXPECTED_CHAIN_ID, type ReadFailureReason } from '../vaults/chain';
 
 export const EIP3009_ABI = parseAbi([
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
@@ -97,13 +97,7 @@ export async function proveAuthorizationTransfer(reader: AuthorizationChainReade
 
 /** The reader over the chain client (one timeout, no retries); errors are reduced to fixed reasons. */
 export function rpcAuthorizationChainReader(client: BrokerChainClient): AuthorizationChainReader {
-  const wrap = async <T>(fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (error) {
-      throw new ChainReadError(classifyChainError(error));
-    }
-  };
+  const wrap = chainRead;
   return {
     chainId: () => wrap(() => client.getChainId()),
     latestBlock: () =>
