@@ -46,6 +46,7 @@ import {
   answerKept,
   authorizationId,
   authorizationKeyOf,
+  needsReconciliation,
   readPayment,
   recordSettlement,
   requestHashOf,
@@ -211,11 +212,18 @@ function sameAuthorization(a: SignedAuthorization['authorization'], b: SignedAut
 async function answerRetry<R, A>(call: RetryCall<R, A>, previous: StoredAuthorization): Promise<PaidCallResult<A>> {
   const { deps, requirements } = call;
   const refuse = (outcome: RefusedOutcome): PaidCallResult<A> => ({ kind: 'refused', outcome });
+  if (previous.requestHash === null || previous.signed === null) {
+    // Presented before answers were kept: nothing to serve, and no request to compare with.
+    return refuse(
+      needsReconciliation(previous.status)
+        ? { kind: 'pending_reconciliation', requirements, previous }
+        : { kind: 'nonce_used', requirements, previous, otherRequest: false },
+    );
+  }
   const byKey = previous.nonce.toLowerCase() === call.payment.authorization.nonce.toLowerCase();
   const sameRequest =
     previous.serviceName === call.service.name &&
     previous.requestHash === call.requestHash &&
-    previous.signed !== null &&
     (!byKey || sameAuthorization(previous.signed.authorization, call.payment.authorization));
   if (!sameRequest) return refuse({ kind: 'nonce_used', requirements, previous, otherRequest: true });
 
