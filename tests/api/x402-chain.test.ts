@@ -11,10 +11,11 @@ import { getAddress, keccak256, stringToBytes, type Address, type Hex } from 'vi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAssetByTicker, USDG } from '../../src/lib/server/registry';
 import { ACK_HASHES, V1_VAULT } from '../../src/lib/server/vaults/registry';
-import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
+import type { LocalChain } from '../support/chain/local-chain';
 import { placeV1Vault, type PlacedV1 } from '../support/chain/vaults';
-import { FakeFacilitator } from '../support/fake-facilitator';
-import { secretMarker, startServer, type TestServer } from '../support/server';
+import type { FakeFacilitator } from '../support/fake-facilitator';
+import type { TestServer } from '../support/server';
+import { startChainPaymentLane, type ChainPaymentLane } from '../support/x402-chain-lane';
 import { decodeBase64Json, signAuthorization, v2PaymentHeader } from '../support/x402-payer';
 
 let chain: LocalChain;
@@ -22,7 +23,6 @@ let facilitator: FakeFacilitator;
 let server: TestServer;
 let payTo: Address;
 let v1: PlacedV1;
-const apiKey = secretMarker('facilitator');
 
 const composition = {
   allocations: [
@@ -31,27 +31,19 @@ const composition = {
   ],
 };
 
+let lane: ChainPaymentLane | undefined;
+
 beforeAll(async () => {
-  chain = await startLocalChain();
-  v1 = await placeV1Vault(chain);
-  payTo = getAddress(chain.accounts[3]!.address);
-  facilitator = await new FakeFacilitator({ apiKey, orgPayTo: payTo, chain, signerIndex: 9 }).start();
-  server = await startServer({
-    env: {
-      BROKER_CHAIN_RPC_URL: chain.rpcUrl,
-      FACILITATOR_ENABLED: 'true',
-      FACILITATOR_API_KEY: apiKey,
-      FACILITATOR_URL: facilitator.url,
-      FACILITATOR_PAYTO_ADDRESS: payTo,
-      FACILITATOR_ADDRESS: facilitator.signerAddress()!,
-      FACILITATOR_TIMEOUT_MS: '20000',
+  lane = await startChainPaymentLane({
+    facilitatorTimeoutMs: 20_000,
+    prepare: async (c) => {
+      v1 = await placeV1Vault(c);
     },
   });
+  ({ chain, facilitator, server, payTo } = lane);
 });
 afterAll(async () => {
-  await server?.stop();
-  await facilitator?.stop();
-  await chain?.stop();
+  await lane?.stop();
 });
 
 const usdgAbi = () => chain.artifact('TestUSDG').abi;

@@ -1,8 +1,10 @@
 /**
- * @persistence: nonces and payment receipts survive a restart, on SQLite and (with
- * TEST_DATABASE_URL) PostgreSQL. A settled authorization replayed after the restart is still
- * refused without calling the facilitator; one whose settlement outcome was unknown is still
- * pending reconciliation; the receipt is served byte-identical.
+ * @persistence: nonces, payment receipts and paid answers survive a restart, on SQLite and
+ * (with TEST_DATABASE_URL) PostgreSQL. A settled authorization presented again after the
+ * restart for the same request gets the answer stored before it was settled, without calling
+ * the facilitator; for another request it is refused; one whose settlement outcome was unknown
+ * is still unknown (no chain to prove it on here), never settled blind; the receipt is served
+ * byte-identical.
  */
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { getAddress } from 'viem';
@@ -23,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('@persistence x402', () => {
-  it('@persistence nonces and payment receipts survive a restart', async () => {
+  it('@persistence nonces, payment receipts and paid answers survive a restart', async () => {
     const apiKey = secretMarker('facilitator');
     facilitator = await new FakeFacilitator({ apiKey, orgPayTo: PAY_TO }).start();
     const env = {
@@ -71,14 +73,26 @@ describe('@persistence x402', () => {
       body,
       headers: { 'PAYMENT-SIGNATURE': settledHeader },
     });
-    expect(replay.status).toBe(409);
-    expect(replay.json.error.code).toBe('X402_NONCE_USED');
+    expect(replay.status).toBe(200);
+    expect(replay.json.result).toEqual(paid.json.result);
+    expect(replay.json.generatedAt).toBe(paid.json.generatedAt);
+    expect(replay.json.payment).toMatchObject({ storedAnswer: true, receipt: paid.json.payment.receipt });
+    const otherRequest = await again.request('POST', '/api/vaults/x402/vault-risk-score', {
+      body: { ...body, performanceFeeBps: 500 },
+      headers: { 'PAYMENT-SIGNATURE': settledHeader },
+    });
+    expect(otherRequest.status).toBe(409);
+    expect(otherRequest.json.error.code).toBe('X402_NONCE_USED');
     const pending = await again.request('POST', '/api/vaults/x402/vault-risk-score', {
       body,
       headers: { 'PAYMENT-SIGNATURE': unknownHeader },
     });
-    expect(pending.status).toBe(409);
-    expect(pending.json.error.code).toBe('X402_SETTLEMENT_PENDING_RECONCILIATION');
+    expect(pending.status).toBe(202);
+    expect(pending.json).toMatchObject({
+      status: 'settlement_unknown',
+      doNotPayAgain: true,
+      stillPending: { chain: 'rpc_not_configured' },
+    });
     expect(facilitator.settleCalls().length).toBe(settles);
 
     const stored = await again.get(`/api/x402/receipts/${receiptId}`);

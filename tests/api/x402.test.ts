@@ -6,6 +6,7 @@
  * (success, success:false, 5xx, timeout, a reported payTo other than the pinned one).
  */
 import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { request as httpRequest } from 'node:http';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -422,15 +423,32 @@ describe('paid calls', () => {
     });
   });
 
-  it('@persistence the identical payment replayed is refused and the facilitator is not called again', async () => {
+  it('@persistence the identical payment replayed gets the stored answer without a second settlement; for another body or service it is refused', async () => {
     const { header } = await v2Payment();
-    expect((await payV2(header)).status).toBe(200);
+    const paid = await payV2(header);
+    expect(paid.status).toBe(200);
+    expect(paid.json.payment.storedAnswer).toBe(false);
     const settles = facilitator.settleCalls().length;
     const replay = await payV2(header);
-    expect(replay.status).toBe(409);
-    expect(replay.json.error.code).toBe('X402_NONCE_USED');
-    expect(replay.json.authorization.status).toBe('settled');
-    expect(replay.json.result).toBeUndefined();
+    expect(replay.status).toBe(200);
+    expect(replay.json.result).toEqual(paid.json.result);
+    expect(replay.json.generatedAt).toBe(paid.json.generatedAt);
+    expect(replay.json.payment).toMatchObject({ storedAnswer: true, receipt: paid.json.payment.receipt });
+    expect(decodeBase64Json(replay.headers.get('payment-response'))).toEqual(decodeBase64Json(paid.headers.get('payment-response')));
+    expect(facilitator.settleCalls().length).toBe(settles);
+
+    const otherBody = await payV2(header, { ...composition, performanceFeeBps: 500 });
+    expect(otherBody.status).toBe(409);
+    expect(otherBody.json.error.code).toBe('X402_NONCE_USED');
+    expect(otherBody.json.error.message).toContain('another request');
+    expect(otherBody.json.authorization.status).toBe('settled');
+    expect(otherBody.json.result).toBeUndefined();
+    const otherService = await server.request('POST', '/api/vaults/x402/vault-comparison', {
+      body: composition,
+      headers: { 'PAYMENT-SIGNATURE': header },
+    });
+    expect(otherService.status).not.toBe(200);
+    expect(otherService.json.result).toBeUndefined();
     expect(facilitator.settleCalls().length).toBe(settles);
   });
 
@@ -438,7 +456,13 @@ describe('paid calls', () => {
     const { header } = await v2Payment();
     const settles = facilitator.settleCalls().length;
     const [a, b] = await Promise.all([payV2(header), payV2(header)]);
-    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    // The later one is either refused while the first is settling (409) or, once it settled, served the stored answer.
+    const statuses = [a.status, b.status].sort();
+    expect([
+      [200, 200],
+      [200, 409],
+    ]).toContainEqual(statuses);
+    if (statuses[1] === 200) expect(a.json.result).toEqual(b.json.result);
     expect(facilitator.settleCalls().length).toBe(settles + 1);
   });
 
@@ -661,7 +685,7 @@ describe('facilitator outcomes', () => {
     expect(facilitator.settleCalls().length).toBe(settles);
   });
 
-  it('a timeout is settlement_unknown: kept with its nonce, never a failure to pay again, then refused as pending reconciliation', async () => {
+  it('a timeout is settlement_unknown: kept with its nonce and answer; with no chain to prove what happened a retry stays unknown', async () => {
     facilitator.nextSettle({ kind: 'hang' });
     const { signed, header } = await v2Payment();
     const res = await payV2(header);
@@ -685,11 +709,13 @@ describe('facilitator outcomes', () => {
     );
     expect(logged.reason).toBeUndefined();
 
+    // No chain to prove what happened (no BROKER_CHAIN_RPC_URL here): still unknown, said so, never settled blind.
     const settles = facilitator.settleCalls().length;
     const again = await payV2(header);
-    expect(again.status).toBe(409);
-    expect(again.json.error.code).toBe('X402_SETTLEMENT_PENDING_RECONCILIATION');
-    expect(again.json.doNotPayAgain).toBe(true);
+    expect(again.status).toBe(202);
+    expect(again.json.error.code).toBe('X402_SETTLEMENT_UNKNOWN');
+    expect(again.json).toMatchObject({ doNotPayAgain: true, stillPending: { chain: 'rpc_not_configured' } });
+    expect(again.json.result).toBeUndefined();
     expect(facilitator.settleCalls().length).toBe(settles);
   });
 
@@ -723,6 +749,73 @@ describe('facilitator outcomes', () => {
     const status = await server.get(`/api/x402/authorizations/${signed.authorization.from}/${signed.authorization.nonce}`);
     expect(status.json.authorization.status).toBe('report_mismatch');
     expect(status.json.authorization.receiptId).toBeNull();
+  });
+});
+
+describe('a paid answer is never lost', () => {
+  it('a settled amount written as a JSON number or as "20000.0" is the same amount: the answer is given; another amount still fails closed', async () => {
+    for (const amount of [20000, '20000.0', '20000']) {
+      facilitator.nextSettle({ kind: 'report_amount', amount });
+      const { header } = await v2Payment();
+      const res = await payV2(header);
+      expect(res.status, String(amount)).toBe(200);
+      expect(res.json.result.score.total).toEqual(expect.any(Number));
+    }
+    for (const amount of [20001, '2000.0', '20000.5']) {
+      facilitator.nextSettle({ kind: 'report_amount', amount });
+      const { header } = await v2Payment();
+      const res = await payV2(header);
+      expect(res.status, String(amount)).toBe(502);
+      expect(res.json).toMatchObject({ field: 'amount', doNotPayAgain: true });
+      expect(res.json.error.code).toBe('X402_SETTLEMENT_REPORT_MISMATCH');
+      expect(res.json.result).toBeUndefined();
+    }
+  });
+
+  it('a buyer whose connection dropped right after sending gets the stored answer on a retry with the same payment, charged once', async () => {
+    facilitator.nextSettle({ kind: 'delay', ms: 600 });
+    const { signed, header } = await v2Payment();
+    const settles = facilitator.settleCalls().length;
+    const body = JSON.stringify(composition);
+    // Send the paid request and close the connection before any answer can come.
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/vaults/x402/vault-risk-score`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'PAYMENT-SIGNATURE': header },
+      });
+      req.on('error', () => resolve());
+      req.on('response', () => reject(new Error('an answer came before the connection was closed')));
+      req.end(body, () => setTimeout(() => (req.destroy(), resolve()), 100));
+    });
+    const status = `/api/x402/authorizations/${signed.authorization.from}/${signed.authorization.nonce}`;
+    for (let i = 0; i < 100 && (await server.get(status)).json?.authorization?.status !== 'settled'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await server.get(status)).json.authorization.status).toBe('settled');
+    expect(facilitator.settleCalls().length).toBe(settles + 1);
+
+    const retry = await payV2(header);
+    expect(retry.status).toBe(200);
+    expect(retry.json.result.score.total).toEqual(expect.any(Number));
+    expect(retry.json.payment).toMatchObject({ storedAnswer: true, outcome: 'facilitator_reported_success' });
+    expect(decodeBase64Json(retry.headers.get('payment-response'))).toMatchObject({ success: true, payer: signed.authorization.from });
+    expect(facilitator.settleCalls().length).toBe(settles + 1);
+  });
+
+  it('a retry of a mismatched report with no chain to read stays unknown and keeps the answer', async () => {
+    facilitator.nextSettle({ kind: 'report_pay_to', payTo: OTHER });
+    const { header } = await v2Payment();
+    expect((await payV2(header)).status).toBe(502);
+    const settles = facilitator.settleCalls().length;
+    const again = await payV2(header);
+    expect(again.status).toBe(202);
+    expect(again.json).toMatchObject({ stillPending: { chain: 'rpc_not_configured' }, doNotPayAgain: true });
+    expect(facilitator.settleCalls().length).toBe(settles);
+  });
+
+  it('the 402 challenge declares the x402 payment-identifier extension (optional)', async () => {
+    const { v2 } = await challengeFor();
+    expect(v2.extensions?.['payment-identifier']).toMatchObject({ info: { required: false } });
   });
 });
 

@@ -3,8 +3,10 @@
  * section 7): `POST /settle`, `POST /verify` and `GET /supported`, each behind a bearer key,
  * as a real HTTP server on 127.0.0.1. It records every request so tests can prove what was
  * (and was not) sent, and it misbehaves on demand: `success: false` with HTTP 200, 5xx, a
- * hang (the caller's timeout must fire), a dropped connection, an unreadable answer, or a
- * success that reports a different recipient.
+ * hang (the caller's timeout must fire), a dropped connection, an unreadable answer, a
+ * success that reports a different recipient or writes the amount another way (a JSON number,
+ * `"10000.0"`), a success answered late, or a settlement that happens and whose answer is then
+ * lost (it hangs or drops the connection after the transfer).
  *
  * Given the local chain, a successful settle calls `transferWithAuthorization` on the test
  * USDG from the facilitator's own account, so balances really move; the answer carries the
@@ -29,7 +31,14 @@ export type SettleBehaviour =
   | { kind: 'hang' }
   | { kind: 'reset' }
   | { kind: 'bad_json' }
-  | { kind: 'report_pay_to'; payTo: string };
+  | { kind: 'report_pay_to'; payTo: string }
+  /** Success, with `amount` written as given (a JSON number, a decimal string, ...). */
+  | { kind: 'report_amount'; amount: unknown }
+  /** Settles, then answers only after `ms` milliseconds. */
+  | { kind: 'delay'; ms: number }
+  /** Settles (on the chain when one is given), then loses the answer: hangs, or drops the connection. */
+  | { kind: 'settle_then_hang' }
+  | { kind: 'settle_then_reset' };
 
 export interface FakeFacilitatorOptions {
   apiKey: string;
@@ -191,7 +200,14 @@ export class FakeFacilitator {
     } else {
       transaction = keccak256(toHex(`${auth.from}:${auth.nonce}`));
     }
+    if (behaviour?.kind === 'settle_then_hang') {
+      this.hanging.add(res);
+      return;
+    }
+    if (behaviour?.kind === 'settle_then_reset') return void res.socket?.destroy();
+    if (behaviour?.kind === 'delay') await new Promise((r) => setTimeout(r, behaviour.ms));
     const payTo = behaviour?.kind === 'report_pay_to' ? behaviour.payTo : this.options.orgPayTo;
-    return this.send(res, 200, { success: true, payer: auth.from, transaction, network, extra: { payTo } });
+    const amount = behaviour?.kind === 'report_amount' ? { amount: behaviour.amount } : {};
+    return this.send(res, 200, { success: true, payer: auth.from, transaction, network, ...amount, extra: { payTo } });
   }
 }

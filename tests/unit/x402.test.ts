@@ -12,15 +12,10 @@ import { chainBlocks, facilitatorLaneState, selectVaultServiceLane, type Facilit
 import { checkPayment, decodePayment, PaymentMalformed, PaymentRejected } from '../../src/lib/server/x402/payment';
 import { buildPaymentReceipt, verifyPaymentReceipt } from '../../src/lib/server/x402/receipts';
 import { buildRequirements } from '../../src/lib/server/x402/requirements';
-import {
-  paidServiceInputErrorCode,
-  runPaidService,
-  settleServicePayment,
-  type AuthorizationKey,
-  type AuthorizationStore,
-  type StoredAuthorization,
-} from '../../src/lib/server/x402/settlement';
+import { payForAnswer } from '../../src/lib/server/x402/paid-call';
+import { paidServiceInputErrorCode, runPaidService } from '../../src/lib/server/x402/settlement';
 import { buildDepositPack } from '../../src/lib/server/vaults/deposit-pack';
+import { MemoryAuthorizationStore } from '../support/x402-memory-store';
 import { nowSeconds, signAuthorization, v1PaymentHeader, v2PaymentHeader } from '../support/x402-payer';
 import { answerTimeAt, serverTimeAt } from '../support/clocks';
 import { readServerClock } from '../../src/lib/server/clock';
@@ -289,84 +284,70 @@ describe('facilitator answers', () => {
   });
 });
 
-class MemoryStore implements AuthorizationStore {
-  rows = new Map<string, StoredAuthorization>();
-  receipts: unknown[] = [];
-  private k = (key: AuthorizationKey) => `${key.network}|${key.asset}|${key.payer}|${key.nonce}`;
-  async find(key: AuthorizationKey) {
-    return this.rows.get(this.k(key)) ?? null;
-  }
-  async reserve(row: StoredAuthorization) {
-    if (this.rows.has(this.k(row))) return false;
-    this.rows.set(this.k(row), { ...row });
-    return true;
-  }
-  async finish(id: string, status: StoredAuthorization['status'], reason: string | null, transaction: string | null) {
-    for (const r of this.rows.values()) if (r.id === id) Object.assign(r, { status, facilitatorReason: reason, transaction });
-  }
-  async recordSettled(id: string, receipt: { receiptId: string; facilitatorTransaction: string }) {
-    for (const r of this.rows.values())
-      if (r.id === id) Object.assign(r, { status: 'settled', receiptId: receipt.receiptId, transaction: receipt.facilitatorTransaction });
-    this.receipts.push(receipt);
-  }
-}
-
 describe('seller flow', () => {
   const account = privateKeyToAccount(generatePrivateKey());
   const tx = `0x${'cd'.repeat(32)}`;
 
-  async function run(store: MemoryStore, header: string | undefined, answer: () => Response, calls: { n: number }) {
-    return settleServicePayment({
-      service: risk,
-      pinned: { payTo: PAY_TO, origin: 'https://svc.example' },
-      facilitator: facilitatorClient({
-        url: 'http://f.test',
-        apiKey: 'k',
-        timeoutMs: 200,
-        fetch: (async () => (calls.n++, answer())) as typeof fetch,
-      }),
-      store,
-      paymentHeader: header ? { header: 'PAYMENT-SIGNATURE', value: header } : undefined,
-      answerTime: answerTimeAt('2030-01-01T00:00:00Z'),
-      serverTime: readServerClock(),
-    });
+  async function run(store: MemoryAuthorizationStore, header: string | undefined, answer: () => Response, calls: { n: number }) {
+    return payForAnswer(
+      {
+        facilitator: facilitatorClient({
+          url: 'http://f.test',
+          apiKey: 'k',
+          timeoutMs: 200,
+          fetch: (async () => (calls.n++, answer())) as typeof fetch,
+        }),
+        store,
+        chain: null,
+        clocks: { answerTime: answerTimeAt('2030-01-01T00:00:00Z'), serverTime: readServerClock() },
+        pinned: { payTo: PAY_TO, origin: 'https://svc.example' },
+        settlingInFlightMs: 10_000,
+        runService: () => ({ score: 1 }),
+        finishAnswer: (result) => result,
+      },
+      {
+        service: risk,
+        payment: header ? { header: 'PAYMENT-SIGNATURE', value: header } : undefined,
+        request: { body: 1 },
+        inputErrorCode: 'INPUT_INVALID',
+      },
+    );
   }
 
-  it('settles once, records a deterministic receipt, then refuses the nonce without calling again', async () => {
-    const store = new MemoryStore();
+  it('settles once, records a deterministic receipt, then serves the stored answer to the same request without calling again', async () => {
+    const store = new MemoryAuthorizationStore();
     const calls = { n: 0 };
     const header = v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: 20_000n }), req.v2);
     const ok = () => new Response(JSON.stringify({ success: true, transaction: tx, network: 'eip155:4663', payer: account.address }));
     const first = await run(store, header, ok, calls);
-    expect(first.kind).toBe('settled');
-    if (first.kind !== 'settled') return;
-    expect(first.receipt.issuedAt).toBe('2030-01-01T00:00:00.000Z');
-    expect(verifyPaymentReceipt(first.receipt)).toBe(true);
-    expect(verifyPaymentReceipt({ ...first.receipt, amountUnits: '1' })).toBe(false);
+    expect(first.kind).toBe('answered');
+    if (first.kind !== 'answered') return;
+    expect(first.outcome.receipt.issuedAt).toBe('2030-01-01T00:00:00.000Z');
+    expect(verifyPaymentReceipt(first.outcome.receipt)).toBe(true);
+    expect(verifyPaymentReceipt({ ...first.outcome.receipt, amountUnits: '1' })).toBe(false);
     const second = await run(store, header, ok, calls);
-    expect(second.kind).toBe('nonce_used');
+    expect(second).toMatchObject({ kind: 'answered', storedAnswer: true, answer: { score: 1 } });
+    if (second.kind !== 'answered') return;
+    expect(second.outcome.receipt).toEqual(first.outcome.receipt);
     expect(calls.n).toBe(1);
   });
 
-  it('keeps an unknown outcome for reconciliation and refuses the nonce as pending', async () => {
-    const store = new MemoryStore();
+  it('keeps an unknown outcome with its answer, and a retry without a chain to read stays unknown', async () => {
+    const store = new MemoryAuthorizationStore();
     const calls = { n: 0 };
     const header = v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: 20_000n }), req.v2);
     const first = await run(store, header, () => new Response('oops', { status: 500 }), calls);
-    expect(first).toMatchObject({ kind: 'settlement_unknown', cause: 'server_error' });
-    expect([...store.rows.values()][0]!.status).toBe('settlement_unknown');
-    expect((await run(store, header, () => new Response('{}'), calls)).kind).toBe('pending_reconciliation');
+    expect(first).toMatchObject({ kind: 'refused', outcome: { kind: 'settlement_unknown', cause: 'server_error' } });
+    expect([...store.rows.values()][0]).toMatchObject({ status: 'settlement_unknown', answer: { score: 1 } });
+    expect(await run(store, header, () => new Response('{}'), calls)).toMatchObject({
+      outcome: { kind: 'settlement_unknown', stillPending: { chain: 'rpc_not_configured' } },
+    });
     expect(calls.n).toBe(1);
   });
 
-  it('fails closed when the facilitator reports another payTo, payer or amount', async () => {
-    for (const [field, extra] of [
-      ['payTo', { extra: { payTo: '0x000000000000000000000000000000000000beef' } }],
-      ['payer', { payer: '0x000000000000000000000000000000000000beef' }],
-      ['amount', { amount: '1' }],
-      ['network', { network: 'eip155:8453' }],
-    ] as const) {
-      const store = new MemoryStore();
+  it('fails closed when the facilitator reports another payTo, payer, amount or network; the same amount written another way is the same', async () => {
+    const report = async (extra: Record<string, unknown>) => {
+      const store = new MemoryAuthorizationStore();
       const header = v2PaymentHeader(await signAuthorization(account, { to: PAY_TO, value: 20_000n }), req.v2);
       const outcome = await run(
         store,
@@ -374,8 +355,22 @@ describe('seller flow', () => {
         () => new Response(JSON.stringify({ success: true, transaction: tx, network: 'eip155:4663', ...extra })),
         { n: 0 },
       );
-      expect(outcome, field).toMatchObject({ kind: 'report_mismatch', field });
-      expect(store.receipts).toHaveLength(0);
+      return { outcome, store };
+    };
+    for (const [field, extra] of [
+      ['payTo', { extra: { payTo: '0x000000000000000000000000000000000000beef' } }],
+      ['payer', { payer: '0x000000000000000000000000000000000000beef' }],
+      ['amount', { amount: '1' }],
+      ['amount', { amount: 20_001 }],
+      ['amount', { amount: '20000.5' }],
+      ['network', { network: 'eip155:8453' }],
+    ] as const) {
+      const { outcome, store } = await report(extra);
+      expect(outcome, JSON.stringify(extra)).toMatchObject({ kind: 'refused', outcome: { kind: 'report_mismatch', field } });
+      expect(store.receipts.size).toBe(0);
+    }
+    for (const amount of [20_000, '20000', '20000.0']) {
+      expect((await report({ amount })).outcome.kind, String(amount)).toBe('answered');
     }
   });
 

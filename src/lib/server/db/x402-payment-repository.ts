@@ -1,33 +1,35 @@
 /**
- * Persistence of x402 authorizations (the nonce replay guard) and payment receipts, on SQLite
- * or PostgreSQL. The unique (network, asset, payer, nonce) key is enforced by the database,
- * so two server instances can never both reserve one authorization.
+ * Persistence of x402 authorizations (the nonce replay guard, with the answer each one pays for)
+ * and payment receipts, on SQLite or PostgreSQL. The unique (network, asset, payer, nonce) key
+ * is enforced by the database, so two server instances can never both reserve one
+ * authorization; a payer's payment identifier is unique the same way.
  */
-import { authorizationStatusSchema, type AuthorizationKey, type AuthorizationStore, type StoredAuthorization } from '../x402/settlement';
+import type { X402Authorization as AuthorizationRow } from '$generated/prisma-sqlite/client';
 import { canonicalJson } from '../canonical';
 import type { ServerTime } from '../clock';
 import type { PaymentReceipt } from '../x402/receipts';
+import {
+  authorizationStatusSchema,
+  type AuthorizationKey,
+  type AuthorizationStore,
+  type SignedAuthorization,
+  type StoredAuthorization,
+} from '../x402/settlement';
 import { getDb } from './client';
 import { isUniqueViolation } from './unique-violation';
 
-function toStored(row: {
-  id: string;
-  network: string;
-  asset: string;
-  payer: string;
-  nonce: string;
-  serviceName: string;
-  amountUnits: string;
-  payTo: string;
-  x402Version: number;
-  status: string;
-  facilitatorReason: string | null;
-  transaction: string | null;
-  receiptId: string | null;
-}): StoredAuthorization {
-  // Parsed, not cast: a status column holding anything else is a bug to surface, not to pass on.
-  return { ...row, status: authorizationStatusSchema.parse(row.status) };
+function toStored(row: AuthorizationRow): StoredAuthorization {
+  const { paymentJson, answerJson, createdAt: _createdAt, ...rest } = row;
+  return {
+    ...rest,
+    // Parsed, not cast: a status column holding anything else is a bug to surface, not to pass on.
+    status: authorizationStatusSchema.parse(row.status),
+    signed: paymentJson === null ? null : (JSON.parse(paymentJson) as SignedAuthorization),
+    answer: answerJson === null ? null : (JSON.parse(answerJson) as unknown),
+  };
 }
+
+const UNPAID_STATUSES = new Set(['refused', 'expired_unused', 'used_without_payment']);
 
 export const x402AuthorizationStore: AuthorizationStore = {
   async find(key: AuthorizationKey) {
@@ -37,9 +39,17 @@ export const x402AuthorizationStore: AuthorizationStore = {
     return row ? toStored(row) : null;
   },
 
+  async findByPaymentIdentifier(payer: string, paymentIdentifier: string) {
+    const row = await getDb().x402Authorization.findUnique({ where: { payer_paymentIdentifier: { payer, paymentIdentifier } } });
+    return row ? toStored(row) : null;
+  },
+
   async reserve(row: StoredAuthorization, at: ServerTime) {
+    const db = getDb();
+    // Settled answers past their keeping time are dropped here, on the one write every paid call makes.
+    await db.x402Authorization.updateMany({ where: { answerKeptUntil: { lt: at } }, data: { answerJson: null, answerKeptUntil: null } });
     try {
-      await getDb().x402Authorization.create({
+      await db.x402Authorization.create({
         data: {
           id: row.id,
           network: row.network,
@@ -51,6 +61,10 @@ export const x402AuthorizationStore: AuthorizationStore = {
           payTo: row.payTo,
           x402Version: row.x402Version,
           status: 'settling',
+          requestHash: row.requestHash,
+          paymentIdentifier: row.paymentIdentifier,
+          paymentJson: row.signed === null ? null : canonicalJson(row.signed),
+          answerJson: row.answer === null || row.answer === undefined ? null : canonicalJson(row.answer),
           createdAt: at,
           updatedAt: at,
         },
@@ -63,12 +77,25 @@ export const x402AuthorizationStore: AuthorizationStore = {
   },
 
   async finish(id, status, facilitatorReason, transaction, at) {
-    await getDb().x402Authorization.update({ where: { id }, data: { status, facilitatorReason, transaction, updatedAt: at } });
+    // Nothing was paid for an answer refused for good: it is not kept.
+    const dropAnswer = UNPAID_STATUSES.has(status) ? { answerJson: null, answerKeptUntil: null } : {};
+    await getDb().x402Authorization.update({
+      where: { id },
+      data: { status, facilitatorReason, transaction, updatedAt: at, ...dropAnswer },
+    });
   },
 
-  async recordSettled(id, receipt, at) {
+  async claim(id, seen, at) {
+    const { count } = await getDb().x402Authorization.updateMany({
+      where: { id, status: seen.status, updatedAt: seen.updatedAt },
+      data: { status: 'settling', updatedAt: at },
+    });
+    return count === 1;
+  },
+
+  async recordSettled(id, receipt, at, answerKeptUntil) {
     const db = getDb();
-    await db.$transaction([
+    const [, stored] = await db.$transaction([
       db.x402Authorization.update({
         where: { id },
         data: {
@@ -76,11 +103,15 @@ export const x402AuthorizationStore: AuthorizationStore = {
           transaction: receipt.facilitatorTransaction,
           receiptId: receipt.receiptId,
           facilitatorReason: null,
+          answerKeptUntil,
           updatedAt: at,
         },
       }),
-      db.x402PaymentReceipt.create({
-        data: {
+      // A receipt already stored for this payment (two retries proving it at once) is kept as it is.
+      db.x402PaymentReceipt.upsert({
+        where: { receiptId: receipt.receiptId },
+        update: {},
+        create: {
           receiptId: receipt.receiptId,
           authorizationId: id,
           serviceName: receipt.serviceName,
@@ -95,7 +126,10 @@ export const x402AuthorizationStore: AuthorizationStore = {
         },
       }),
     ]);
+    return JSON.parse(stored.receiptJson) as PaymentReceipt;
   },
+
+  findReceipt: (receiptId: string) => findPaymentReceipt(receiptId),
 };
 
 export async function findPaymentReceipt(receiptId: string): Promise<PaymentReceipt | null> {

@@ -105,15 +105,18 @@ function notFound(error: unknown, name: string): boolean {
   return errorNames(error).names.includes(name);
 }
 
+/** Runs one read; a failure becomes a ChainReadError with a fixed reason (never the message, which may name the URL). */
+export async function chainRead<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw new ChainReadError(classifyChainError(error));
+  }
+}
+
 /** A reader over the chain client (`chain-client.ts`: its timeout, no retries). A failed read is reported, not hidden. */
 export function createRpcChainReader(client: BrokerChainClient): ChainReader {
-  const wrap = async <T>(fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (error) {
-      throw new ChainReadError(classifyChainError(error));
-    }
-  };
+  const wrap = chainRead;
   return {
     chainId: () => wrap(() => client.getChainId()),
     readContract: <T>(read: ContractRead) => wrap(() => client.readContract(read as never) as Promise<T>),

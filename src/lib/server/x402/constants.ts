@@ -139,3 +139,10 @@ export const SETTLEMENT_MARGIN_SECONDS = 6;
 
 /** `maxTimeoutSeconds` of every requirement: the longest the server takes to answer a paid call. */
 export const MAX_TIMEOUT_SECONDS = 120;
+
+/**
+ * How long a settled answer is kept for a retry with the same authorization (a buyer whose
+ * connection dropped after settlement). An answer whose settlement is still unknown is kept
+ * until it is known; one that was not paid is dropped at once.
+ */
+export const PAID_ANSWER_KEPT_SECONDS = 24 * 60 * 60;

@@ -30,7 +30,8 @@ export type SettleOutcome =
       payer: string | null;
       /** The recipient the facilitator reports, when it reports one. */
       reportedPayTo: string | null;
-      reportedAmount: string | null;
+      /** The amount as the facilitator wrote it (a JSON number or a string); null when it reports none. */
+      reportedAmount: unknown;
       raw: Record<string, unknown>;
     }
   | { kind: 'refused'; reason: string; message: string | null; httpStatus: number; raw: Record<string, unknown> }
@@ -112,7 +113,7 @@ export async function settlePayment(ep: FacilitatorEndpoint, body: SettleRequest
           ? raw.payer
           : null,
     reportedPayTo: reportedPayTo(raw),
-    reportedAmount: typeof raw.amount === 'string' ? raw.amount : null,
+    reportedAmount: raw.amount ?? null,
     raw,
   };
 }

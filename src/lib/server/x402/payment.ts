@@ -8,11 +8,13 @@
  * standard client understands them.
  */
 import { decodePaymentSignatureHeader } from '@x402/core/http';
+import type { PaymentPayload } from '@x402/core/types';
+import { extractAndValidatePaymentIdentifier } from '@x402/extensions/payment-identifier';
 import { authorizationTypes } from '@x402/evm';
 import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
-import type { ServerTime } from '../clock';
 import { FACILITATOR_LANE, SETTLEMENT_MARGIN_SECONDS, X402_HEADERS, X402_SCHEME } from './constants';
 import type { BuiltRequirements } from './requirements';
+import type { ServerTime } from '../clock';
 
 export interface Eip3009Authorization {
   from: string;
@@ -34,6 +36,8 @@ export interface DecodedPayment {
   authorization: Eip3009Authorization;
   /** The decoded payload object, forwarded to the facilitator as received. */
   payload: Record<string, unknown>;
+  /** v2 only: the buyer's x402 `payment-identifier` (its idempotency key), null when none was sent. */
+  paymentIdentifier: string | null;
 }
 
 /** A payment that cannot be read at all (x402: invalid payment → HTTP 400). */
@@ -141,6 +145,7 @@ export function decodePayment(header: string, value: string): DecodedPayment {
   }
   return {
     x402Version: expectedVersion,
+    paymentIdentifier: expectedVersion === 2 ? paymentIdentifierOf(decoded) : null,
     header,
     scheme,
     network,
@@ -158,15 +163,53 @@ export function decodePayment(header: string, value: string): DecodedPayment {
   };
 }
 
+/** The payment-identifier extension's id (x402 v2 extensions); one that is sent must be well-formed. */
+function paymentIdentifierOf(decoded: Record<string, unknown>): string | null {
+  const { id, validation } = extractAndValidatePaymentIdentifier(decoded as unknown as PaymentPayload);
+  if (!validation.valid) {
+    throw new PaymentMalformed(
+      'invalid_payload',
+      'The payment-identifier extension is not well-formed: its id is 16 to 128 letters, digits, hyphens or underscores',
+    );
+  }
+  return id;
+}
+
 const sameAddress = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /**
  * Checks a decoded payment against the rebuilt requirements at the server's real clock
- * (`now`: never a buyer-pinned `nowIso`, which would let an expired authorization through).
- * Throws PaymentRejected with the first failing reason.
+ * (`now`: never a buyer-pinned `nowIso`, which would let an expired authorization
+ * through). Throws PaymentRejected with the first failing reason.
  */
 export async function checkPayment(payment: DecodedPayment, req: BuiltRequirements, now: ServerTime): Promise<{ payer: string }> {
+  checkValidityWindow(payment.authorization, now);
+  return checkPaymentTerms(payment, req);
+}
+
+/**
+ * Whether the authorization can still be settled now: valid already, and valid long enough for
+ * the transfer to land. A retry of an authorization presented before is not held to it (a
+ * settled one stays paid after it expires); a new settlement always is.
+ */
+export function checkValidityWindow(auth: Pick<Eip3009Authorization, 'validAfter' | 'validBefore'>, now: ServerTime): void {
   const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (BigInt(auth.validAfter) > BigInt(nowSeconds)) {
+    throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_after', 'The authorization is not valid yet');
+  }
+  if (BigInt(auth.validBefore) < BigInt(nowSeconds + SETTLEMENT_MARGIN_SECONDS)) {
+    throw new PaymentRejected(
+      'invalid_exact_evm_payload_authorization_valid_before',
+      'The authorization has expired or expires too soon to settle',
+    );
+  }
+}
+
+/**
+ * Checks everything but the validity window: scheme, network, accepted terms, recipient, exact
+ * amount and the signature over the USDG EIP-712 domain. Throws PaymentRejected.
+ */
+export async function checkPaymentTerms(payment: DecodedPayment, req: BuiltRequirements): Promise<{ payer: string }> {
   const expectedNetwork = payment.x402Version === 1 ? req.v1.network : req.v2.network;
   if (payment.scheme !== X402_SCHEME) {
     throw new PaymentRejected('invalid_scheme', `Only the ${X402_SCHEME} scheme is accepted`);
@@ -203,15 +246,6 @@ export async function checkPayment(payment: DecodedPayment, req: BuiltRequiremen
     throw new PaymentRejected(
       'invalid_exact_evm_payload_authorization_value',
       `The authorization is for ${auth.value} units; the exact price is ${req.amountUnits} units`,
-    );
-  }
-  if (BigInt(auth.validAfter) > BigInt(nowSeconds)) {
-    throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_after', 'The authorization is not valid yet');
-  }
-  if (BigInt(auth.validBefore) < BigInt(nowSeconds + SETTLEMENT_MARGIN_SECONDS)) {
-    throw new PaymentRejected(
-      'invalid_exact_evm_payload_authorization_valid_before',
-      'The authorization has expired or expires too soon to settle',
     );
   }
   let signer: string;

@@ -4,8 +4,9 @@
  * network, asset, payer, recipient, amount, nonce, transaction), so the same payment always
  * has the same receipt id; the hash covers the whole document.
  *
- * A receipt records the facilitator's word. It is not on-chain proof: `settlementEvidence`
- * says so, and a reconciliation against chain 4663 is a separate step.
+ * A receipt records the facilitator's word (`settlementEvidence: facilitator_reported`: not
+ * on-chain proof), or, for an authorization whose settlement a retry proved on chain 4663 (the
+ * transaction that used it moved the price to the recipient), the chain's (`onchain_verified`).
  */
 import { hashCanonical } from '../canonical';
 import { z } from 'zod';
@@ -15,6 +16,9 @@ import { FACILITATOR_LANE, X402_SCHEME } from './constants';
 
 export const PAYMENT_RECEIPT_VERSION = 'svc-x402-payment-receipt-1.0.0';
 export const PAYMENT_RECEIPT_PREFIX = 'x402rcpt_';
+
+export const settlementEvidenceSchema = z.enum(['facilitator_reported', 'onchain_verified']);
+export type SettlementEvidence = z.infer<typeof settlementEvidenceSchema>;
 
 export interface PaymentReceiptInput {
   serviceName: string;
@@ -27,6 +31,8 @@ export interface PaymentReceiptInput {
   validAfter: string;
   validBefore: string;
   transaction: string;
+  /** Whose word the receipt records; the facilitator's unless a chain proof settled it. */
+  evidence?: SettlementEvidence;
   issuedAt: Date;
 }
 
@@ -64,7 +70,7 @@ export function buildPaymentReceipt(input: PaymentReceiptInput) {
     validAfter: input.validAfter,
     validBefore: input.validBefore,
     facilitatorTransaction: input.transaction,
-    settlementEvidence: 'facilitator_reported' as const,
+    settlementEvidence: input.evidence ?? 'facilitator_reported',
     registryVersion: REGISTRY_VERSION,
     oraclePolicyVersion: ORACLE_POLICY_VERSION,
     issuedAt: input.issuedAt.toISOString(),
@@ -101,7 +107,7 @@ export const paymentReceiptSchema = z.object({
   validAfter: z.string(),
   validBefore: z.string(),
   facilitatorTransaction: z.string(),
-  settlementEvidence: z.literal('facilitator_reported'),
+  settlementEvidence: settlementEvidenceSchema,
   registryVersion: z.string(),
   oraclePolicyVersion: z.string(),
   issuedAt: z.string(),

@@ -8,6 +8,7 @@
  * `{ x402Version, error, accepts }` and the v2 `PAYMENT-REQUIRED` header object.
  */
 import { encodePaymentRequiredHeader } from '@x402/core/http';
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import type { PaymentRequired, PaymentRequirements, PaymentRequirementsV1 } from '@x402/core/types';
 import { z } from 'zod';
 import { formatUsdgUnits } from '../vaults/amount';
@@ -103,9 +104,20 @@ export function paymentRequiredV1Body(req: BuiltRequirements, error: string) {
   return { x402Version: 1 as const, error, accepts: [req.v1] };
 }
 
-/** The v2 challenge object carried (base64) in the `PAYMENT-REQUIRED` header. */
+/**
+ * The v2 challenge object carried (base64) in the `PAYMENT-REQUIRED` header. It declares the
+ * optional `payment-identifier` extension: a buyer may send an idempotency key with its
+ * payment, and a retry with a new authorization under the same key is served the stored answer
+ * (the authorization alone is enough too).
+ */
 export function paymentRequiredV2(req: BuiltRequirements, error: string): PaymentRequired {
-  return { x402Version: 2, error, resource: req.resource, accepts: [req.v2] };
+  return {
+    x402Version: 2,
+    error,
+    resource: req.resource,
+    accepts: [req.v2],
+    extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) },
+  };
 }
 
 /**

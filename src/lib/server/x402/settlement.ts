@@ -1,41 +1,69 @@
 /**
  * The seller flow of one paid request on the facilitator lane (interface 4.8, steps 1 to 4):
- * rebuild the requirements, read and check the buyer's payment, refuse a nonce already seen,
- * settle through the facilitator, and record a deterministic receipt. It returns what
- * happened as a value; the HTTP face (402 bodies, payment headers) is the router's job, so
- * the MCP server can call the same function.
+ * rebuild the requirements, read and check the buyer's payment, settle through the
+ * facilitator, and record a deterministic receipt. It returns what happened as a value; the
+ * HTTP face (402 bodies, payment headers) is the router's job, so the MCP server can call the
+ * same functions. The order of the steps, and what a second presentation of an authorization
+ * gets, is `paid-call.ts`.
  *
  * Replay protection: the authorization is reserved under a unique (network, asset, payer,
- * nonce) key BEFORE the facilitator is called, so two presentations of one authorization can
- * never both reach it. A reservation that never got a trustworthy answer stays as
- * `settling`/`settlement_unknown` for reconciliation; the same nonce is then refused as
- * pending, never charged a second time.
+ * nonce) key, together with the finished answer it pays for, BEFORE the facilitator is called,
+ * so two presentations of one authorization can never both reach it and a paid answer is never
+ * lost. A reservation that never got a trustworthy answer stays `settling`/`settlement_unknown`
+ * (or `report_mismatch`) until a retry proves what happened.
  */
-import { sha256Hex } from '../canonical';
-import type { AnswerTime, ServerTime } from '../clock';
+import { hashCanonical, sha256Hex } from '../canonical';
+import { serverTimeAfter, type ServerTime } from '../clock';
 import type { SettleResponse } from '@x402/core/types';
 import { z } from 'zod';
+import { SvcError } from '../errors';
 import type { PaidServiceContext, PaidVaultService } from './catalogue';
-import { FACILITATOR_LANE } from './constants';
+import { FACILITATOR_LANE, PAID_ANSWER_KEPT_SECONDS } from './constants';
 import type { FacilitatorClient, SettleOutcome } from './facilitator-client';
-import { checkPayment, decodePayment, PaymentMalformed, PaymentRejected, readPaymentHeader, type DecodedPayment } from './payment';
-import { buildPaymentReceipt, type PaymentReceipt } from './receipts';
-import { buildRequirements, type BuiltRequirements, type PinnedFacilitatorLane } from './requirements';
+import {
+  checkPaymentTerms,
+  decodePayment,
+  PaymentMalformed,
+  PaymentRejected,
+  readPaymentHeader,
+  type DecodedPayment,
+  type Eip3009Authorization,
+} from './payment';
+import { buildPaymentReceipt, type PaymentReceipt, type SettlementEvidence } from './receipts';
+import type { BuiltRequirements } from './requirements';
 
 /** Declared once: the stored status, the repository's reading of a row and the reconciliation route's output. */
-export const authorizationStatusSchema = z.enum(['settling', 'settled', 'refused', 'settlement_unknown', 'report_mismatch']);
+export const authorizationStatusSchema = z.enum([
+  'settling',
+  'settled',
+  'refused',
+  'settlement_unknown',
+  'report_mismatch',
+  'expired_unused',
+  'used_without_payment',
+]);
 export type AuthorizationStatus = z.infer<typeof authorizationStatusSchema>;
 
-/** Statuses with no trustworthy settlement answer: the row waits for reconciliation. */
+/** Statuses with no trustworthy settlement answer: the row waits for a retry or reconciliation. */
 export function needsReconciliation(status: AuthorizationStatus): boolean {
   return status === 'settling' || status === 'settlement_unknown' || status === 'report_mismatch';
 }
+
+/** Final statuses in which nothing was charged for the answer (it is dropped). */
+export type UnpaidStatus = 'refused' | 'expired_unused' | 'used_without_payment';
 
 export interface AuthorizationKey {
   network: string;
   asset: string;
   payer: string;
   nonce: string;
+}
+
+/** The signed EIP-3009 authorization as presented: enough to settle it later or prove it on chain. */
+export interface SignedAuthorization {
+  x402Version: 1 | 2;
+  signature: string;
+  authorization: Eip3009Authorization;
 }
 
 export interface StoredAuthorization extends AuthorizationKey {
@@ -48,13 +76,28 @@ export interface StoredAuthorization extends AuthorizationKey {
   facilitatorReason: string | null;
   transaction: string | null;
   receiptId: string | null;
+  /** The request it pays for (`requestHashOf`); null on rows stored before answers were kept. */
+  requestHash: string | null;
+  paymentIdentifier: string | null;
+  signed: SignedAuthorization | null;
+  /** The finished answer, kept until it is paid and served (then PAID_ANSWER_KEPT_SECONDS), null when not kept. */
+  answer: unknown;
+  answerKeptUntil: Date | null;
+  updatedAt: Date;
+}
+
+/** Whether the answer an authorization paid for is still kept for a retry (on the server's clock). */
+export function answerKept(row: Pick<StoredAuthorization, 'answer' | 'answerKeptUntil'>, now: ServerTime): boolean {
+  return row.answer !== null && (row.answerKeptUntil === null || row.answerKeptUntil > now);
 }
 
 /** Persistence the flow needs (implemented with Prisma in db/x402-payment-repository.ts). */
 export interface AuthorizationStore {
   find(key: AuthorizationKey): Promise<StoredAuthorization | null>;
-  /** Inserts a `settling` row; false when the unique key already exists. */
+  findByPaymentIdentifier(payer: string, paymentIdentifier: string): Promise<StoredAuthorization | null>;
+  /** Inserts a `settling` row with its answer; false when the authorization (or the payer's payment identifier) is already stored. */
   reserve(row: StoredAuthorization, at: ServerTime): Promise<boolean>;
+  /** Records an outcome other than a settlement; an unpaid final status drops the answer. */
   finish(
     id: string,
     status: Exclude<AuthorizationStatus, 'settling' | 'settled'>,
@@ -62,8 +105,11 @@ export interface AuthorizationStore {
     transaction: string | null,
     at: ServerTime,
   ): Promise<void>;
-  /** Marks the row settled and stores the receipt, atomically. */
-  recordSettled(id: string, receipt: PaymentReceipt, at: ServerTime): Promise<void>;
+  /** Moves a row back to `settling` only if it is still as it was read (one retry settles it, never two). */
+  claim(id: string, seen: { status: AuthorizationStatus; updatedAt: Date }, at: ServerTime): Promise<boolean>;
+  /** Marks the row settled and stores the receipt, atomically; returns the receipt stored (a first one wins). */
+  recordSettled(id: string, receipt: PaymentReceipt, at: ServerTime, answerKeptUntil: ServerTime): Promise<PaymentReceipt>;
+  findReceipt(receiptId: string): Promise<PaymentReceipt | null>;
 }
 
 export function authorizationId(key: AuthorizationKey): string {
@@ -71,65 +117,117 @@ export function authorizationId(key: AuthorizationKey): string {
   return `xauth_${digest.slice(0, 32)}`;
 }
 
+export function authorizationKeyOf(authorization: Pick<Eip3009Authorization, 'from' | 'nonce'>): AuthorizationKey {
+  return { network: FACILITATOR_LANE.network, asset: FACILITATOR_LANE.assetAddress, payer: authorization.from, nonce: authorization.nonce };
+}
+
+/**
+ * The identity of what a payment buys: the service and the request as the buyer sent it. A
+ * retry must ask for the same thing to be served the stored answer.
+ */
+export function requestHashOf(service: PaidVaultService, request: unknown, inputErrorCode: string): string {
+  try {
+    return hashCanonical({ serviceName: service.name, request });
+  } catch {
+    // Only a value JSON text cannot round-trip gets here (a number beyond double range).
+    throw new SvcError(inputErrorCode, 'The request holds a number outside the range JSON numbers can carry; nothing was charged', {
+      issues: [{ code: inputErrorCode, message: 'a number is out of range', path: '' }],
+    });
+  }
+}
+
+/** The payment as the request presented it (the header name and version say how to answer). */
+export type PresentedPayment = Pick<DecodedPayment, 'x402Version' | 'header' | 'signature' | 'authorization'>;
+
+/** The authorization as the flow names it in a refusal: its id and key. */
+export interface NamedAuthorization {
+  id: string;
+  payer: string;
+  nonce: string;
+}
+
+/** Why a retry could not settle the question yet. */
+export type StillPending = { chain: string } | { tooCloseToExpiry: true };
+
 export type PaymentOutcome =
   | { kind: 'payment_required'; requirements: BuiltRequirements }
   | { kind: 'malformed'; requirements: BuiltRequirements; reason: string; message: string }
   | { kind: 'rejected'; requirements: BuiltRequirements; reason: string; message: string }
-  | { kind: 'nonce_used'; requirements: BuiltRequirements; previous: StoredAuthorization }
+  /** Presented before and not to be answered again: another request, an unpaid outcome, or an answer no longer kept. */
+  | { kind: 'nonce_used'; requirements: BuiltRequirements; previous: StoredAuthorization; otherRequest: boolean }
+  /** Another request is settling it right now. */
   | { kind: 'pending_reconciliation'; requirements: BuiltRequirements; previous: StoredAuthorization }
   | {
       kind: 'refused';
       requirements: BuiltRequirements;
-      payment: DecodedPayment;
+      payment: PresentedPayment;
       reason: string;
       message: string | null;
       settleResponse: SettleResponse;
     }
-  | { kind: 'facilitator_call_rejected'; requirements: BuiltRequirements; payment: DecodedPayment; httpStatus: number }
-  | { kind: 'settlement_unknown'; requirements: BuiltRequirements; payment: DecodedPayment; cause: string; authorizationId: string }
+  | { kind: 'facilitator_call_rejected'; requirements: BuiltRequirements; payment: PresentedPayment; httpStatus: number }
+  | {
+      kind: 'settlement_unknown';
+      requirements: BuiltRequirements;
+      payment: PresentedPayment;
+      cause: string;
+      authorization: NamedAuthorization;
+      /** Set on a retry that re-checked and still cannot tell. */
+      stillPending: StillPending | null;
+    }
   | {
       kind: 'report_mismatch';
       requirements: BuiltRequirements;
-      payment: DecodedPayment;
+      payment: PresentedPayment;
       field: 'payTo' | 'payer' | 'network' | 'amount';
       authorizationId: string;
       transaction: string;
     }
+  /** The chain shows the authorization unused and past its validBefore: nothing was charged, ever. */
+  | { kind: 'expired_unused'; requirements: BuiltRequirements; previous: StoredAuthorization }
+  /** The chain shows the nonce spent by something that did not pay the price to the recipient. */
+  | { kind: 'used_without_payment'; requirements: BuiltRequirements; previous: StoredAuthorization }
   | {
       kind: 'settled';
       requirements: BuiltRequirements;
-      payment: DecodedPayment;
+      payment: PresentedPayment;
       receipt: PaymentReceipt;
       receiptStored: boolean;
       settleResponse: SettleResponse;
     };
 
-export interface SettleFlowInput {
-  service: PaidVaultService;
-  pinned: PinnedFacilitatorLane;
-  facilitator: Pick<FacilitatorClient, 'settle'>;
-  store: AuthorizationStore;
-  /** A payment header value, as the request carried it. */
-  paymentHeader: { header: string; value: string } | undefined;
-  /** The answer's clock, for the receipt's timestamp (may be pinned by `nowIso`). */
-  answerTime: AnswerTime;
-  /** The server's clock: validity windows are checked against it and rows stamped with it, never `nowIso`. */
-  serverTime: ServerTime;
-  /** Told when the receipt of a settled payment could not be stored (the answer is still given). */
-  onStoreError?: (error: unknown) => void;
-}
-
 /** Reads the payment header of a request (throws PaymentMalformed when both are sent). */
 export { readPaymentHeader };
 
-function networkOf(payment: DecodedPayment, req: BuiltRequirements): string {
-  return payment.x402Version === 1 ? req.v1.network : req.v2.network;
+/**
+ * Decodes the payment and checks its terms against the rebuilt requirements (everything but the
+ * validity window, which only a new settlement is held to).
+ */
+export async function readPayment(
+  requirements: BuiltRequirements,
+  paymentHeader: { header: string; value: string },
+): Promise<{ payment: DecodedPayment } | { refusal: Extract<PaymentOutcome, { kind: 'malformed' | 'rejected' }> }> {
+  try {
+    const payment = decodePayment(paymentHeader.header, paymentHeader.value);
+    await checkPaymentTerms(payment, requirements);
+    return { payment };
+  } catch (error) {
+    if (error instanceof PaymentMalformed)
+      return { refusal: { kind: 'malformed', requirements, reason: error.reason, message: error.message } };
+    if (error instanceof PaymentRejected)
+      return { refusal: { kind: 'rejected', requirements, reason: error.reason, message: error.message } };
+    throw error;
+  }
 }
 
-function settleRequestBody(payment: DecodedPayment, req: BuiltRequirements) {
+function networkOf(x402Version: number, req: BuiltRequirements): string {
+  return x402Version === 1 ? req.v1.network : req.v2.network;
+}
+
+function settleRequestBody(signed: SignedAuthorization, req: BuiltRequirements) {
   // Server-built on both sides: the buyer's own copy of the requirements is never forwarded.
-  const payload = { signature: payment.signature, authorization: payment.authorization };
-  if (payment.x402Version === 1) {
+  const payload = { signature: signed.signature, authorization: signed.authorization };
+  if (signed.x402Version === 1) {
     return {
       x402Version: 1 as const,
       paymentPayload: { x402Version: 1, scheme: req.v1.scheme, network: req.v1.network, payload },
@@ -143,61 +241,100 @@ function settleRequestBody(payment: DecodedPayment, req: BuiltRequirements) {
   };
 }
 
-function mismatchOf(outcome: Extract<SettleOutcome, { kind: 'success' }>, payment: DecodedPayment, req: BuiltRequirements) {
+/**
+ * An amount of 6-decimal units as a facilitator may write it: a JSON number, or a decimal
+ * string whose fraction is only zeros ("10000", "10000.0"). Null when it denotes no exact
+ * integer (a fraction, a float beyond exact integers, an exponent string, anything else).
+ */
+export function unitsOf(reported: unknown): bigint | null {
+  if (typeof reported === 'number') return Number.isSafeInteger(reported) && reported >= 0 ? BigInt(reported) : null;
+  if (typeof reported !== 'string') return null;
+  const match = /^(\d{1,78})(?:\.(0*))?$/.exec(reported.trim());
+  return match ? BigInt(match[1]!) : null;
+}
+
+function mismatchOf(outcome: Extract<SettleOutcome, { kind: 'success' }>, signed: SignedAuthorization, req: BuiltRequirements) {
   const acceptedNetworks = [FACILITATOR_LANE.network, FACILITATOR_LANE.v1Network];
   if (outcome.reportedPayTo !== null && outcome.reportedPayTo.toLowerCase() !== req.v2.payTo.toLowerCase()) return 'payTo' as const;
-  if (outcome.payer !== null && outcome.payer.toLowerCase() !== payment.authorization.from.toLowerCase()) return 'payer' as const;
+  if (outcome.payer !== null && outcome.payer.toLowerCase() !== signed.authorization.from.toLowerCase()) return 'payer' as const;
   if (outcome.network !== '' && !acceptedNetworks.includes(outcome.network as never)) return 'network' as const;
-  if (outcome.reportedAmount !== null && outcome.reportedAmount !== req.amountUnits) return 'amount' as const;
+  // Compared as numbers: the same amount written another way is the same amount.
+  if (outcome.reportedAmount !== null && unitsOf(outcome.reportedAmount) !== BigInt(req.amountUnits)) return 'amount' as const;
   return null;
 }
 
-/** Runs the seller flow up to (and including) settlement and the receipt. */
-export async function settleServicePayment(input: SettleFlowInput): Promise<PaymentOutcome> {
-  const requirements = buildRequirements(input.service, input.pinned);
-  if (!input.paymentHeader) return { kind: 'payment_required', requirements };
-
-  let payment: DecodedPayment;
-  try {
-    payment = decodePayment(input.paymentHeader.header, input.paymentHeader.value);
-    await checkPayment(payment, requirements, input.serverTime);
-  } catch (error) {
-    if (error instanceof PaymentMalformed) return { kind: 'malformed', requirements, reason: error.reason, message: error.message };
-    if (error instanceof PaymentRejected) return { kind: 'rejected', requirements, reason: error.reason, message: error.message };
-    throw error;
-  }
-
-  const key: AuthorizationKey = {
-    network: FACILITATOR_LANE.network,
-    asset: FACILITATOR_LANE.assetAddress,
-    payer: payment.authorization.from,
-    nonce: payment.authorization.nonce,
-  };
-  const id = authorizationId(key);
-  const row: StoredAuthorization = {
-    ...key,
-    id,
+/** The deterministic receipt of a settled authorization (the facilitator's word, or the chain's). */
+export function settledReceipt(input: {
+  service: PaidVaultService;
+  requirements: BuiltRequirements;
+  signed: SignedAuthorization;
+  transaction: string;
+  evidence: SettlementEvidence;
+  answerTime: Date;
+}): PaymentReceipt {
+  const a = input.signed.authorization;
+  return buildPaymentReceipt({
     serviceName: input.service.name,
-    amountUnits: requirements.amountUnits,
-    payTo: requirements.v2.payTo,
-    x402Version: payment.x402Version,
-    status: 'settling',
-    facilitatorReason: null,
-    transaction: null,
-    receiptId: null,
-  };
-  const seen = async (): Promise<PaymentOutcome> => {
-    const previous = (await input.store.find(key))!;
-    return previous.status === 'settling' || previous.status === 'settlement_unknown'
-      ? { kind: 'pending_reconciliation', requirements, previous }
-      : { kind: 'nonce_used', requirements, previous };
-  };
-  // No look-up first: the database's unique key alone decides, so a replay and a race take
-  // the same path.
-  if (!(await input.store.reserve(row, input.serverTime))) return seen();
+    resource: input.requirements.resourceUrl,
+    x402Version: input.signed.x402Version,
+    payer: a.from,
+    payTo: input.requirements.v2.payTo,
+    amountUnits: input.requirements.amountUnits,
+    nonce: a.nonce,
+    validAfter: a.validAfter,
+    validBefore: a.validBefore,
+    transaction: input.transaction,
+    evidence: input.evidence,
+    issuedAt: input.answerTime,
+  });
+}
 
-  const outcome = await input.facilitator.settle(settleRequestBody(payment, requirements));
-  const network = networkOf(payment, requirements);
+export interface RecordSettlementInput {
+  store: AuthorizationStore;
+  id: string;
+  receipt: PaymentReceipt;
+  serverTime: ServerTime;
+  onStoreError?: (error: unknown) => void;
+}
+
+/**
+ * Records a settlement and its receipt. The buyer has paid: a failing store must not withhold
+ * the answer, so the error is reported and the row stays as it was (a retry proves it again).
+ */
+export async function recordSettlement(input: RecordSettlementInput): Promise<{ receipt: PaymentReceipt; receiptStored: boolean }> {
+  const keptUntil = serverTimeAfter(input.serverTime, PAID_ANSWER_KEPT_SECONDS * 1000);
+  try {
+    return { receipt: await input.store.recordSettled(input.id, input.receipt, input.serverTime, keptUntil), receiptStored: true };
+  } catch (error) {
+    input.onStoreError?.(error);
+    return { receipt: input.receipt, receiptStored: false };
+  }
+}
+
+export interface SettleStepInput {
+  service: PaidVaultService;
+  requirements: BuiltRequirements;
+  facilitator: Pick<FacilitatorClient, 'settle'>;
+  store: AuthorizationStore;
+  /** The reserved (or claimed) row. */
+  authorization: NamedAuthorization;
+  /** What is settled: the authorization stored with the row. */
+  signed: SignedAuthorization;
+  /** How the request presented its payment (for the answer's headers). */
+  payment: PresentedPayment;
+  /** The answer's clock, for the receipt's timestamp (may be pinned by `nowIso`). */
+  answerTime: Date;
+  /** The server's clock: rows are stamped with it, never `nowIso`. */
+  serverTime: ServerTime;
+  onStoreError?: (error: unknown) => void;
+}
+
+/** Calls the facilitator for a reserved authorization and records what it said. */
+export async function settleReserved(input: SettleStepInput): Promise<PaymentOutcome> {
+  const { requirements, payment, signed } = input;
+  const id = input.authorization.id;
+  const outcome = await input.facilitator.settle(settleRequestBody(signed, requirements));
+  const network = networkOf(payment.x402Version, requirements) as SettleResponse['network'];
   switch (outcome.kind) {
     case 'refused': {
       await input.store.finish(id, 'refused', outcome.reason, null, input.serverTime);
@@ -207,13 +344,7 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
         payment,
         reason: outcome.reason,
         message: outcome.message,
-        settleResponse: {
-          success: false,
-          errorReason: outcome.reason,
-          transaction: '',
-          network: network as SettleResponse['network'],
-          payer: payment.authorization.from,
-        },
+        settleResponse: { success: false, errorReason: outcome.reason, transaction: '', network, payer: signed.authorization.from },
       };
     }
     case 'call_rejected':
@@ -221,47 +352,33 @@ export async function settleServicePayment(input: SettleFlowInput): Promise<Paym
       return { kind: 'facilitator_call_rejected', requirements, payment, httpStatus: outcome.httpStatus };
     case 'unknown':
       await input.store.finish(id, 'settlement_unknown', outcome.cause, null, input.serverTime);
-      return { kind: 'settlement_unknown', requirements, payment, cause: outcome.cause, authorizationId: id };
+      return {
+        kind: 'settlement_unknown',
+        requirements,
+        payment,
+        cause: outcome.cause,
+        authorization: input.authorization,
+        stillPending: null,
+      };
     case 'success': {
-      const mismatch = mismatchOf(outcome, payment, requirements);
+      const mismatch = mismatchOf(outcome, signed, requirements);
       if (mismatch) {
         await input.store.finish(id, 'report_mismatch', `reported_${mismatch}_differs`, outcome.transaction, input.serverTime);
         return { kind: 'report_mismatch', requirements, payment, field: mismatch, authorizationId: id, transaction: outcome.transaction };
       }
-      const receipt = buildPaymentReceipt({
-        serviceName: input.service.name,
-        resource: requirements.resourceUrl,
-        x402Version: payment.x402Version,
-        payer: payment.authorization.from,
-        payTo: requirements.v2.payTo,
-        amountUnits: requirements.amountUnits,
-        nonce: payment.authorization.nonce,
-        validAfter: payment.authorization.validAfter,
-        validBefore: payment.authorization.validBefore,
-        transaction: outcome.transaction,
-        issuedAt: input.answerTime,
+      const recorded = await recordSettlement({
+        store: input.store,
+        id,
+        receipt: settledReceipt({ ...input, transaction: outcome.transaction, evidence: 'facilitator_reported' }),
+        serverTime: input.serverTime,
+        onStoreError: input.onStoreError,
       });
-      // The buyer has paid: a failing store must not withhold the answer. The row stays
-      // `settling`, so the reconciliation route shows it as needing reconciliation.
-      let receiptStored = true;
-      try {
-        await input.store.recordSettled(id, receipt, input.serverTime);
-      } catch (error) {
-        receiptStored = false;
-        input.onStoreError?.(error);
-      }
       return {
         kind: 'settled',
         requirements,
         payment,
-        receipt,
-        receiptStored,
-        settleResponse: {
-          success: true,
-          transaction: outcome.transaction,
-          network: network as SettleResponse['network'],
-          payer: payment.authorization.from,
-        },
+        ...recorded,
+        settleResponse: { success: true, transaction: outcome.transaction, network, payer: signed.authorization.from },
       };
     }
   }

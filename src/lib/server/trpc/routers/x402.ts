@@ -6,6 +6,7 @@
  */
 import { getAddress } from 'viem';
 import { z } from 'zod';
+import { brokerChainClient } from '../../chain-client';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
 import { SvcError } from '../../errors';
 import { logger } from '../../http/logger';
@@ -29,6 +30,7 @@ import {
   serviceListing,
   serviceListingSchema,
 } from '../../x402/directory';
+import { rpcAuthorizationChainReader } from '../../x402/chain-proof';
 import { facilitatorClient } from '../../x402/facilitator-client';
 import {
   chainBlocks,
@@ -54,6 +56,7 @@ import { PaymentMalformed } from '../../x402/payment';
 import { paymentReceiptSchema, verifyPaymentReceipt } from '../../x402/receipts';
 import { buildRequirements, requirementV1Schema, requirementV2Schema } from '../../x402/requirements';
 import {
+  answerKept,
   authorizationId,
   authorizationStatusSchema,
   needsReconciliation,
@@ -117,22 +120,27 @@ function requestPaymentHeader(ctx: Ctx, service: PaidVaultService, lane: LaneSel
 /**
  * Calls the paid flow with this request's dependencies, logs one line per payment presented
  * (ids and outcomes, never a header or the key) and turns the outcome into the answer or its
- * refusal.
+ * refusal. `request` is what the buyer asked for: a retry must ask for the same.
  */
 async function paid<R, A extends object>(
   ctx: Ctx,
   service: PaidVaultService,
   lane: LaneSelection,
   payment: { header: string; value: string } | undefined,
+  request: { body: unknown; inputErrorCode: string },
   runService: () => R | Promise<R>,
   finish: (result: R) => A,
 ) {
+  const chain = brokerChainClient(ctx.config);
   const result: PaidCallResult<A> = await payForAnswer(
     {
       facilitator: facilitatorOf(ctx.config),
       store: x402AuthorizationStore,
+      chain: chain ? rpcAuthorizationChainReader(chain) : null,
       clocks: ctx,
       pinned: pinnedOf(ctx),
+      // The facilitator call's own limit, plus time for the rows around it.
+      settlingInFlightMs: ctx.config.facilitator.timeoutMs + 5_000,
       runService,
       finishAnswer: finish,
       onStoreError: (error) =>
@@ -146,7 +154,7 @@ async function paid<R, A extends object>(
           'x402 receipt not stored',
         ),
     },
-    { service, payment },
+    { service, payment, request: request.body, inputErrorCode: request.inputErrorCode },
   );
   const outcome = result.outcome;
   if (outcome.kind !== 'payment_required') {
@@ -156,6 +164,7 @@ async function paid<R, A extends object>(
         requestId: ctx.requestId,
         service: service.name,
         outcome: outcome.kind,
+        storedAnswer: result.kind === 'answered' ? result.storedAnswer : undefined,
         reason: 'reason' in outcome ? outcome.reason : undefined,
         authorizationId: outcomeAuthorizationId(outcome),
         receiptId: outcome.kind === 'settled' ? outcome.receipt.receiptId : undefined,
@@ -165,7 +174,7 @@ async function paid<R, A extends object>(
   }
   if (result.kind === 'refused') throw refusalOf(result.outcome, lane);
   for (const [k, v] of Object.entries(paymentResponseHeaders(result.outcome.settleResponse))) ctx.resHeaders.set(k, v);
-  return { answer: result.answer, settlement: settlementView(result.outcome) };
+  return { answer: result.answer, settlement: settlementView(result.outcome, result.storedAnswer) };
 }
 
 const settleAnswerSchema = stampedOutput({
@@ -379,11 +388,13 @@ export const x402Router = router({
         });
       }
       // Settlement only: no service is run, the answer is the receipt.
+      const { paymentHeader: _value, ...request } = input;
       const { answer, settlement } = await paid(
         ctx,
         service,
         lane,
         paymentHeader,
+        { body: { settleOnly: true, ...request }, inputErrorCode: 'INPUT_INVALID' },
         () => null,
         () =>
           finishBeforeSettlement(ctx, input, settleAnswerSchema.omit({ settlement: true }), {
@@ -457,7 +468,7 @@ export const x402Router = router({
       family: 'x402',
       openapi: rest('POST', '/vaults/x402/{serviceName}', 'A paid vault service (x402): 402 challenge, then settle, run and answer', {
         description:
-          "The body is the service's own input. Without X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2): HTTP 402 with the v1 body { x402Version, error, accepts } and the v2 PAYMENT-REQUIRED header. With one: the input is validated first (nothing is charged for an invalid request), the EIP-3009 authorization is checked against requirements rebuilt by the server (scheme, network, asset, amount, payTo, validity window, signature over the USDG EIP-712 domain), a nonce already seen is refused (409), then the facilitator settles and a deterministic payment receipt is recorded; the answer is 200 with X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. A facilitator refusal is 402 with its reason; no usable answer is 202 X402_SETTLEMENT_UNKNOWN (kept for reconciliation: do not pay again); a reported payTo other than the pinned one fails closed (502). The answer is computed and checked (output guard included) before settlement: after a successful settlement the buyer always gets it.",
+          "The body is the service's own input. Without X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2): HTTP 402 with the v1 body { x402Version, error, accepts } and the v2 PAYMENT-REQUIRED header. With one: the input is validated first (nothing is charged for an invalid request), the EIP-3009 authorization is checked against requirements rebuilt by the server (scheme, network, asset, amount, payTo, validity window, signature over the USDG EIP-712 domain), then the answer is computed and checked (output guard included) and stored with the authorization, the facilitator settles and a deterministic payment receipt is recorded; the answer is 200 with X-PAYMENT-RESPONSE and PAYMENT-RESPONSE. A facilitator refusal is 402 with its reason; no usable answer is 202 X402_SETTLEMENT_UNKNOWN (do not pay again); a reported payTo, payer, network or amount (compared as a number) other than the pinned one fails closed (502). A retry of the same request with the same payment (or, in x402 v2, the same payment-identifier) gets the stored answer (`payment.storedAnswer: true`) once the transfer is known: settled by the facilitator, or proven on chain 4663; an unused authorization is settled then, once; one that expired unused is 402 X402_AUTHORIZATION_EXPIRED_UNUSED (nothing charged); still unknown is 202 again. The same authorization for another body or service is 409 X402_NONCE_USED.",
       }),
       answerFinishedBeforeSettlement: true,
       unpaidChallenge: { paymentHeaders: [X402_HEADERS.v1.payment, X402_HEADERS.v2.payment] },
@@ -474,6 +485,7 @@ export const x402Router = router({
         service,
         lane,
         requestPaymentHeader(ctx, service, lane),
+        { body: input, inputErrorCode: paidServiceInputErrorCode(service, '') },
         async () => {
           // Checked before any money moves: an invalid request costs nothing.
           const parsed = service.input.safeParse(serviceInput);
@@ -529,7 +541,7 @@ export const x402Router = router({
       family: 'x402',
       openapi: rest('GET', '/x402/authorizations/{payer}/{nonce}', 'Where one EIP-3009 authorization stands (for reconciliation)', {
         description:
-          'settling or settlement_unknown: presented, no trustworthy answer yet, kept for reconciliation and never charged again; settled: the facilitator reported success (see the receipt); refused: the facilitator refused it; report_mismatch: the facilitator reported something other than what was pinned.',
+          'settling or settlement_unknown: presented, no trustworthy answer yet, its answer kept until a retry of the same request proves the outcome, never charged twice; settled: the facilitator reported success, or chain 4663 showed the transfer (see the receipt); refused: the facilitator refused it; report_mismatch: the facilitator reported something other than what was pinned (a retry checks the chain); expired_unused: chain 4663 showed it unused past validBefore (nothing charged); used_without_payment: its nonce was spent without paying the price to the recipient (nothing charged for this service). `answerKept` says whether the answer it paid for is still kept for a retry.',
       }),
     })
     .input(
@@ -553,6 +565,8 @@ export const x402Router = router({
           facilitatorReason: z.string().nullable(),
           facilitatorTransaction: z.string().nullable(),
           receiptId: z.string().nullable(),
+          answerKept: z.boolean(),
+          answerKeptUntil: z.string().nullable(),
         }),
         reconciliationNeeded: z.boolean(),
         ...chainBlockFields,
@@ -585,6 +599,8 @@ export const x402Router = router({
           facilitatorReason: row.facilitatorReason,
           facilitatorTransaction: row.transaction,
           receiptId: row.receiptId,
+          answerKept: answerKept(row, ctx.serverTime),
+          answerKeptUntil: row.answerKeptUntil?.toISOString() ?? null,
         },
         reconciliationNeeded: needsReconciliation(row.status),
         ...chainBlocks(lane),
