@@ -183,7 +183,8 @@ describe('the mock strategist reads the thesis', () => {
 
   it('answers the spec 2.2 shape', async () => {
     const r = await run({ prompt: 'AI chips' });
-    expect(Object.keys(r).sort()).toEqual(['disclaimers', 'manifest', 'memo', 'providerMeta', 'riskSummary', 'score']);
+    // The spec's 2.2 fields, plus `reading` (how the thesis was read: docs/coil-tooling.md).
+    expect(Object.keys(r).sort()).toEqual(['disclaimers', 'manifest', 'memo', 'providerMeta', 'reading', 'riskSummary', 'score']);
     expect(Object.keys(r.memo).sort()).toEqual(['body', 'disclaimer', 'title']);
     expect(r.score.total).toBeGreaterThan(0);
     expect(r.score.explanation).toContain('Health');
