@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateCoil } from '../../src/lib/server/coil/validate';
+import { coilTexts, validateCoil } from '../../src/lib/server/coil/validate';
+import { findPerformanceClaim } from '../../src/lib/server/coil/share-card';
 import { SvcError } from '../../src/lib/server/errors';
 import { runStrategist, type StrategistConfig, type StrategistRequest } from '../../src/lib/server/strategist';
 import { composePartnerPrompt, parsePartnerAnswer } from '../../src/lib/server/strategist/partner';
@@ -136,7 +137,7 @@ describe('the reading', () => {
     expect(JSON.stringify(await run(request))).toBe(JSON.stringify(await run(request)));
   });
 
-  it('property: never holds what the reading excludes, and every Coil validates', async () => {
+  it('property: never holds what the reading excludes, every Coil validates, and no text of it keeps it off a share card', async () => {
     const words = [
       'avoid',
       'no',
@@ -161,6 +162,8 @@ describe('the reading', () => {
       'will crash',
       'low-risk',
       'aggressive',
+      'banana',
+      'passive income',
     ];
     await fc.assert(
       fc.asyncProperty(
@@ -172,6 +175,8 @@ describe('the reading', () => {
             const excluded = new Set(r.reading.excluded.map((e) => e.ticker));
             expect(r.manifest.assets.filter((a) => excluded.has(a.ticker))).toEqual([]);
             expect(validateCoil(r.manifest).issues).toEqual([]);
+            // The memo's own words ("the thesis says nothing about risk") never read as a performance claim.
+            expect(coilTexts(r.manifest).filter(([, text]) => findPerformanceClaim(text))).toEqual([]);
           } catch (error) {
             expect((error as SvcError).code).toBe('THESIS_NOT_EXPRESSIBLE');
           }

@@ -159,6 +159,17 @@ function fill(chosen: Candidate[], plan: ThesisPlan, total: number, taken: Reado
     if ((chosen.length + added.length) * Math.floor(plan.cap / unit) >= total / unit) break;
     added.push({ ticker: t, score: 0, reasons: [], named: false });
   }
+  if ((chosen.length + added.length) * Math.floor(plan.cap / unit) < total / unit) {
+    throw new SvcError(
+      'THESIS_NOT_EXPRESSIBLE',
+      `The pinned weights and the ${plan.cap} bps single-asset cap leave too few registry assets for the rest of the basket`,
+      {
+        issues: [
+          { code: 'TOO_FEW_ASSETS_LEFT', message: 'raise userPreferences.maxSingleAssetWeightBps or pin fewer weights', path: 'prompt' },
+        ],
+      },
+    );
+  }
   const least = Math.min(...scores);
   const all = allocateWeights(
     [...chosen.map((c, i) => ({ key: c.ticker, score: scores[i]! })), ...added.map((c) => ({ key: c.ticker, score: least / 2 }))],
@@ -322,7 +333,7 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
       ? `read from the thesis (${reading.riskWords.map((w) => `"${w.text}"`).join(', ')})`
       : risk.source === 'userPreferences'
         ? `from userPreferences.riskTolerance${reading.riskWords.some((w) => w.tolerance !== risk.value) ? ', which wins over the risk words of the thesis' : ''}`
-        : 'the default (the thesis has no risk words)';
+        : 'the default, as the thesis says nothing about risk';
   memo.push(`Risk tolerance ${tolerance}, ${riskText}; single-asset cap ${cap} bps.`);
   if (context.length) memo.push(`Refines an existing basket of ${context.map((a) => a.ticker).join(', ')}.`);
   memo.push(`Allocation: ${listWeights(assets.map((a) => [a.ticker, a.weightBps]))}.`);
