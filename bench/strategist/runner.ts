@@ -35,7 +35,7 @@ export interface BenchReport {
 
 export async function runBench(options: { rounds?: number } = {}): Promise<BenchReport> {
   const theses = loadTheses();
-  const results = [];
+  const results: BenchReport['results'] = [];
   for (const thesis of theses)
     results.push({ id: thesis.id, class: thesis.class, failures: failedChecks(thesis, await outcomeOf(thesis)) });
 
