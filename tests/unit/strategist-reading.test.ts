@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { coilTexts, validateCoil } from '../../src/lib/server/coil/validate';
 import { findPerformanceClaim } from '../../src/lib/server/coil/share-card';
 import { SvcError } from '../../src/lib/server/errors';
+import { svcRejection } from '../support/svc-error';
 import { runStrategist, type StrategistConfig, type StrategistRequest } from '../../src/lib/server/strategist';
 import { composePartnerPrompt, parsePartnerAnswer } from '../../src/lib/server/strategist/partner';
 import { failedChecks } from '../../bench/strategist/checks';
@@ -20,16 +21,6 @@ const MOCK: StrategistConfig = { strategistProvider: 'mock', partner: { timeoutM
 const run = (request: StrategistRequest) => runStrategist(request, { config: MOCK, now: NOW });
 const weights = async (request: StrategistRequest) =>
   Object.fromEntries((await run(request)).manifest.assets.map((a) => [a.ticker, a.weightBps]));
-
-async function refusal(promise: Promise<unknown>): Promise<SvcError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SvcError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** Three theses of each benchmark class: the fixed subset the tests keep green. */
 const FIXED_SUBSET = [
@@ -127,7 +118,7 @@ describe('the reading', () => {
   });
 
   it('refuses a thesis that excludes everything (422 THESIS_NOT_EXPRESSIBLE) instead of holding what it excludes', async () => {
-    const error = await refusal(run({ prompt: 'Short everything, the whole market will crash' }));
+    const error = await svcRejection(run({ prompt: 'Short everything, the whole market will crash' }));
     expect(error.code).toBe('THESIS_NOT_EXPRESSIBLE');
     expect(error.issues[0]).toMatchObject({ code: 'EVERY_ASSET_EXCLUDED', path: 'prompt' });
   });
