@@ -26,7 +26,7 @@ import { artifactReceiptOut, artifactVerificationOut, receiptInput } from './rec
 import { SYMBOL_SPACE_CONFUSION } from '../../registry/symbol-space';
 import type { McpToolName } from '../../registry/agents';
 import { generateCoil } from '../../strategist';
-import { thesisPromptSchema } from '../../strategist/types';
+import { thesisPromptSchema, thesisReadingSchema } from '../../strategist/types';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import type { RequestContext } from '../context';
 import {
@@ -115,7 +115,7 @@ export const toolsRouter = router({
         'POST',
         '/tools/generate-coil',
         'Generate a Coil from a thesis',
-        `Runs the strategist (STRATEGIST_PROVIDER) on the thesis and returns a Coil that validates, its health, a coil_manifest receipt and the provider labels. Strategist failures in \`partner\` mode answer 503/502 \`{ error, code, prompt }\`. The Coil is saved with its receipt. ${COIL_MODES_DOC}`,
+        `Runs the strategist (STRATEGIST_PROVIDER) on the thesis and returns a Coil that validates, its health, a coil_manifest receipt, the provider labels and \`reading\` (how the thesis was read: matched words, included, excluded, pinned weights, stance, risk words, words not understood). A thesis that excludes so much that no basket can hold what is left is 422 THESIS_NOT_EXPRESSIBLE. Strategist failures in \`partner\` mode answer 503/502 \`{ error, code, prompt }\`. The Coil is saved with its receipt. ${COIL_MODES_DOC}`,
       ),
     )
     .input(z.object({ prompt: thesisPromptSchema, executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
@@ -126,6 +126,7 @@ export const toolsRouter = router({
         receipt: receiptOut,
         providerMeta: providerMetaOut,
         disclaimers: z.array(z.string()),
+        reading: thesisReadingSchema,
       }),
     )
     .mutation(async ({ ctx, input }) => {
