@@ -33,8 +33,8 @@ export interface BenchReport {
   msPerThesis: { mean: number; p50: number; p95: number; max: number };
 }
 
-export async function runBench(options: { rounds?: number } = {}): Promise<BenchReport> {
-  const theses = loadTheses();
+export async function runBench(options: { rounds?: number; path?: URL } = {}): Promise<BenchReport> {
+  const theses = loadTheses(options.path);
   const results: BenchReport['results'] = [];
   for (const thesis of theses)
     results.push({ id: thesis.id, class: thesis.class, failures: failedChecks(thesis, await outcomeOf(thesis)) });

@@ -72,6 +72,14 @@ describe('the reading', () => {
     expect(r.memo.body).toMatch(/TSLA \(bearish/);
   });
 
+  it('"nothing to do with X" excludes X, and "X is too risky for me" leaves X out without raising the risk taken', async () => {
+    expect(await weights({ prompt: 'Tech growth basket but nothing to do with Tesla' })).not.toHaveProperty('TSLA');
+    const r = await run({ prompt: 'Crypto stocks are too risky for me, give me index funds' });
+    expect(r.manifest.assets.map((a) => a.ticker)).not.toContain('COIN');
+    expect(r.reading.riskTolerance.value).not.toBe('high');
+    expect(r.reading.matched[0]).toMatchObject({ text: 'Crypto', polarity: 'bearish', cue: 'too risky' });
+  });
+
   it('keeps pinned weights exactly, and says which rule moved one and by how much', async () => {
     expect(await weights({ prompt: 'Tesla 30%, Nvidia 30%, Microsoft 40%' })).toEqual({ TSLA: 3000, NVDA: 3000, MSFT: 4000 });
     const capped = await run({ prompt: '50% Tesla, the rest in cloud software' });

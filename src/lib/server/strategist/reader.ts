@@ -393,6 +393,13 @@ export function readThesisWords(thesis: string): ThesisWords {
   // A phrase may be a theme and a risk word at once ("cash-like"): risk words read every token.
   for (let i = 0; i < tokens.length; i++) {
     if (tokens[i]!.kind === 'punct') continue;
+    // "too risky" says something about the asset before it (a bearish predicate: leave it
+    // out), not how much risk the person wants: the cue pass reads it.
+    const predicate = CUE_LEXICON.match(tokens, i, () => true);
+    if (predicate && predicate.entry.effect.type === 'cue' && predicate.entry.effect.cue === 'bearishPredicate') {
+      i += predicate.length - 1;
+      continue;
+    }
     const hit = RISK.match(tokens, i, () => true);
     if (hit && hit.entry.effect.type === 'risk') {
       for (let k = i; k < i + hit.length; k++) owner[k] ??= 'risk';
