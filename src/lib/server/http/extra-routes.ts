@@ -11,7 +11,8 @@ import { findCoilByManifestHash, findReceipt } from '../db/coil-repository';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
 import { shareCardOrRefusal } from '../trpc/routers/coil-shared';
-import { restErrorAnswer } from '../trpc/http';
+import { restErrorAnswer, type DispatchRequest } from '../trpc/http';
+import { stampedError } from '../trpc/init';
 import { logger } from './logger';
 import { jsonAnswer, type ApiAnswer } from './answer';
 
@@ -20,7 +21,9 @@ export interface ExtraRoute {
   /** How the rate limit and the log name the route. */
   routeId: string;
   pattern: RegExp;
-  answer(params: Record<string, string>): Promise<ApiAnswer>;
+  /** Its errors carry the invariants (a tools-family route, interface 1). */
+  invariants: boolean;
+  answer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer>;
 }
 
 let openApiText: string | undefined;
@@ -44,10 +47,11 @@ const RECEIPT_ID = /^hrcpt_[0-9a-f]{32}$/;
 
 const receiptNotFound = () =>
   restErrorAnswer(
-    new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', {
-      issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }],
-    }),
-    'tools',
+    stampedError(
+      new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', {
+        issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }],
+      }),
+    ),
   );
 
 /** The share card of a stored receipt as an SVG image (a picture people can post). */
@@ -74,16 +78,17 @@ async function shareCardSvgAnswer(params: Record<string, string>): Promise<ApiAn
     };
   } catch (error) {
     const svc = findSvcError(error);
-    if (svc) return restErrorAnswer(svc, 'tools');
+    if (svc) return restErrorAnswer(stampedError(svc));
     throw error;
   }
 }
 
 const EXTRA_ROUTES: readonly ExtraRoute[] = [
-  { method: 'GET', routeId: '/api/openapi.json', pattern: /^\/api\/openapi\.json\/?$/, answer: openApiAnswer },
+  { method: 'GET', routeId: '/api/openapi.json', pattern: /^\/api\/openapi\.json\/?$/, invariants: false, answer: openApiAnswer },
   {
     method: 'GET',
     routeId: '/api/share-card/[receiptId].svg',
+    invariants: true,
     pattern: /^\/api\/share-card\/(?<receiptId>[^/]+)\.svg\/?$/,
     answer: shareCardSvgAnswer,
   },
