@@ -7,10 +7,10 @@
 import { renderShareCardSvg } from '../coil/share-card';
 import { coilSchema } from '../coil/manifest';
 import { config, secretValues } from '../config';
-import { findCoilByManifestHash, findReceipt } from '../db/coil-repository';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
-import { shareCardOrRefusal } from '../trpc/routers/coil-shared';
+import { createInnerContext } from '../trpc/context';
+import { shareCardOrRefusal, storedCoilsOf } from '../trpc/routers/coil-shared';
 import { restErrorAnswer, type DispatchRequest } from '../trpc/http';
 import { stampedError } from '../trpc/init';
 import { logger } from './logger';
@@ -54,13 +54,28 @@ const receiptNotFound = () =>
     ),
   );
 
-/** The share card of a stored receipt as an SVG image (a picture people can post). */
-async function shareCardSvgAnswer(params: Record<string, string>): Promise<ApiAnswer> {
+/**
+ * The share card of a stored receipt as an SVG image (a picture people can post): of a receipt
+ * the caller may read (docs/visibility.md), so a wallet's private receipt is not found for
+ * anyone else until the wallet issues its share card.
+ */
+async function shareCardSvgAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
   const receiptId = params.receiptId!;
   if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
-  const receipt = await findReceipt(receiptId);
+  const ctx = createInnerContext({
+    url: request.url,
+    requestId: request.requestId,
+    clientAddress: request.clientAddress,
+    serverTime: request.serverTime,
+    headers: request.headers,
+    cookies: request.cookies,
+  });
+  const rows = await storedCoilsOf(ctx);
+  // What a session may read, a shared cache must not keep for others.
+  const cacheControl = (await ctx.getSession()) ? 'private, max-age=86400' : 'public, max-age=86400, immutable';
+  const receipt = await rows.receipt(receiptId);
   if (!receipt) return receiptNotFound();
-  const coil = coilSchema.safeParse(await findCoilByManifestHash(receipt.manifestHash));
+  const coil = coilSchema.safeParse(await rows.coil(receipt.manifestHash));
   if (!coil.success) return receiptNotFound();
   try {
     // An image escapes the JSON answer finishing, so the card's texts are scanned here, by the
@@ -70,7 +85,7 @@ async function shareCardSvgAnswer(params: Record<string, string>): Promise<ApiAn
       status: 200,
       headers: {
         'content-type': 'image/svg+xml; charset=utf-8',
-        'cache-control': 'public, max-age=86400, immutable',
+        'cache-control': cacheControl,
         'x-content-type-options': 'nosniff',
         'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
       },
