@@ -156,6 +156,7 @@ export async function callTool(
       requestId: facts.requestId,
       clientAddress: facts.clientAddress,
       serverTime: facts.serverTime,
+      transmitsNothing: true,
     });
     return success(await callProcedureAt(ctx, binding.procedurePath, args));
   } catch (error) {

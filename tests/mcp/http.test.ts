@@ -21,7 +21,8 @@ const PING = { jsonrpc: '2.0', id: 1, method: 'ping' };
 
 beforeAll(async () => {
   [server, limited] = await Promise.all([
-    startServer({ allowPostgres: false }),
+    // The local strategist on both doors, as in tools.test.ts.
+    startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } }),
     startServer({
       allowPostgres: false,
       env: {

@@ -21,6 +21,11 @@ export interface StrategistDeps {
   now: Date;
   /** Overrides for the partner HTTP client (tests). */
   partnerClient?: Partial<PartnerClientOptions>;
+  /**
+   * Why this call may not ask the partner, when it may not (an MCP tool call transmits
+   * nothing): the local strategist answers, and `providerMeta` gives this as the reason.
+   */
+  partnerNotAllowed?: string;
 }
 
 const PARTNER_FAILURES: ReadonlySet<string> = new Set(PARTNER_FAILURE_CODES);
@@ -42,7 +47,8 @@ function mockResponse(request: StrategistRequest, now: Date, meta: ProviderMeta)
 /**
  * Answers a strategist request. `mock` answers locally; `partner` asks the partner and
  * returns its failure (with the prompt echoed); `partner_or_mock` falls back to the mock on
- * any partner failure and says why.
+ * any partner failure and says why. A call that may not ask the partner (`partnerNotAllowed`)
+ * is answered locally whatever was requested, and says why.
  */
 export async function runStrategist(request: StrategistRequest, deps: StrategistDeps): Promise<StrategistResponse> {
   if (!THESIS_PRESENT.test(request.prompt)) {
@@ -52,6 +58,8 @@ export async function runStrategist(request: StrategistRequest, deps: Strategist
   }
   const requested = deps.config.strategistProvider;
   if (requested === 'mock') return mockResponse(request, deps.now, { provider: 'mock', requested, usedFallback: false });
+  if (deps.partnerNotAllowed !== undefined)
+    return mockResponse(request, deps.now, { provider: 'mock', requested, usedFallback: true, fallbackReason: deps.partnerNotAllowed });
   try {
     const draft = await partnerDraft(request, { ...deps.config.partner, ...deps.partnerClient });
     const coil = coilFromDraft(draft, request, 'partner', deps.now);

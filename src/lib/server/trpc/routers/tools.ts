@@ -101,6 +101,10 @@ async function issueReceipt(ctx: RequestContext, coil: Coil, kind: ReceiptKind, 
   return receipt;
 }
 
+/** `providerMeta.fallbackReason` of svc_generate_coil over MCP, where the tools send nothing out (interface 4.9). */
+const MCP_TRANSMITS_NOTHING =
+  "MCP_TRANSMITS_NOTHING: over MCP no tool sends the caller's data to an outside party, so the local strategist answered and the partner was not asked";
+
 /** How many stored receipts the stored-Coil route returns. */
 const STORED_COIL_RECEIPTS = 20;
 
@@ -114,7 +118,7 @@ export const toolsRouter = router({
         'POST',
         '/tools/generate-coil',
         'Generate a Coil from a thesis',
-        `Runs the strategist (STRATEGIST_PROVIDER) on the thesis and returns a Coil that validates, its health, a coil_manifest receipt and the provider labels. Strategist failures in \`partner\` mode answer 503/502 \`{ error, code, prompt }\`. The Coil is saved with its receipt. ${COIL_MODES_DOC}`,
+        `Runs the strategist (STRATEGIST_PROVIDER) on the thesis and returns a Coil that validates, its health, a coil_manifest receipt and the provider labels. Strategist failures in \`partner\` mode answer 503/502 \`{ error, code, prompt }\`. As the MCP tool svc_generate_coil it never asks the partner (MCP tools send nothing out): the local strategist answers, with providerMeta.usedFallback true and fallbackReason MCP_TRANSMITS_NOTHING unless mock was requested. The Coil is saved with its receipt. ${COIL_MODES_DOC}`,
       ),
     )
     .input(z.object({ prompt: thesisPromptSchema, executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
@@ -130,7 +134,11 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const generated = await generateCoil(
         { prompt: input.prompt, executionMode: input.executionMode },
-        { config: strategistConfigOf(ctx.config), now: ctx.answerTime },
+        {
+          config: strategistConfigOf(ctx.config),
+          now: ctx.answerTime,
+          partnerNotAllowed: ctx.transmitsNothing ? MCP_TRANSMITS_NOTHING : undefined,
+        },
       );
       const coil = await withForkParent(ctx, generated.coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest', generated.providerMeta.provider);
