@@ -5,36 +5,22 @@
  * heading, what happened, the seconds to wait and a way to try again. At 390 and 1280 px:
  * no horizontal scroll, no serious accessibility violation, no console error but the 429s.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, launchBrowser } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { browserSuite } from '../support/browser';
 import { checkAtBothWidths, collectConsoleErrors } from '../support/page-checks';
-import { startServer, type TestServer } from '../support/server';
+import { startServer } from '../support/server';
 
-let server: TestServer | undefined;
-let browser: Browser | undefined;
-let skipReason: string | undefined;
-
-beforeAll(async () => {
-  skipReason = await browserSkipReason();
-  if (skipReason) return;
-  server = await startServer({ allowPostgres: false, env: { RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_SECONDS: '300' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite(() => startServer({ allowPostgres: false, env: { RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_SECONDS: '300' } }));
 
 describe('the "too many requests" state of a page', () => {
   it('is what the server renders once the load finds the limit spent, at both widths', async (ctx) => {
-    if (skipReason) return ctx.skip();
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    if (suite.skipReason) return ctx.skip();
+    const page = await suite.browser!.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectConsoleErrors(page);
-    expect((await page.goto(`${server!.url}/vaults`))?.status()).toBe(200);
+    expect((await page.goto(`${suite.server!.url}/vaults`))?.status()).toBe(200);
     await page.getByTestId('vault-list').waitFor();
 
-    const limited = await page.goto(`${server!.url}/vaults`);
+    const limited = await page.goto(`${suite.server!.url}/vaults`);
     expect(limited?.status()).toBe(429);
     expect(Number(limited?.headers()['retry-after'])).toBeGreaterThan(0);
     await page.getByTestId('rate-limited').waitFor();
@@ -52,11 +38,11 @@ describe('the "too many requests" state of a page', () => {
   });
 
   it('is what a link inside the app shows when the load runs in the browser', async (ctx) => {
-    if (skipReason) return ctx.skip();
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    if (suite.skipReason) return ctx.skip();
+    const page = await suite.browser!.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectConsoleErrors(page);
     // /paid spends its own procedure's point; the vaults list was spent by the test above.
-    expect((await page.goto(`${server!.url}/paid`))?.status()).toBe(200);
+    expect((await page.goto(`${suite.server!.url}/paid`))?.status()).toBe(200);
     await page.click('nav a[href="/vaults"]');
     await page.waitForURL((url) => url.pathname === '/vaults');
     await page.getByTestId('rate-limited').waitFor();

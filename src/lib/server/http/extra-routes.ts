@@ -9,9 +9,8 @@ import { coilSchema } from '../coil/manifest';
 import { config, secretValues } from '../config';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
-import { createInnerContext } from '../trpc/context';
 import { shareCardOrRefusal, storedCoilsOf } from '../trpc/routers/coil-shared';
-import { restErrorAnswer, type DispatchRequest } from '../trpc/http';
+import { contextOfRequest, restErrorAnswer, type DispatchRequest } from '../trpc/http';
 import { stampedError } from '../trpc/init';
 import { logger } from './logger';
 import { jsonAnswer, type ApiAnswer } from './answer';
@@ -62,14 +61,7 @@ const receiptNotFound = () =>
 async function shareCardSvgAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
   const receiptId = params.receiptId!;
   if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
-  const ctx = createInnerContext({
-    url: request.url,
-    requestId: request.requestId,
-    clientAddress: request.clientAddress,
-    serverTime: request.serverTime,
-    headers: request.headers,
-    cookies: request.cookies,
-  });
+  const ctx = contextOfRequest(request);
   const rows = await storedCoilsOf(ctx);
   // What a session may read, a shared cache must not keep for others.
   const cacheControl = (await ctx.getSession()) ? 'private, max-age=86400' : 'public, max-age=86400, immutable';

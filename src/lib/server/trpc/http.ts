@@ -14,7 +14,7 @@ import { scanForExecutionClaims } from '../guards/output-guard';
 import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from '../http/answer';
 import type { RequestCookieJar } from '../http/cookie-jar';
 import { countCall } from '../http/rate-limit';
-import { createInnerContext, type HeaderReader } from './context';
+import { createInnerContext, type HeaderReader, type HeaderWriter, type RequestContext } from './context';
 import { asTrpcError, statusForCode, toSvcError } from './error-map';
 import { errorOfCall, INVARIANTS, type SvcMeta } from './init';
 import { RouteIndex, buildRouteTable, procedureRecord, rateKeyOf, type RouteEntry } from './route-table';
@@ -201,10 +201,9 @@ async function rememberedAnswer(
   return answer;
 }
 
-async function callRest(request: DispatchRequest, resolved: { route: RouteEntry; pathParams: Record<string, string> }): Promise<ApiAnswer> {
-  const { route, pathParams } = resolved;
-  const resHeaders = new AnswerHeaderBag();
-  const context = createInnerContext({
+/** The procedure context of a request that passed the front (`resHeaders`: where the procedure's headers go). */
+export function contextOfRequest(request: DispatchRequest, resHeaders?: HeaderWriter): RequestContext {
+  return createInnerContext({
     url: request.url,
     requestId: request.requestId,
     clientAddress: request.clientAddress,
@@ -213,6 +212,12 @@ async function callRest(request: DispatchRequest, resolved: { route: RouteEntry;
     cookies: request.cookies,
     resHeaders,
   });
+}
+
+async function callRest(request: DispatchRequest, resolved: { route: RouteEntry; pathParams: Record<string, string> }): Promise<ApiAnswer> {
+  const { route, pathParams } = resolved;
+  const resHeaders = new AnswerHeaderBag();
+  const context = contextOfRequest(request, resHeaders);
   // A HEAD request runs its GET route; the front leaves the body out.
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const input = restInput(method, request.url, pathParams, request.body);
@@ -259,15 +264,7 @@ export async function answerTrpc(request: DispatchRequest, headers: Headers): Pr
     createContext: ({ resHeaders, info }) => {
       if (info.isBatchCall && info.calls.length > MAX_BATCH_CALLS) throw batchTooLarge(info.calls.length);
       procedures = info.calls.filter((c) => c.procedure).map((c) => rateKeyOf(c.procedure!._def.meta as SvcMeta | undefined, c.path));
-      return createInnerContext({
-        url: request.url,
-        requestId: request.requestId,
-        clientAddress: request.clientAddress,
-        serverTime: request.serverTime,
-        headers: request.headers,
-        cookies: request.cookies,
-        resHeaders,
-      });
+      return contextOfRequest(request, resHeaders);
     },
   });
   const lines = request.cookies.setCookieLines();
