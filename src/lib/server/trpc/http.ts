@@ -54,8 +54,8 @@ export function restErrorAnswer(error: SvcError, extraHeaders: AnswerHeaders = {
 }
 
 /**
- * An error raised before tRPC runs (body, guard, rate limit) for a /trpc call, in the
- * shape the typed client decodes (a JSON-RPC style error with our code in `data`).
+ * An error raised before tRPC runs (body, guard, a counter already refused) for a /trpc
+ * call, in the shape the typed client decodes (a JSON-RPC style error with our code in `data`).
  */
 export function trpcErrorAnswer(error: SvcError): ApiAnswer {
   const status = statusForCode(error.code);
