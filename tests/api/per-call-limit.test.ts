@@ -131,6 +131,34 @@ describe('the batch size limit', () => {
     for (const entry of raw.json) expect(entry.error.data.svcCode).toBe('BATCH_TOO_LARGE');
   });
 
+  it('answers a batch the front refuses (a credential field, a body that is not JSON) with one error per call', async () => {
+    const receiptsBefore = await openDb.receipt.count();
+    const names = 'tools.validateCoil,tools.scoreCoil,tools.validateCoil';
+    const withCredential = await open.post(`/trpc/${names}?batch=1`, {
+      0: { coil: rawCoil() },
+      1: { coil: rawCoil() },
+      2: { coil: rawCoil(), wallet: { privateKey: 'svc-batch-credential-1' } },
+    });
+    expect(withCredential.status).toBe(400);
+    expect(withCredential.json).toHaveLength(3);
+    for (const entry of withCredential.json) expect(entry.error.data.svcCode).toBe('CREDENTIAL_FIELD_REJECTED');
+    expect(withCredential.text).not.toContain('svc-batch-credential-1');
+
+    const notJson = await open.request('POST', `/trpc/${names}?batch=1`, {
+      rawBody: '{"0":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(notJson.status).toBe(400);
+    expect(notJson.json).toHaveLength(3);
+    for (const entry of notJson.json) expect(entry.error.data.svcCode).toBe('BODY_MALFORMED_JSON');
+    expect(await openDb.receipt.count()).toBe(receiptsBefore);
+
+    // A single call keeps tRPC's single shape.
+    const single = await open.post('/trpc/tools.validateCoil', { coil: rawCoil(), apiKey: 'svc-batch-credential-2' });
+    expect(single.status).toBe(400);
+    expect(single.json.error.data.svcCode).toBe('CREDENTIAL_FIELD_REJECTED');
+  });
+
   it(`runs a batch of exactly ${MAX_BATCH_CALLS} calls`, async () => {
     const client = batchingClient(open, '198.51.100.21');
     const settled = await Promise.allSettled(Array.from({ length: MAX_BATCH_CALLS }, () => client.system.health.query()));

@@ -29,7 +29,16 @@ import { toSvcError } from '../trpc/error-map';
 import { carriesInvariants, stampedError } from '../trpc/init';
 import { toolProcedures } from '../trpc/mcp-tools';
 import { REST_PREFIX, type RouteEntry } from '../trpc/route-table';
-import { answerRest, answerTrpc, restErrorAnswer, routeIndex, TRPC_PREFIX, trpcErrorAnswer, type DispatchRequest } from '../trpc/http';
+import {
+  answerRest,
+  answerTrpc,
+  answerTrpcRefusal,
+  restErrorAnswer,
+  routeIndex,
+  TRPC_PREFIX,
+  trpcErrorAnswer,
+  type DispatchRequest,
+} from '../trpc/http';
 import type { ApiAnswer } from './answer';
 import { discardBody, readJsonObjectBody, type BodySource } from './body';
 import { RequestCookieJar } from './cookie-jar';
@@ -176,6 +185,15 @@ export function createApiFront(doors: ApiDoors): ApiFront {
     const routing = routingOf(method, url, surface);
     let logRoute = routing.key;
     let bodyRead = false;
+    const dispatch: DispatchRequest = {
+      method,
+      url,
+      requestId,
+      clientAddress: request.clientAddress,
+      serverTime,
+      headers: request.headers,
+      cookies: new RequestCookieJar(request.headers.get('cookie') ?? undefined),
+    };
 
     async function guardThenDispatch(): Promise<ApiAnswer> {
       if (request.refusedTarget) throw pathMalformed('a path segment is "." or ".." (literal or percent-encoded); send the resolved path');
@@ -185,15 +203,6 @@ export function createApiFront(doors: ApiDoors): ApiFront {
       const spent = surface === 'mcp' ? undefined : knownSpent(request.clientAddress, routing.key);
       if (spent) throw spent;
 
-      const dispatch: DispatchRequest = {
-        method,
-        url,
-        requestId,
-        clientAddress: request.clientAddress,
-        serverTime,
-        headers: request.headers,
-        cookies: new RequestCookieJar(request.headers.get('cookie') ?? undefined),
-      };
       if (method === 'POST') {
         // An MCP message is guarded by the MCP server (src/mcp/server.ts), the same for stdio and
         // HTTP: a credential in a tool's arguments is that tool's error result, one elsewhere in
@@ -252,7 +261,9 @@ export function createApiFront(doors: ApiDoors): ApiFront {
       const svc = error instanceof SvcError ? error : toSvcError(error, undefined);
       // A request refused here reached no procedure: it counts against the route it named.
       if (svc.code !== 'RATE_LIMITED') await consumeRateLimit(request.clientAddress, routing.key);
-      answered = surface === 'trpc' ? trpcErrorAnswer(svc) : restErrorAnswer(routing.invariants ? stampedError(svc) : svc);
+      if (surface !== 'trpc') answered = restErrorAnswer(routing.invariants ? stampedError(svc) : svc);
+      else if (error instanceof SvcError) answered = await answerTrpcRefusal(dispatch, request.webHeaders(), svc);
+      else answered = trpcErrorAnswer(svc);
       // Refused before its body was read (path, rate limit, method): the body is discarded so
       // the kept-alive connection is ready for the caller's next request (unless the answer
       // closes the connection anyway, for a body declared too large to read).

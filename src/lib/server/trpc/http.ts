@@ -251,22 +251,46 @@ export interface TrpcAnswer {
  * one error per call. (tRPC's `maxBatchSize` option would answer one error object instead.)
  */
 export async function answerTrpc(request: DispatchRequest, headers: Headers): Promise<TrpcAnswer> {
+  const { response, procedures } = await runTrpc(request, headers);
+  const lines = request.cookies.setCookieLines();
+  return { answer: await answerOfResponse(response, lines.length ? { 'set-cookie': lines } : {}), procedures };
+}
+
+/**
+ * A refusal of the API front (body, credential guard, a spent counter) of a /trpc request,
+ * answered by tRPC itself so that a batch gets it once per call, in the batch's own shape. A
+ * request tRPC cannot read as calls (a path that is not percent-encoded UTF-8, a method it does
+ * not serve) gets the refusal as one error.
+ */
+export async function answerTrpcRefusal(request: DispatchRequest, headers: Headers, refusal: SvcError): Promise<ApiAnswer> {
+  const { response, reachedCalls } = await runTrpc(request, headers, refusal);
+  if (!reachedCalls) return trpcErrorAnswer(refusal);
+  return answerOfResponse(response, { ...refusal.headers });
+}
+
+async function runTrpc(
+  request: DispatchRequest,
+  headers: Headers,
+  refusal?: SvcError,
+): Promise<{ response: Response; procedures: string[]; reachedCalls: boolean }> {
   const fetchRequest = new Request(request.url, {
     method: request.method,
     headers,
     body: request.method === 'POST' ? (request.rawBody ?? '{}') : undefined,
   });
   let procedures: string[] = [];
+  let reachedCalls = false;
   const response = await fetchRequestHandler({
     req: fetchRequest,
     endpoint: TRPC_PREFIX,
     router: appRouter,
     createContext: ({ resHeaders, info }) => {
+      reachedCalls = true;
+      if (refusal) throw asTrpcError(refusal);
       if (info.isBatchCall && info.calls.length > MAX_BATCH_CALLS) throw batchTooLarge(info.calls.length);
       procedures = info.calls.filter((c) => c.procedure).map((c) => rateKeyOf(c.procedure!._def.meta as SvcMeta | undefined, c.path));
       return contextOfRequest(request, resHeaders);
     },
   });
-  const lines = request.cookies.setCookieLines();
-  return { answer: await answerOfResponse(response, lines.length ? { 'set-cookie': lines } : {}), procedures };
+  return { response, procedures, reachedCalls };
 }
