@@ -81,10 +81,12 @@ async function exercise(store: CoilRowStore, db: TestDb, provider: 'sqlite' | 'p
 
   const lineage = await store.lineage('m2'.padEnd(64, '0'));
   expect(lineage).toEqual({
-    receipts: [{ receiptId: `hrcpt_${'2'.padStart(32, '0')}`, parentManifestHash: 'm1'.padEnd(64, '0'), coilSlug: 'slug-2' }],
-    coil: { parentManifestHash: 'm1'.padEnd(64, '0'), slug: 'slug-2' },
+    receipts: [
+      { receiptId: `hrcpt_${'2'.padStart(32, '0')}`, parentManifestHash: 'm1'.padEnd(64, '0'), coilSlug: 'slug-2', ownerAddress: null },
+    ],
+    coils: [{ parentManifestHash: 'm1'.padEnd(64, '0'), slug: 'slug-2', ownerAddress: null }],
   });
-  expect(await store.lineage('f'.repeat(64))).toEqual({ receipts: [] });
+  expect(await store.lineage('f'.repeat(64))).toEqual({ receipts: [], coils: [] });
 }
 
 describe('Coil and receipt rows on their own connection', () => {

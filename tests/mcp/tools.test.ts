@@ -40,7 +40,9 @@ const REFUSED: Partial<Record<McpToolName, number>> = {
 };
 
 beforeAll(async () => {
-  server = await startServer({ allowPostgres: false });
+  // The local strategist on both doors: over MCP svc_generate_coil never asks the partner
+  // whatever is configured (transmits-nothing.test.ts), so REST must not either to answer alike.
+  server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
   mcp = await connectStdio(server);
   fixtures = await makeFixtures(server);
 });

@@ -29,6 +29,8 @@ export interface TestContextOptions {
   serverTime?: Date;
   session?: SessionInfo | null;
   clientAddress?: string;
+  /** As an MCP tool call (`RequestContext.transmitsNothing`). */
+  transmitsNothing?: boolean;
 }
 
 /**
@@ -72,6 +74,7 @@ export function testContext(options: TestContextOptions = {}): RequestContext {
     answerTime: serverTime,
     config,
     getSession: async () => session,
+    transmitsNothing: options.transmitsNothing === true,
   };
 }
 

@@ -30,6 +30,11 @@ export interface StrategistDeps {
   now: Date;
   /** Overrides for the partner HTTP client (tests). */
   partnerClient?: Partial<PartnerClientOptions>;
+  /**
+   * Why this call may not ask the partner, when it may not (an MCP tool call transmits
+   * nothing): the local strategist answers, and `providerMeta` gives this as the reason.
+   */
+  partnerNotAllowed?: string;
 }
 
 const PARTNER_FAILURES: ReadonlySet<string> = new Set(PARTNER_FAILURE_CODES);
@@ -51,7 +56,8 @@ function mockResponse(request: StrategistRequest, plan: ThesisPlan, now: Date, m
 /**
  * Answers a strategist request. `mock` answers locally; `partner` asks the partner and
  * returns its failure (with the prompt echoed); `partner_or_mock` falls back to the mock on
- * any partner failure and says why.
+ * any partner failure and says why. A call that may not ask the partner (`partnerNotAllowed`)
+ * is answered locally whatever was requested, and says why.
  */
 export async function runStrategist(request: StrategistRequest, deps: StrategistDeps): Promise<StrategistResponse> {
   if (!THESIS_PRESENT.test(request.prompt)) {
@@ -64,6 +70,8 @@ export async function runStrategist(request: StrategistRequest, deps: Strategist
   const plan = planThesis(request);
   const requested = deps.config.strategistProvider;
   if (requested === 'mock') return mockResponse(request, plan, deps.now, { provider: 'mock', requested, usedFallback: false });
+  if (deps.partnerNotAllowed !== undefined)
+    return mockResponse(request, plan, deps.now, { provider: 'mock', requested, usedFallback: true, fallbackReason: deps.partnerNotAllowed });
   try {
     const draft = await partnerDraft(request, plan, { ...deps.config.partner, ...deps.partnerClient });
     const coil = coilFromDraft(draft, request, 'partner', deps.now);
