@@ -116,6 +116,50 @@ describe('a POST body without a content-type is still capped and guarded', () =>
   });
 });
 
+describe('a declared content type that is not JSON is refused whether or not a body comes with it', () => {
+  it.each([
+    ['text/plain', ''],
+    ['text/plain', undefined],
+    ['application/x-www-form-urlencoded', ''],
+    ['', ''],
+  ])('POST /api/auth/logout with content-type %j and no body is 400 BODY_CONTENT_TYPE', async (type, body) => {
+    expectEnvelope(await raw('POST', '/api/auth/logout', body, { 'content-type': type }), 400, 'BODY_CONTENT_TYPE');
+  });
+
+  it('on /trpc too, and an empty POST with a JSON content type (parameters included) still means {}', async () => {
+    const trpc = await raw('POST', '/trpc/auth.logout', '', { 'content-type': 'text/plain' });
+    expect(trpc.status).toBe(400);
+    expect(trpc.json.error.data.svcCode).toBe('BODY_CONTENT_TYPE');
+    const json = await raw('POST', '/api/auth/logout', '', { 'content-type': 'application/json; charset=utf-8' });
+    expect(json.status).toBe(200);
+    expect(json.json).toEqual({ ok: true });
+  });
+});
+
+describe('a JSON number beyond the range of a double is a 400 naming the field, never a 500', () => {
+  it.each([
+    ['/api/receipts/verify', '{"receipt":{},"subject":-1e400}', 'subject'],
+    ['/api/receipts/verify', '{"receipt":{"a":[1,1e999]}}', 'receipt.a.1'],
+    ['/api/tools/validate-coil', '{"coil":{"assets":[{"weightBps":1e400}]}}', 'coil.assets.0.weightBps'],
+    ['/api/auth/logout', '{"x":-1e400}', 'x'],
+  ])('%s %s', async (path, body, field) => {
+    const res = await raw('POST', path, body, { 'content-type': 'application/json' });
+    expectEnvelope(res, 400, 'INPUT_NUMBER_INVALID');
+    expect(res.json.error.issues[0]).toMatchObject({ code: 'NUMBER_OUT_OF_RANGE', path: field });
+  });
+
+  it('through /trpc, as a POST body and as the JSON of a GET ?input=', async () => {
+    const post = await raw('POST', '/trpc/tools.verifyArtifactReceipt', '{"receipt":{},"subject":-1e400}', {
+      'content-type': 'application/json',
+    });
+    expect(post.status, post.text).toBe(400);
+    expect(post.json.error.data).toMatchObject({ svcCode: 'INPUT_NUMBER_INVALID', issues: [{ path: 'subject' }] });
+    const get = await raw('GET', `/trpc/vaults.v2Status?input=${encodeURIComponent('{"nowIso":1e400}')}`);
+    expect(get.status, get.text).toBe(400);
+    expect(get.json.error.data.svcCode).toBe('INPUT_NUMBER_INVALID');
+  });
+});
+
 describe('a request refused before its body is read leaves the connection usable', () => {
   it('the next request on the same kept-alive connection is answered (the refused body was discarded, not left in the socket)', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -15,7 +15,7 @@ import type { RequestContext } from './context';
 import { secretValues } from '../config';
 import { findSvcError, type ErrorIssue } from '../errors';
 import { collectCallerStrings, finishAnswer, finishError, OutputGuardBlocked } from '../guards/finish-answer';
-import { requireWellFormedText } from '../guards/input-text';
+import { requireWellFormedInput } from '../guards/input-text';
 import { logger, logInternalError } from '../http/logger';
 import { asTrpcError, toSvcError } from './error-map';
 import type { McpToolName } from '../registry/agents';
@@ -101,8 +101,8 @@ function answerTimeOf(raw: unknown, ctx: RequestContext): Date {
  * The service's rules around every procedure, whichever way it is called (REST, /trpc, the
  * server-side caller), in this order:
  *
- * 1. well-formed text: input text that is not Unicode (a lone surrogate) is a 400 naming the
- *    field, before any procedure or gate reads it;
+ * 1. well-formed input: input text that is not Unicode (a lone surrogate) or a number beyond
+ *    the range of a double is a 400 naming the field, before any procedure or gate reads it;
  * 2. the clock: sets `answerTime` (see `answerTimeOf`);
  * 3. error status: a SvcError thrown anywhere below becomes the tRPC class of its status, so
  *    the /trpc endpoint answers the same status as REST (input validation fails inside this
@@ -143,7 +143,7 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
   };
 
   try {
-    requireWellFormedText(raw);
+    requireWellFormedInput(raw);
   } catch (error) {
     const svc = findSvcError(error);
     if (!svc) throw error;
