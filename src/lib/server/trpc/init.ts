@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { resolveClock } from '../clock';
 import type { RequestContext } from './context';
 import { secretValues } from '../config';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { findSvcError, type ErrorIssue } from '../errors';
 import { collectCallerStrings, finishAnswer, finishError, OutputGuardBlocked } from '../guards/finish-answer';
 import { requireWellFormedInput } from '../guards/input-text';
@@ -153,7 +154,9 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
   const result = await next({ ctx: { answerTime: answerTimeOf(raw, ctx) } });
 
   if (!result.ok) {
-    const svc = findSvcError(result.error) ?? (result.error.code === 'BAD_REQUEST' ? toSvcError(result.error, meta) : undefined);
+    const svc =
+      findSvcError(result.error) ??
+      (result.error.code === 'BAD_REQUEST' || isDatabaseUnavailable(result.error) ? toSvcError(result.error, meta) : undefined);
     const statused = svc ? asTrpcError(svc) : result.error;
     const finished = finishedFailure(statused);
     return finished === result.error ? result : { ...result, error: finished };

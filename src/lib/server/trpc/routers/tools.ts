@@ -44,7 +44,7 @@ import {
   validationOut,
   verificationOut,
 } from './coil-schemas';
-import { persistReceipt, promptErrorCode, shareCardOrRefusal, strategistConfigOf, withForkParent } from './coil-shared';
+import { persistReceipt, promptErrorCode, shareCardOrRefusal, shareUrlBaseField, strategistConfigOf, withForkParent } from './coil-shared';
 import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
 
 /**
@@ -300,12 +300,7 @@ export const toolsRouter = router({
     .input(
       z.object({
         coil: coilField,
-        shareUrlBase: z
-          .url({ protocol: /^https?$/ })
-          .max(500)
-          .refine((u) => !/^https?:\/\/[^/]*@/i.test(u), 'a share link may not carry credentials')
-          .optional()
-          .describe('absolute http(s) URL the share link is built on'),
+        shareUrlBase: shareUrlBaseField,
         nowIso: nowIsoField,
       }),
     )
