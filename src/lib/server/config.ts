@@ -74,6 +74,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     brokerChainRpcUrl: opt(env.BROKER_CHAIN_RPC_URL),
     /** Timeout of one JSON-RPC request to chain 4663 (every chain read; no retries). */
     brokerChainTimeoutMs: int(env.BROKER_CHAIN_TIMEOUT_MS, 5000, 1),
+    /**
+     * Readiness's live checks of the dependencies (GET /api/readiness, the status page): how
+     * long a check's outcome is reused, and how long one check may take before the dependency
+     * counts as down.
+     */
+    readinessChecks: {
+      ttlSeconds: int(env.READINESS_CHECK_TTL_SECONDS, 10, 0),
+      timeoutMs: int(env.READINESS_CHECK_TIMEOUT_MS, 2000, 1),
+    },
     /** The deployment commit readiness reports (SVC_DEPLOY_COMMIT; the build's own when unset or malformed). */
     deployCommit: opt(env.SVC_DEPLOY_COMMIT),
     facilitator: {
