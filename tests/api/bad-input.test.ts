@@ -4,6 +4,7 @@
  * error message quotes the request, and nothing a caller sends turns into a 500.
  */
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server';
 
@@ -116,6 +117,35 @@ describe('a POST body without a content-type is still capped and guarded', () =>
   });
 });
 
+describe('an empty POST without a content type means {} on /trpc as on REST', () => {
+  it('POST /trpc/auth.logout with no body and no content type answers as the REST route does', async () => {
+    const res = await raw('POST', '/trpc/auth.logout', '');
+    expect(res.status, res.text).toBe(200);
+    expect(String(res.headers['content-type'])).toContain('application/json');
+    expect(res.json.result.data).toEqual({ ok: true });
+  });
+});
+
+describe('a request the HTTP parser refuses is still answered in JSON', () => {
+  it('a request line over 16 KB is 431 REQUEST_HEAD_TOO_LARGE in the envelope, not a bare status line', async () => {
+    const res = await raw('GET', `/api/health?nowIso=${'x'.repeat(20_000)}`);
+    expectEnvelope(res, 431, 'REQUEST_HEAD_TOO_LARGE');
+  });
+
+  it('bytes that are not HTTP are 400 REQUEST_MALFORMED in the envelope', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let text = '';
+      socket.on('data', (c) => (text += c.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer.toLowerCase()).toContain('content-type: application/json');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe('REQUEST_MALFORMED');
+  });
+});
+
 describe('a declared content type that is not JSON is refused whether or not a body comes with it', () => {
   it.each([
     ['text/plain', ''],
@@ -133,6 +163,22 @@ describe('a declared content type that is not JSON is refused whether or not a b
     const json = await raw('POST', '/api/auth/logout', '', { 'content-type': 'application/json; charset=utf-8' });
     expect(json.status).toBe(200);
     expect(json.json).toEqual({ ok: true });
+  });
+});
+
+describe('a malformed nowIso is a 400 on every door, never a 500', () => {
+  it.each([
+    ['/trpc/system.health', '{"nowIso":"\\u0000"}'],
+    ['/trpc/vaults.list', '{"nowIso":"yesterday"}'],
+    ['/trpc/system.readiness', '{"nowIso":12}'],
+  ])('GET %s?input=%s', async (path, input) => {
+    const res = await raw('GET', `${path}?input=${encodeURIComponent(input)}`);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.data).toMatchObject({ svcCode: 'NOW_ISO_INVALID', httpStatus: 400 });
+  });
+
+  it('over REST too', async () => {
+    expectEnvelope(await raw('GET', '/api/vaults?nowIso=yesterday'), 400, 'NOW_ISO_INVALID');
   });
 });
 

@@ -202,6 +202,12 @@ async function callRest(request: DispatchRequest, resolved: { route: RouteEntry;
 
 /** Answers the typed client at /trpc, through tRPC's own fetch adapter. */
 export async function answerTrpc(request: DispatchRequest, headers: Headers): Promise<ApiAnswer> {
+  if (request.method === 'POST') {
+    // The front has read the body as JSON (an empty body as `{}`, which may come without a
+    // content type): tRPC is told so, rather than left to refuse `{}` as text.
+    headers = new Headers(headers);
+    headers.set('content-type', 'application/json');
+  }
   const fetchRequest = new Request(request.url, {
     method: request.method,
     headers,

@@ -143,15 +143,19 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
     return finished.error === svc ? error : asTrpcError(finished.error);
   };
 
+  // Refusals before the procedure runs (malformed input, a malformed nowIso) get their own
+  // status here: thrown past this middleware, tRPC would answer them as 500s on /trpc.
+  let answerTime: Date;
   try {
     requireWellFormedInput(raw);
+    answerTime = answerTimeOf(raw, ctx);
   } catch (error) {
     const svc = findSvcError(error);
     if (!svc) throw error;
     throw finishedFailure(asTrpcError(svc));
   }
 
-  const result = await next({ ctx: { answerTime: answerTimeOf(raw, ctx) } });
+  const result = await next({ ctx: { answerTime } });
 
   if (!result.ok) {
     const svc =
