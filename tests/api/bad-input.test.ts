@@ -204,6 +204,18 @@ describe('a JSON number beyond the range of a double is a 400 naming the field, 
     expect(get.status, get.text).toBe(400);
     expect(get.json.error.data.svcCode).toBe('INPUT_NUMBER_INVALID');
   });
+
+  it("in an MCP tool's arguments: the tool's error result", async () => {
+    const call =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"svc_verify_receipt","arguments":{"coil":{"x":1e400},"receipt":{}}}}';
+    const res = await raw('POST', '/mcp', call, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.isError).toBe(true);
+    expect(JSON.parse(res.json.result.content[0].text).error).toMatchObject({
+      code: 'INPUT_NUMBER_INVALID',
+      issues: [{ code: 'NUMBER_OUT_OF_RANGE', path: 'coil.x' }],
+    });
+  });
 });
 
 describe('a request refused before its body is read leaves the connection usable', () => {

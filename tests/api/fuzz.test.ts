@@ -1,7 +1,8 @@
 /**
  * Property-based test of the HTTP layer (issues 10 and 21): generated requests thrown at every
  * GET and POST route of the OpenAPI document (`GET /api/openapi.json`) through the real server,
- * over REST and, for the routes that are procedures, over the typed client's endpoint (/trpc).
+ * over REST and, for the routes that are procedures, over the typed client's endpoint (/trpc),
+ * and at every MCP tool over `POST /mcp`.
  * It fails on any 500 (other than OUTPUT_GUARD), any answer that is not JSON (errors in one of
  * the documented envelopes; the share card's image is the one non-JSON success), any
  * credential marker that comes back or reaches a log, and any error message that quotes a
@@ -16,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIAL_MARKER, STRING_MARKER, fuzzRequest, fuzzRoutes, type FuzzRequest, type FuzzRoute } from '../support/fuzz';
+import { CREDENTIAL_MARKER, STRING_MARKER, fuzzRequest, fuzzRoutes, mcpRoutes, type FuzzRequest, type FuzzRoute } from '../support/fuzz';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 
 const PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 12);
@@ -44,7 +45,12 @@ beforeAll(async () => {
     },
   });
   doc = (await server.get('/api/openapi.json')).json;
-  routes = fuzzRoutes(doc);
+  const listed = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  routes = [...fuzzRoutes(doc), ...mcpRoutes(((await listed.json()) as any).result.tools)];
 });
 afterAll(async () => {
   await server?.stop();
@@ -52,6 +58,11 @@ afterAll(async () => {
 
 function isEnvelope(body: any, surface: FuzzRequest['surface']): boolean {
   const e = body?.error;
+  // MCP: a JSON-RPC error from the transport, or the front's refusal in the REST envelope.
+  if (surface === 'mcp' && body?.jsonrpc === '2.0') return typeof e?.code === 'number' && typeof e?.message === 'string';
+  // A request Node's parser refused (its head over 16 KB, say) is answered before any door is
+  // known: in the REST envelope, whatever the path.
+  if (['REQUEST_HEAD_TOO_LARGE', 'REQUEST_MALFORMED'].includes(e?.code)) return typeof e.message === 'string' && Array.isArray(e.issues);
   if (surface === 'trpc') {
     // The typed client's shape: the stable code and the issues in `data`.
     return typeof e?.message === 'string' && typeof e?.data?.svcCode === 'string' && typeof e?.data?.httpStatus === 'number';
@@ -106,6 +117,16 @@ function check(req: FuzzRequest, res: { status: number; contentType: string; tex
     expect(isEnvelope(body, req.surface), where).toBe(true);
     for (const text of errorTexts(body)) expect(text, where).not.toContain(STRING_MARKER);
   }
+  if (req.surface === 'mcp' && res.status === 200) {
+    // A tool's refusal is its result, holding the REST error body as text; a protocol error is JSON-RPC's.
+    if (body.error) expect(isEnvelope(body, 'mcp'), where).toBe(true);
+    if (body.result?.isError) {
+      const refusal = JSON.parse(body.result.content[0].text);
+      expect(isEnvelope(refusal, 'rest'), where).toBe(true);
+      for (const text of errorTexts(refusal)) expect(text, where).not.toContain(STRING_MARKER);
+    }
+    for (const text of errorTexts(body)) expect(text, where).not.toContain(STRING_MARKER);
+  }
 }
 
 /** The server's resident memory in MB: total, anonymous (heaps) and file-backed (code, libraries). */
@@ -120,7 +141,7 @@ function rssMb(): { rss: number; anon: number; file: number } | undefined {
   }
 }
 
-describe('generated requests at every GET and POST route of the OpenAPI document', () => {
+describe('generated requests at every GET and POST route of the OpenAPI document and every MCP tool', () => {
   it('covers every GET and POST route the document lists', () => {
     const posts = routes.filter((r) => r.method === 'POST');
     const gets = routes.filter((r) => r.method === 'GET');
@@ -129,6 +150,7 @@ describe('generated requests at every GET and POST route of the OpenAPI document
     for (const r of posts) expect(r.body, r.template).toBeDefined();
     expect(gets.filter((r) => r.query.length > 0)).toHaveLength(gets.length - 1);
     expect(gets.some((r) => r.params.length > 0)).toBe(true);
+    expect(routes.filter((r) => r.mcpTool)).toHaveLength(34);
   });
 
   it.skipIf(SOAK_RUNS !== undefined)(

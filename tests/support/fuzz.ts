@@ -10,7 +10,9 @@
  *   huge or non-finite numbers spelled as text, broken percent-encoding, planted credential
  *   names, unknown keys);
  * and each of them, one time in four, through the typed client's endpoint instead (`/trpc/<procedure>`:
- * a POST's body as the input, a GET's input as the JSON of `?input=`).
+ * a POST's body as the input, a GET's input as the JSON of `?input=`);
+ * - MCP: a `tools/call` of every tool `POST /mcp` lists, its arguments shaped by the tool's input
+ *   schema and mutated like a POST body, under the same content types.
  *
  * Two markers make leaks unambiguous: `CREDENTIAL_MARKER` goes only into values of
  * credential-named fields (which must never come back, anywhere, nor reach a log), and
@@ -34,6 +36,8 @@ export interface FuzzParameter {
 export interface FuzzRoute {
   method: 'GET' | 'POST';
   template: string;
+  /** The MCP tool this route calls over `POST /mcp` (its body is then the tool's arguments). */
+  mcpTool?: string;
   /** The tRPC procedure behind the route (`family.name`), from its operationId; undefined for a route that is not a procedure. */
   procedure: string | undefined;
   params: string[];
@@ -49,7 +53,7 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   /** The route template, for reporting. */
   route: string;
-  surface: 'rest' | 'trpc';
+  surface: 'rest' | 'trpc' | 'mcp';
 }
 
 type Operation = {
@@ -82,6 +86,19 @@ export function fuzzRoutes(doc: Doc): FuzzRoute[] {
         };
       }),
   );
+}
+
+/** A `tools/call` route of each MCP tool, from the tool list of `POST /mcp` (`tools/list`). */
+export function mcpRoutes(tools: Array<{ name: string; inputSchema?: Schema }>): FuzzRoute[] {
+  return tools.map((t) => ({
+    method: 'POST' as const,
+    template: `/mcp ${t.name}`,
+    mcpTool: t.name,
+    procedure: undefined,
+    params: [],
+    query: [],
+    body: t.inputSchema,
+  }));
 }
 
 /** Every POST route of the OpenAPI document. */
@@ -392,8 +409,12 @@ export function fuzzRequest(routes: readonly FuzzRoute[], doc: Doc): fc.Arbitrar
         }
         let planted = credential ? plantField(value, credential[0], `${CREDENTIAL_MARKER}-${credential[1]}`, credential[2]) : value;
         if (strayKey) planted = plantField(planted, `${strayKey[0]} ${STRING_MARKER}-${strayKey[1]}`, 1, strayKey[2]);
-        const json = jsonText(planted);
+        const json = route.mcpTool
+          ? `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(route.mcpTool)},"arguments":${jsonText(planted)}}}`
+          : jsonText(planted);
         let body: string | Uint8Array = json;
+        // The transport answers only a client that takes JSON (and names the event stream too).
+        if (route.mcpTool) headers.accept = 'application/json, text/event-stream';
         if (['json', 'broken-json', 'broken-utf8', 'not-object', 'empty-json'].includes(encoding))
           headers['content-type'] = 'application/json';
         if (encoding === 'text' || encoding === 'empty-text') headers['content-type'] = 'text/plain';
@@ -402,13 +423,17 @@ export function fuzzRequest(routes: readonly FuzzRoute[], doc: Doc): fc.Arbitrar
         if (encoding === 'broken-utf8') body = new Uint8Array([...Buffer.from(json.slice(0, -1)), 0xff, 0xfe, 0x7d]);
         if (encoding === 'not-object') body = `[${json}]`;
         if (encoding.startsWith('empty-')) body = new Uint8Array();
-        const path = trpc ? `/trpc/${route.procedure}` : `/api${withPath(route, params)}${query.length ? `?${encodeQuery(query)}` : ''}`;
+        const path = route.mcpTool
+          ? '/mcp'
+          : trpc
+            ? `/trpc/${route.procedure}`
+            : `/api${withPath(route, params)}${query.length ? `?${encodeQuery(query)}` : ''}`;
         // Over /trpc the body is the procedure's whole input: the path parameters go into it.
         if (trpc && encoding === 'json' && planted && typeof planted === 'object' && !Array.isArray(planted)) {
           const withParams = { ...(planted as object), ...Object.fromEntries(route.params.map((p, i) => [p, params[i]])) };
           body = jsonText(withParams);
         }
-        return { method: 'POST', path, body, headers, route: `POST ${route.template}`, surface };
+        return { method: 'POST', path, body, headers, route: `POST ${route.template}`, surface: route.mcpTool ? 'mcp' : surface };
       }),
   );
 }
