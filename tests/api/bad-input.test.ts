@@ -182,18 +182,7 @@ describe('a malformed nowIso is a 400 on every door, never a 500', () => {
   });
 });
 
-describe('a JSON number beyond the range of a double is a 400 naming the field, never a 500', () => {
-  it.each([
-    ['/api/receipts/verify', '{"receipt":{},"subject":-1e400}', 'subject'],
-    ['/api/receipts/verify', '{"receipt":{"a":[1,1e999]}}', 'receipt.a.1'],
-    ['/api/tools/validate-coil', '{"coil":{"assets":[{"weightBps":1e400}]}}', 'coil.assets.0.weightBps'],
-    ['/api/auth/logout', '{"x":-1e400}', 'x'],
-  ])('%s %s', async (path, body, field) => {
-    const res = await raw('POST', path, body, { 'content-type': 'application/json' });
-    expectEnvelope(res, 400, 'INPUT_NUMBER_INVALID');
-    expect(res.json.error.issues[0]).toMatchObject({ code: 'NUMBER_OUT_OF_RANGE', path: field });
-  });
-
+describe('a JSON number beyond the range of a double, through /trpc and MCP', () => {
   it('through /trpc, as a POST body and as the JSON of a GET ?input=', async () => {
     const post = await raw('POST', '/trpc/tools.verifyArtifactReceipt', '{"receipt":{},"subject":-1e400}', {
       'content-type': 'application/json',
@@ -308,18 +297,24 @@ describe('unknown pages are a 404 of the caller, not an error of the service', (
   });
 });
 
-describe('a lone UTF-16 surrogate is a 400 on the field, never a 500', () => {
+describe('a lone UTF-16 surrogate, or a number beyond the range of a double, is a 400 on the field, never a 500', () => {
+  const surrogate = ['INPUT_TEXT_INVALID', 'LONE_SURROGATE'] as const;
+  const number = ['INPUT_NUMBER_INVALID', 'NUMBER_OUT_OF_RANGE'] as const;
   it.each([
-    ['/api/tools/generate-coil', '{"prompt":"\\ud800 ai chips"}', 'prompt'],
-    ['/api/agent/svc', '{"prompt":"ai chips","basketContext":{"name":"x\\udc00"}}', 'basketContext.name'],
-    ['/api/coil/verify', '{"coil":{"name":"\\ud800"},"receipt":{}}', 'coil.name'],
-    ['/api/vaults/compare', '{"vaults":[{"label":"\\ud800","allocations":[]}]}', 'vaults.0.label'],
-    ['/api/vaults/x402/vault-comparison', '{"vaults":[{"label":"\\ud800"}]}', 'vaults.0.label'],
-    ['/api/stocks/submit-partner-intent', '{"intent":{"targetSymbol":"\\ud800"}}', 'intent.targetSymbol'],
-    ['/api/tools/receipt', '{"coil":{"\\ud800":1}}', 'coil.(key)'],
-  ])('%s', async (path, body, field) => {
+    ['/api/tools/generate-coil', '{"prompt":"\\ud800 ai chips"}', 'prompt', ...surrogate],
+    ['/api/agent/svc', '{"prompt":"ai chips","basketContext":{"name":"x\\udc00"}}', 'basketContext.name', ...surrogate],
+    ['/api/coil/verify', '{"coil":{"name":"\\ud800"},"receipt":{}}', 'coil.name', ...surrogate],
+    ['/api/vaults/compare', '{"vaults":[{"label":"\\ud800","allocations":[]}]}', 'vaults.0.label', ...surrogate],
+    ['/api/vaults/x402/vault-comparison', '{"vaults":[{"label":"\\ud800"}]}', 'vaults.0.label', ...surrogate],
+    ['/api/stocks/submit-partner-intent', '{"intent":{"targetSymbol":"\\ud800"}}', 'intent.targetSymbol', ...surrogate],
+    ['/api/tools/receipt', '{"coil":{"\\ud800":1}}', 'coil.(key)', ...surrogate],
+    ['/api/receipts/verify', '{"receipt":{},"subject":-1e400}', 'subject', ...number],
+    ['/api/receipts/verify', '{"receipt":{"a":[1,1e999]}}', 'receipt.a.1', ...number],
+    ['/api/tools/validate-coil', '{"coil":{"assets":[{"weightBps":1e400}]}}', 'coil.assets.0.weightBps', ...number],
+    ['/api/auth/logout', '{"x":-1e400}', 'x', ...number],
+  ])('%s %s', async (path, body, field, code, issue) => {
     const res = await raw('POST', path, body, { 'content-type': 'application/json' });
-    expectEnvelope(res, 400, 'INPUT_TEXT_INVALID');
-    expect(res.json.error.issues[0]).toMatchObject({ code: 'LONE_SURROGATE', path: field });
+    expectEnvelope(res, 400, code);
+    expect(res.json.error.issues[0]).toMatchObject({ code: issue, path: field });
   });
 });

@@ -83,12 +83,18 @@ function errorTexts(body: any): string[] {
 async function send(req: FuzzRequest) {
   const body = typeof req.body === 'string' ? new TextEncoder().encode(req.body) : req.body;
   // A Uint8Array body gets no content type from fetch: only the generated headers are sent.
-  const res = await fetch(server.url + req.path, {
-    method: req.method,
-    headers: req.headers,
-    body: body as BodyInit | undefined,
-    redirect: 'manual',
-  });
+  const attempt = () =>
+    fetch(server.url + req.path, { method: req.method, headers: req.headers, body: body as BodyInit | undefined, redirect: 'manual' });
+  let res: Response;
+  try {
+    res = await attempt();
+  } catch (error) {
+    // A kept-alive socket the server closed as idle while this process was busy generating
+    // (the client found out on reuse): sent once more on a fresh one. A request the server
+    // itself drops fails again.
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    res = await attempt();
+  }
   const text = await res.text();
   server.assertNoSecrets(text + [...res.headers.values()].join('\n'), `${req.method} ${req.path}`);
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };

@@ -33,7 +33,7 @@ describe('findMalformedInput', () => {
     const parsed = JSON.parse('{"receipt":{},"subject":-1e400,"list":[1,2]}');
     expect(findMalformedInput(parsed)).toEqual({ path: 'subject', problem: 'non_finite_number' });
     expect(findMalformedInput(JSON.parse('{"a":[0,{"b":1e309}]}'))).toEqual({ path: 'a.1.b', problem: 'non_finite_number' });
-    expect(findMalformedInput({ big: 1.7976931348623157e308, tiny: 1e-400, neg: -0 })).toBeUndefined();
+    expect(findMalformedInput(JSON.parse('{"big":1.7976931348623157e308,"tiny":1e-400,"neg":-0}'))).toBeUndefined();
     expect(findMalformedInput(Number.NaN)).toEqual({ path: '(root)', problem: 'non_finite_number' });
   });
 });

@@ -4,7 +4,7 @@ import { checkCanonical, findAssetByTicker, publicRegistry } from '../../registr
 import { agentsSchema } from '../../registry/agents';
 import { SvcError } from '../../errors';
 import { serviceHealth } from '../../system/health';
-import { DEPENDENCIES, overallReadiness } from '../../system/dependency-checks';
+import { overallReadiness } from '../../system/dependency-checks';
 import { deploymentCommit, x402ProviderStates } from '../../system/readiness';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { toolOfEndpoint } from '../mcp-tools';
@@ -46,12 +46,13 @@ const readinessSchema = z.object({
     cachedForSeconds: z.number().int().describe('how long a check outcome is reused before the dependency is asked again'),
     timeoutMs: z.number().int().describe('how long one check may take; a dependency that has not answered by then is down'),
   }),
-  dependencies: z.object(
-    Object.fromEntries(DEPENDENCIES.map((d) => [d, dependencyReadingSchema])) as Record<
-      (typeof DEPENDENCIES)[number],
-      typeof dependencyReadingSchema
-    >,
-  ),
+  dependencies: z.object({
+    database: dependencyReadingSchema,
+    chain: dependencyReadingSchema,
+    rateLimitStore: dependencyReadingSchema,
+    facilitator: dependencyReadingSchema,
+    partner: dependencyReadingSchema,
+  }),
   database: z.object({
     provider: z.enum(['sqlite', 'postgresql']),
     reachable: z.boolean(),
