@@ -132,7 +132,7 @@ describe('Coil and receipt rows on their own connection', () => {
     if (skip) return ctx.skip();
     const { url, drop } = await createPostgresDatabase(postgresUrl());
     await applyMigrations(url);
-    const store = openPostgresCoilRows(url);
+    const store = openPostgresCoilRows(url, { connectMs: 5000, statementMs: 5000 });
     const db = openTestDb(url);
     cleanups.push(async () => {
       await store.close();

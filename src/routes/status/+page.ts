@@ -5,12 +5,13 @@ import type { PageLoad } from './$types';
 export const load: PageLoad = async (event) => {
   const client = createClient(event.fetch);
   try {
-    const [health, registry, strategist] = await Promise.all([
+    const [health, readiness, registry, strategist] = await Promise.all([
       client.system.health.query(),
+      client.system.readiness.query(),
       client.system.registry.query(),
       client.strategist.status.query(),
     ]);
-    return { health, registry, strategist };
+    return { health, readiness, registry, strategist };
   } catch (e) {
     refusedLoad(e, event);
   }

@@ -5,6 +5,7 @@
  * PostgreSQL runs in the same transaction.
  */
 import pg from 'pg';
+import { postgresPoolConfig, type DatabaseTimeouts } from './postgres-pool';
 import {
   COIL_COLUMNS,
   coilValues,
@@ -58,8 +59,8 @@ export function insertStatement(pairs: CoilWithReceiptRows[]): { text: string; v
   return { text, values };
 }
 
-export function openPostgresCoilRows(url: string): CoilRowStore {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+export function openPostgresCoilRows(url: string, timeouts: DatabaseTimeouts): CoilRowStore {
+  const pool = new pg.Pool({ ...postgresPoolConfig(url, timeouts), max: POOL_SIZE });
   // An idle connection the server drops is replaced on the next query; the error itself
   // would otherwise end the process.
   pool.on('error', () => undefined);

@@ -9,7 +9,7 @@
  */
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { SvcError } from '../errors';
-import { findLoneSurrogate } from '../guards/input-text';
+import { findMalformedInput } from '../guards/input-text';
 import { scanForExecutionClaims } from '../guards/output-guard';
 import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from '../http/answer';
 import type { RequestCookieJar } from '../http/cookie-jar';
@@ -127,16 +127,16 @@ const unpaidChallenges = new Map<string, { body: string; headers: AnswerHeaders 
 /**
  * Whether nothing of this request but its path can change the answer of an `unpaidChallenge`
  * procedure: no payment header, no query string (`nowIso` may come from there), no `nowIso`
- * in the body (a malformed one is a 400), and no lone surrogate anywhere in the input (the
- * service middleware's 400, trpc/init.ts). Any other field is the service's own input, which
- * is only read once a payment is presented.
+ * in the body (a malformed one is a 400), and no lone surrogate or out-of-range number
+ * anywhere in the input (the service middleware's 400, trpc/init.ts). Any other field is the
+ * service's own input, which is only read once a payment is presented.
  */
 function answeredByPathAlone(request: DispatchRequest, paymentHeaders: readonly string[], input: Record<string, unknown>): boolean {
   return (
     request.url.search === '' &&
     paymentHeaders.every((name) => request.headers.get(name) === null) &&
     !Object.hasOwn(input, 'nowIso') &&
-    findLoneSurrogate(input) === undefined
+    findMalformedInput(input) === undefined
   );
 }
 
@@ -273,6 +273,12 @@ async function runTrpc(
   headers: Headers,
   refusal?: SvcError,
 ): Promise<{ response: Response; procedures: string[]; reachedCalls: boolean }> {
+  if (request.method === 'POST') {
+    // The front has read the body as JSON (an empty body as `{}`, which may come without a
+    // content type): tRPC is told so, rather than left to refuse `{}` as text.
+    headers = new Headers(headers);
+    headers.set('content-type', 'application/json');
+  }
   const fetchRequest = new Request(request.url, {
     method: request.method,
     headers,

@@ -15,9 +15,10 @@ import { z } from 'zod';
 import { resolveClock } from '../clock';
 import type { RequestContext } from './context';
 import { secretValues } from '../config';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { findSvcError, SvcError, type ErrorIssue } from '../errors';
 import { collectCallerStrings, finishAnswer, finishError, OutputGuardBlocked } from '../guards/finish-answer';
-import { requireWellFormedText } from '../guards/input-text';
+import { requireWellFormedInput } from '../guards/input-text';
 import { logger, logInternalError } from '../http/logger';
 import { countCall } from '../http/rate-limit';
 import { asTrpcError, toSvcError } from './error-map';
@@ -151,8 +152,8 @@ function answerTimeOf(raw: unknown, ctx: RequestContext): Date {
  *
  * 1. the rate limit: one point of the procedure's own counter (`rateKeyOf`: its REST route),
  *    per client; a spent counter is 429 RATE_LIMITED with `retry-after`, and nothing below runs;
- * 2. well-formed text: input text that is not Unicode (a lone surrogate) is a 400 naming the
- *    field, before any procedure or gate reads it;
+ * 2. well-formed input: input text that is not Unicode (a lone surrogate) or a number beyond
+ *    the range of a double is a 400 naming the field, before any procedure or gate reads it;
  * 3. the clock: sets `answerTime` (see `answerTimeOf`);
  * 4. error status: a SvcError thrown anywhere below becomes the tRPC class of its status, so
  *    the /trpc endpoint answers the same status as REST (input validation fails inside this
@@ -201,18 +202,24 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, path, getRawInput, ne
     return stamped === svc ? error : asTrpcError(stamped);
   };
 
+  // Refusals before the procedure runs (malformed input, a malformed nowIso) get their own
+  // status here: thrown past this middleware, tRPC would answer them as 500s on /trpc.
+  let answerTime: Date;
   try {
-    requireWellFormedText(raw);
+    requireWellFormedInput(raw);
+    answerTime = answerTimeOf(raw, ctx);
   } catch (error) {
     const svc = findSvcError(error);
     if (!svc) throw error;
     throw finishedFailure(asTrpcError(svc));
   }
 
-  const result = await next({ ctx: { answerTime: answerTimeOf(raw, ctx) } });
+  const result = await next({ ctx: { answerTime } });
 
   if (!result.ok) {
-    const svc = findSvcError(result.error) ?? (result.error.code === 'BAD_REQUEST' ? toSvcError(result.error, meta) : undefined);
+    const svc =
+      findSvcError(result.error) ??
+      (result.error.code === 'BAD_REQUEST' || isDatabaseUnavailable(result.error) ? toSvcError(result.error, meta) : undefined);
     const statused = svc ? asTrpcError(svc) : result.error;
     const finished = finishedFailure(statused);
     return finished === result.error ? result : { ...result, error: finished };

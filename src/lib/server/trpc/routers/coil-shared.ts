@@ -1,4 +1,5 @@
 /** Helpers the tools and strategist routers (and the share-card image route) share. */
+import { z } from 'zod';
 import { scoreCoil } from '../../coil/health';
 import { buildShareCard, type ShareCard, type ShareCardInput } from '../../coil/share-card';
 import { validateCoil } from '../../coil/validate';
@@ -11,7 +12,20 @@ import type { ErrorIssue } from '../../errors';
 import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
 import type { Receipt } from '../../receipts/receipt';
 import type { StrategistConfig } from '../../strategist';
+import { carriesCredentials } from '../../url-credentials';
 import type { RequestContext } from '../context';
+
+/**
+ * The base URL a share link is built on (`{shareUrlBase}/{receiptId}.svg`), for every route that
+ * makes a share card: an absolute http(s) URL that carries no credentials, since the link is
+ * published with the card.
+ */
+export const shareUrlBaseField = z
+  .url({ protocol: /^https?$/ })
+  .max(500)
+  .refine((u) => !carriesCredentials(u), 'a share link may not carry credentials')
+  .optional()
+  .describe('absolute http(s) URL the share link is built on; no user name or password');
 
 export function strategistConfigOf(config: ServiceConfig): StrategistConfig {
   return {

@@ -43,7 +43,15 @@ import {
   validationOut,
   verificationOut,
 } from './coil-schemas';
-import { persistReceipt, promptErrorCode, shareCardOrRefusal, storedCoilsOf, strategistConfigOf, withForkParent } from './coil-shared';
+import {
+  persistReceipt,
+  promptErrorCode,
+  shareCardOrRefusal,
+  shareUrlBaseField,
+  storedCoilsOf,
+  strategistConfigOf,
+  withForkParent,
+} from './coil-shared';
 import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
 
 /**
@@ -308,12 +316,7 @@ export const toolsRouter = router({
     .input(
       z.object({
         coil: coilField,
-        shareUrlBase: z
-          .url({ protocol: /^https?$/ })
-          .max(500)
-          .refine((u) => !/^https?:\/\/[^/]*@/i.test(u), 'a share link may not carry credentials')
-          .optional()
-          .describe('absolute http(s) URL the share link is built on'),
+        shareUrlBase: shareUrlBaseField,
         nowIso: nowIsoField,
       }),
     )
