@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
-import { screenRequestTarget } from './request-target.mjs';
+import { clientErrorAnswer, screenRequestTarget } from './request-target.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const STAMP = join(ROOT, 'build', '.source-fingerprint');
@@ -98,6 +98,11 @@ async function serve() {
       res.statusCode = 404;
       res.end();
     });
+  });
+  // A request Node's parser refuses never reaches a handler: it still gets a JSON answer.
+  server.on('clientError', (error, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    socket.end(clientErrorAnswer(error));
   });
   server.listen({ host, port }, () => {
     console.log(`Listening on http://${host}:${port}`);

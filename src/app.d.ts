@@ -5,6 +5,8 @@ declare global {
   namespace App {
     interface Error {
       code?: string;
+      /** A 429 page (the visitor's limit is spent): whole seconds until it may be loaded again. */
+      retryAfterSeconds?: number;
     }
     interface Locals {
       /** A page request's id (its log line and `x-request-id`); API requests never reach `locals`. */

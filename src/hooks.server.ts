@@ -16,7 +16,7 @@ import { initRateLimiter } from '$lib/server/http/rate-limit';
 import { apiFront } from './api-front';
 
 export const init: ServerInit = async () => {
-  const report = await applyMigrations(config().databaseUrl);
+  const report = await applyMigrations(config().databaseUrl, { connectTimeoutMs: config().databaseTimeouts.connectMs });
   logger.info(
     { event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied },
     'database ready',

@@ -33,7 +33,7 @@ import { createInnerContext } from '$lib/server/trpc/context';
 import { statusForCode, toSvcError } from '$lib/server/trpc/error-map';
 import { restErrorBody } from '$lib/server/trpc/http';
 import { procedureRecord } from '$lib/server/trpc/route-table';
-import type { SvcMeta } from '$lib/server/trpc/init';
+import { errorOfCall, type SvcMeta } from '$lib/server/trpc/init';
 import { toolProcedures, type ToolProcedure } from '$lib/server/trpc/mcp-tools';
 import { appRouter, callProcedureAt } from '$lib/server/trpc/router';
 
@@ -157,13 +157,14 @@ export async function callTool(
       requestId: facts.requestId,
       clientAddress: facts.clientAddress,
       serverTime: facts.serverTime,
+      transmitsNothing: true,
     });
     return success(await callProcedureAt(ctx, binding.procedurePath, args));
   } catch (error) {
-    const svc = error instanceof SvcError ? error : toSvcError(error, binding.meta);
+    const svc = errorOfCall(error instanceof SvcError ? error : toSvcError(error, binding.meta), binding.meta);
     status = statusForCode(svc.code);
     code = svc.code;
-    return failure(restErrorBody(svc, binding.meta.family));
+    return failure(restErrorBody(svc));
   } finally {
     logger.info(
       {
@@ -241,7 +242,7 @@ export async function connectGuarded(server: Server, transport: Transport): Prom
       .send({
         jsonrpc: '2.0',
         id: message.id,
-        error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(refusal, undefined) },
+        error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(refusal) },
       })
       .catch((error: unknown) =>
         logger.error({ event: 'mcp_send_failed', name: (error as Error)?.name }, 'could not answer a refused MCP message'),

@@ -9,7 +9,7 @@ import { applyMigrations } from '$lib/server/db/migrate';
 import { logger } from '$lib/server/http/logger';
 import { connectGuarded, createMcpServer } from './server';
 
-const report = await applyMigrations(config().databaseUrl);
+const report = await applyMigrations(config().databaseUrl, { connectTimeoutMs: config().databaseTimeouts.connectMs });
 logger.info(
   { event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied },
   'database ready',

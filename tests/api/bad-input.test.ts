@@ -4,6 +4,7 @@
  * error message quotes the request, and nothing a caller sends turns into a 500.
  */
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server';
 
@@ -116,6 +117,96 @@ describe('a POST body without a content-type is still capped and guarded', () =>
   });
 });
 
+describe('an empty POST without a content type means {} on /trpc as on REST', () => {
+  it('POST /trpc/auth.logout with no body and no content type answers as the REST route does', async () => {
+    const res = await raw('POST', '/trpc/auth.logout', '');
+    expect(res.status, res.text).toBe(200);
+    expect(String(res.headers['content-type'])).toContain('application/json');
+    expect(res.json.result.data).toEqual({ ok: true });
+  });
+});
+
+describe('a request the HTTP parser refuses is still answered in JSON', () => {
+  it('a request line over 16 KB is 431 REQUEST_HEAD_TOO_LARGE in the envelope, not a bare status line', async () => {
+    const res = await raw('GET', `/api/health?nowIso=${'x'.repeat(20_000)}`);
+    expectEnvelope(res, 431, 'REQUEST_HEAD_TOO_LARGE');
+  });
+
+  it('bytes that are not HTTP are 400 REQUEST_MALFORMED in the envelope', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let text = '';
+      socket.on('data', (c) => (text += c.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer.toLowerCase()).toContain('content-type: application/json');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe('REQUEST_MALFORMED');
+  });
+});
+
+describe('a declared content type that is not JSON is refused whether or not a body comes with it', () => {
+  it.each([
+    ['text/plain', ''],
+    ['text/plain', undefined],
+    ['application/x-www-form-urlencoded', ''],
+    ['', ''],
+  ])('POST /api/auth/logout with content-type %j and no body is 400 BODY_CONTENT_TYPE', async (type, body) => {
+    expectEnvelope(await raw('POST', '/api/auth/logout', body, { 'content-type': type }), 400, 'BODY_CONTENT_TYPE');
+  });
+
+  it('on /trpc too, and an empty POST with a JSON content type (parameters included) still means {}', async () => {
+    const trpc = await raw('POST', '/trpc/auth.logout', '', { 'content-type': 'text/plain' });
+    expect(trpc.status).toBe(400);
+    expect(trpc.json.error.data.svcCode).toBe('BODY_CONTENT_TYPE');
+    const json = await raw('POST', '/api/auth/logout', '', { 'content-type': 'application/json; charset=utf-8' });
+    expect(json.status).toBe(200);
+    expect(json.json).toEqual({ ok: true });
+  });
+});
+
+describe('a malformed nowIso is a 400 on every door, never a 500', () => {
+  it.each([
+    ['/trpc/system.health', '{"nowIso":"\\u0000"}'],
+    ['/trpc/vaults.list', '{"nowIso":"yesterday"}'],
+    ['/trpc/system.readiness', '{"nowIso":12}'],
+  ])('GET %s?input=%s', async (path, input) => {
+    const res = await raw('GET', `${path}?input=${encodeURIComponent(input)}`);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.data).toMatchObject({ svcCode: 'NOW_ISO_INVALID', httpStatus: 400 });
+  });
+
+  it('over REST too', async () => {
+    expectEnvelope(await raw('GET', '/api/vaults?nowIso=yesterday'), 400, 'NOW_ISO_INVALID');
+  });
+});
+
+describe('a JSON number beyond the range of a double, through /trpc and MCP', () => {
+  it('through /trpc, as a POST body and as the JSON of a GET ?input=', async () => {
+    const post = await raw('POST', '/trpc/tools.verifyArtifactReceipt', '{"receipt":{},"subject":-1e400}', {
+      'content-type': 'application/json',
+    });
+    expect(post.status, post.text).toBe(400);
+    expect(post.json.error.data).toMatchObject({ svcCode: 'INPUT_NUMBER_INVALID', issues: [{ path: 'subject' }] });
+    const get = await raw('GET', `/trpc/vaults.v2Status?input=${encodeURIComponent('{"nowIso":1e400}')}`);
+    expect(get.status, get.text).toBe(400);
+    expect(get.json.error.data.svcCode).toBe('INPUT_NUMBER_INVALID');
+  });
+
+  it("in an MCP tool's arguments: the tool's error result", async () => {
+    const call =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"svc_verify_receipt","arguments":{"coil":{"x":1e400},"receipt":{}}}}';
+    const res = await raw('POST', '/mcp', call, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.isError).toBe(true);
+    expect(JSON.parse(res.json.result.content[0].text).error).toMatchObject({
+      code: 'INPUT_NUMBER_INVALID',
+      issues: [{ code: 'NUMBER_OUT_OF_RANGE', path: 'coil.x' }],
+    });
+  });
+});
+
 describe('a request refused before its body is read leaves the connection usable', () => {
   it('the next request on the same kept-alive connection is answered (the refused body was discarded, not left in the socket)', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -206,18 +297,24 @@ describe('unknown pages are a 404 of the caller, not an error of the service', (
   });
 });
 
-describe('a lone UTF-16 surrogate is a 400 on the field, never a 500', () => {
+describe('a lone UTF-16 surrogate, or a number beyond the range of a double, is a 400 on the field, never a 500', () => {
+  const surrogate = ['INPUT_TEXT_INVALID', 'LONE_SURROGATE'] as const;
+  const number = ['INPUT_NUMBER_INVALID', 'NUMBER_OUT_OF_RANGE'] as const;
   it.each([
-    ['/api/tools/generate-coil', '{"prompt":"\\ud800 ai chips"}', 'prompt'],
-    ['/api/agent/svc', '{"prompt":"ai chips","basketContext":{"name":"x\\udc00"}}', 'basketContext.name'],
-    ['/api/coil/verify', '{"coil":{"name":"\\ud800"},"receipt":{}}', 'coil.name'],
-    ['/api/vaults/compare', '{"vaults":[{"label":"\\ud800","allocations":[]}]}', 'vaults.0.label'],
-    ['/api/vaults/x402/vault-comparison', '{"vaults":[{"label":"\\ud800"}]}', 'vaults.0.label'],
-    ['/api/stocks/submit-partner-intent', '{"intent":{"targetSymbol":"\\ud800"}}', 'intent.targetSymbol'],
-    ['/api/tools/receipt', '{"coil":{"\\ud800":1}}', 'coil.(key)'],
-  ])('%s', async (path, body, field) => {
+    ['/api/tools/generate-coil', '{"prompt":"\\ud800 ai chips"}', 'prompt', ...surrogate],
+    ['/api/agent/svc', '{"prompt":"ai chips","basketContext":{"name":"x\\udc00"}}', 'basketContext.name', ...surrogate],
+    ['/api/coil/verify', '{"coil":{"name":"\\ud800"},"receipt":{}}', 'coil.name', ...surrogate],
+    ['/api/vaults/compare', '{"vaults":[{"label":"\\ud800","allocations":[]}]}', 'vaults.0.label', ...surrogate],
+    ['/api/vaults/x402/vault-comparison', '{"vaults":[{"label":"\\ud800"}]}', 'vaults.0.label', ...surrogate],
+    ['/api/stocks/submit-partner-intent', '{"intent":{"targetSymbol":"\\ud800"}}', 'intent.targetSymbol', ...surrogate],
+    ['/api/tools/receipt', '{"coil":{"\\ud800":1}}', 'coil.(key)', ...surrogate],
+    ['/api/receipts/verify', '{"receipt":{},"subject":-1e400}', 'subject', ...number],
+    ['/api/receipts/verify', '{"receipt":{"a":[1,1e999]}}', 'receipt.a.1', ...number],
+    ['/api/tools/validate-coil', '{"coil":{"assets":[{"weightBps":1e400}]}}', 'coil.assets.0.weightBps', ...number],
+    ['/api/auth/logout', '{"x":-1e400}', 'x', ...number],
+  ])('%s %s', async (path, body, field, code, issue) => {
     const res = await raw('POST', path, body, { 'content-type': 'application/json' });
-    expectEnvelope(res, 400, 'INPUT_TEXT_INVALID');
-    expect(res.json.error.issues[0]).toMatchObject({ code: 'LONE_SURROGATE', path: field });
+    expectEnvelope(res, 400, code);
+    expect(res.json.error.issues[0]).toMatchObject({ code: issue, path: field });
   });
 });

@@ -81,10 +81,12 @@ async function exercise(store: CoilRowStore, db: TestDb, provider: 'sqlite' | 'p
 
   const lineage = await store.lineage('m2'.padEnd(64, '0'));
   expect(lineage).toEqual({
-    receipts: [{ receiptId: `hrcpt_${'2'.padStart(32, '0')}`, parentManifestHash: 'm1'.padEnd(64, '0'), coilSlug: 'slug-2' }],
-    coil: { parentManifestHash: 'm1'.padEnd(64, '0'), slug: 'slug-2' },
+    receipts: [
+      { receiptId: `hrcpt_${'2'.padStart(32, '0')}`, parentManifestHash: 'm1'.padEnd(64, '0'), coilSlug: 'slug-2', ownerAddress: null },
+    ],
+    coils: [{ parentManifestHash: 'm1'.padEnd(64, '0'), slug: 'slug-2', ownerAddress: null }],
   });
-  expect(await store.lineage('f'.repeat(64))).toEqual({ receipts: [] });
+  expect(await store.lineage('f'.repeat(64))).toEqual({ receipts: [], coils: [] });
 }
 
 describe('Coil and receipt rows on their own connection', () => {
@@ -130,7 +132,7 @@ describe('Coil and receipt rows on their own connection', () => {
     if (skip) return ctx.skip();
     const { url, drop } = await createPostgresDatabase(postgresUrl());
     await applyMigrations(url);
-    const store = openPostgresCoilRows(url);
+    const store = openPostgresCoilRows(url, { connectMs: 5000, statementMs: 5000 });
     const db = openTestDb(url);
     cleanups.push(async () => {
       await store.close();

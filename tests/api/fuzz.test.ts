@@ -1,7 +1,10 @@
 /**
- * Property-based test of the HTTP layer (issue 10): generated bodies thrown at every POST
- * route of the OpenAPI document (`GET /api/openapi.json`) through the real server. It fails
- * on any 500, any answer that is not JSON (errors in one of the documented envelopes), any
+ * Property-based test of the HTTP layer (issues 10 and 21): generated requests thrown at every
+ * GET and POST route of the OpenAPI document (`GET /api/openapi.json`) through the real server,
+ * over REST and, for the routes that are procedures, over the typed client's endpoint (/trpc),
+ * and at every MCP tool over `POST /mcp`.
+ * It fails on any 500 (other than OUTPUT_GUARD), any answer that is not JSON (errors in one of
+ * the documented envelopes; the share card's image is the one non-JSON success), any
  * credential marker that comes back or reaches a log, and any error message that quotes a
  * string of the request. Generators: tests/support/fuzz.ts.
  *
@@ -9,12 +12,12 @@
  * seen by status and code. A soak run for memory:
  * `FUZZ_RUNS=30000 FUZZ_MEMORY_REPORT=1` sends that many requests over all routes, 16 at a time
  * (FUZZ_CONCURRENCY), and prints the server's resident memory every 2000 (README, "Memory").
- * FUZZ_SEED replays a run.
+ * FUZZ_SEED replays a run (the seed of each run is printed when it fails, and always with FUZZ_REPORT=1).
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIAL_MARKER, STRING_MARKER, fuzzRequest, postRoutes, type FuzzRequest, type FuzzRoute } from '../support/fuzz';
+import { CREDENTIAL_MARKER, STRING_MARKER, fuzzRequest, fuzzRoutes, mcpRoutes, type FuzzRequest, type FuzzRoute } from '../support/fuzz';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 
 const PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 12);
@@ -42,14 +45,28 @@ beforeAll(async () => {
     },
   });
   doc = (await server.get('/api/openapi.json')).json;
-  routes = postRoutes(doc);
+  const listed = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  routes = [...fuzzRoutes(doc), ...mcpRoutes(((await listed.json()) as any).result.tools)];
 });
 afterAll(async () => {
   await server?.stop();
 });
 
-function isEnvelope(body: any): boolean {
+function isEnvelope(body: any, surface: FuzzRequest['surface']): boolean {
   const e = body?.error;
+  // MCP: a JSON-RPC error from the transport, or the front's refusal in the REST envelope.
+  if (surface === 'mcp' && body?.jsonrpc === '2.0') return typeof e?.code === 'number' && typeof e?.message === 'string';
+  // A request Node's parser refused (its head over 16 KB, say) is answered before any door is
+  // known: in the REST envelope, whatever the path.
+  if (['REQUEST_HEAD_TOO_LARGE', 'REQUEST_MALFORMED'].includes(e?.code)) return typeof e.message === 'string' && Array.isArray(e.issues);
+  if (surface === 'trpc') {
+    // The typed client's shape: the stable code and the issues in `data`.
+    return typeof e?.message === 'string' && typeof e?.data?.svcCode === 'string' && typeof e?.data?.httpStatus === 'number';
+  }
   if (e && typeof e === 'object') return typeof e.code === 'string' && typeof e.message === 'string' && Array.isArray(e.issues);
   // Strategist failures (interface 4.2) and the x402 v1 challenge body.
   if (typeof e === 'string' && typeof body.code === 'string' && typeof body.prompt === 'string') return true;
@@ -59,40 +76,61 @@ function isEnvelope(body: any): boolean {
 function errorTexts(body: any): string[] {
   const e = body?.error;
   if (typeof e === 'string') return [e];
-  return [e?.message, ...((e?.issues ?? []) as Array<{ message?: string }>).map((i) => i.message)].filter(
-    (t): t is string => typeof t === 'string',
-  );
+  const issues = (e?.issues ?? e?.data?.issues ?? []) as Array<{ message?: string }>;
+  return [e?.message, ...issues.map((i) => i.message)].filter((t): t is string => typeof t === 'string');
 }
 
 async function send(req: FuzzRequest) {
   const body = typeof req.body === 'string' ? new TextEncoder().encode(req.body) : req.body;
   // A Uint8Array body gets no content type from fetch: only the generated headers are sent.
-  const res = await fetch(server.url + req.path, {
-    method: 'POST',
-    headers: req.headers,
-    body: body as BodyInit | undefined,
-    redirect: 'manual',
-  });
+  const attempt = () =>
+    fetch(server.url + req.path, { method: req.method, headers: req.headers, body: body as BodyInit | undefined, redirect: 'manual' });
+  let res: Response;
+  try {
+    res = await attempt();
+  } catch (error) {
+    // A kept-alive socket the server closed as idle while this process was busy generating
+    // (the client found out on reuse): sent once more on a fresh one. A request the server
+    // itself drops fails again.
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    res = await attempt();
+  }
   const text = await res.text();
-  server.assertNoSecrets(text + [...res.headers.values()].join('\n'), `POST ${req.path}`);
+  server.assertNoSecrets(text + [...res.headers.values()].join('\n'), `${req.method} ${req.path}`);
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };
 }
 
-/** Answers seen, by status and code: printed with FUZZ_REPORT=1 to see how deep the bodies get. */
+/** Answers seen, by status and code: printed with FUZZ_REPORT=1 to see how deep the requests get. */
 const seen = new Map<string, number>();
 
 function check(req: FuzzRequest, res: { status: number; contentType: string; text: string }): void {
-  const where = `${req.route} (${res.status}): ${res.text.slice(0, 300)}`;
-  const key = `${res.status} ${/"code":"(\w+)"/.exec(res.text)?.[1] ?? ''}`.trim();
+  const where = `${req.method} ${req.path.slice(0, 200)} [${req.route}] (${res.status}): ${res.text.slice(0, 300)}`;
+  const key = `${req.surface} ${res.status} ${/"(?:code|svcCode)":"(\w+)"/.exec(res.text)?.[1] ?? ''}`.trim();
   seen.set(key, (seen.get(key) ?? 0) + 1);
-  expect(res.status, where).not.toBe(500);
+  const outputGuard = res.status === 500 && /"(?:code|svcCode)":"OUTPUT_GUARD"/.test(res.text);
+  if (!outputGuard) expect(res.status, where).not.toBe(500);
   expect(res.status, where).toBeLessThan(504);
+  // The share card's image is the one answer that is not JSON, and only when it is served.
+  if (res.status === 200 && req.route === 'GET /share-card/{receiptId}.svg' && req.surface === 'rest') {
+    expect(res.contentType, where).toContain('image/svg+xml');
+    return;
+  }
   expect(res.contentType, where).toContain('application/json');
   let body: any;
   expect(() => (body = JSON.parse(res.text)), where).not.toThrow();
   expect(res.text, where).not.toContain(CREDENTIAL_MARKER);
   if (res.status >= 400) {
-    expect(isEnvelope(body), where).toBe(true);
+    expect(isEnvelope(body, req.surface), where).toBe(true);
+    for (const text of errorTexts(body)) expect(text, where).not.toContain(STRING_MARKER);
+  }
+  if (req.surface === 'mcp' && res.status === 200) {
+    // A tool's refusal is its result, holding the REST error body as text; a protocol error is JSON-RPC's.
+    if (body.error) expect(isEnvelope(body, 'mcp'), where).toBe(true);
+    if (body.result?.isError) {
+      const refusal = JSON.parse(body.result.content[0].text);
+      expect(isEnvelope(refusal, 'rest'), where).toBe(true);
+      for (const text of errorTexts(refusal)) expect(text, where).not.toContain(STRING_MARKER);
+    }
     for (const text of errorTexts(body)) expect(text, where).not.toContain(STRING_MARKER);
   }
 }
@@ -109,23 +147,37 @@ function rssMb(): { rss: number; anon: number; file: number } | undefined {
   }
 }
 
-describe('generated bodies at every POST route of the OpenAPI document', () => {
-  it('covers every POST route the document lists', () => {
-    expect(routes.length).toBeGreaterThanOrEqual(31);
-    for (const r of routes) expect(r.body, r.template).toBeDefined();
+describe('generated requests at every GET and POST route of the OpenAPI document and every MCP tool', () => {
+  it('covers every GET and POST route the document lists', () => {
+    const posts = routes.filter((r) => r.method === 'POST');
+    const gets = routes.filter((r) => r.method === 'GET');
+    expect(posts.length).toBeGreaterThanOrEqual(31);
+    expect(gets.length).toBeGreaterThanOrEqual(25);
+    for (const r of posts) expect(r.body, r.template).toBeDefined();
+    expect(gets.filter((r) => r.query.length > 0)).toHaveLength(gets.length - 1);
+    expect(gets.some((r) => r.params.length > 0)).toBe(true);
+    expect(routes.filter((r) => r.mcpTool)).toHaveLength(34);
   });
 
   it.skipIf(SOAK_RUNS !== undefined)(
     'never a 500, never a non-JSON answer, never an echoed credential, never an error quoting the request',
-    { timeout: 180_000 },
+    { timeout: 1_800_000 },
     async () => {
-      for (const route of routes) {
-        await fc.assert(
-          fc.asyncProperty(fuzzRequest([route], doc), async (req) => check(req, await send(req))),
-          { numRuns: PER_ROUTE, seed: SEED, endOnFailure: process.env.FUZZ_SHRINK !== '1' },
-        );
+      const seed = SEED ?? Date.now() % 2 ** 31;
+      for (const [i, route] of routes.entries()) {
+        try {
+          await fc.assert(
+            fc.asyncProperty(fuzzRequest([route], doc), async (req) => check(req, await send(req))),
+            { numRuns: PER_ROUTE, seed: seed + i, endOnFailure: process.env.FUZZ_SHRINK !== '1' },
+          );
+        } catch (error) {
+          throw new Error(`${route.method} ${route.template} failed; replay with FUZZ_SEED=${seed}\n${String(error)}`, { cause: error });
+        }
       }
-      if (process.env.FUZZ_REPORT) console.log([...seen.entries()].sort((a, b) => b[1] - a[1]));
+      if (process.env.FUZZ_REPORT) {
+        console.log(`FUZZ_SEED=${seed}, ${PER_ROUTE} runs on each of ${routes.length} routes`);
+        console.log([...seen.entries()].sort((a, b) => b[1] - a[1]));
+      }
       const logs = server.logs.join('\n');
       expect(logs).not.toContain(CREDENTIAL_MARKER);
       expect(logs).not.toContain(STRING_MARKER);

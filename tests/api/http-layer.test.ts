@@ -169,11 +169,15 @@ describe('invariants', () => {
 
 describe('clock', () => {
   it('pins every timestamp: the same request with the same nowIso is byte-identical', async () => {
-    const a = await server.get('/api/readiness?nowIso=2026-01-02T03:04:05Z');
-    const b = await server.get('/api/readiness?nowIso=2026-01-02T03:04:05Z');
+    const a = await server.get('/api/x402/providers?nowIso=2026-01-02T03:04:05Z');
+    const b = await server.get('/api/x402/providers?nowIso=2026-01-02T03:04:05Z');
     expect(a.status).toBe(200);
-    expect(a.json.checkedAt).toBe('2026-01-02T03:04:05.000Z');
+    expect(a.json.generatedAt).toBe('2026-01-02T03:04:05.000Z');
     expect(a.text).toBe(b.text);
+    // Readiness reports live checks: nowIso pins when it answered, never when a check ran.
+    const readiness = (await server.get('/api/readiness?nowIso=2026-01-02T03:04:05Z')).json;
+    expect(readiness.answeredAt).toBe('2026-01-02T03:04:05.000Z');
+    expect(readiness.dependencies.database.checkedAt).not.toBe('2026-01-02T03:04:05.000Z');
   });
 
   it('accepts nowIso in a POST body and rejects an invalid one with 400', async () => {

@@ -46,12 +46,18 @@ describe('rate limit', () => {
     expect((await s.get('/api/health', { 'x-forwarded-for': '203.0.113.8' })).status).toBe(200);
   });
 
-  it('keeps limiting in memory when the Redis it is given does not answer, and readiness says so', async () => {
+  it('keeps limiting in memory when the Redis it is given does not answer; readiness says degraded and health never says the store is shared', async () => {
     // A port nobody listens on: the shared store is configured but unreachable.
     const s = await start({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, RATE_LIMIT_NAMESPACE: `down-${Date.now()}` });
     for (let i = 0; i < 3; i++) expect((await s.get('/api/stocks/registry')).status).toBe(200);
     expect((await s.get('/api/stocks/registry')).status).toBe(429);
-    expect((await s.get('/api/readiness')).json.rateLimitStore).toBe('redis_unreachable');
+    const readiness = (await s.get('/api/readiness')).json;
+    expect(readiness.rateLimitStore).toBe('redis_unreachable');
+    expect(readiness.dependencies.rateLimitStore).toMatchObject({ state: 'down' });
+    expect(readiness.status).toBe('degraded');
+    const flags = (await s.get('/api/health')).json.flags;
+    expect(flags.sharedRateLimitStore).toBeUndefined();
+    expect(flags.sharedRateLimitStoreConfigured).toBe(true);
   });
 
   it('@ratelimit shares one limit across two instances through Redis', async (ctx) => {
@@ -69,5 +75,6 @@ describe('rate limit', () => {
     expect(fourth.headers.get('retry-after')).toMatch(/^\d+$/);
     const readiness = await a.get('/api/readiness');
     expect(readiness.json.rateLimitStore).toBe('redis_ok');
+    expect(readiness.json.dependencies.rateLimitStore).toMatchObject({ state: 'ok' });
   });
 });

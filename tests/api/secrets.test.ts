@@ -1,5 +1,5 @@
 /**
- * No secret ever leaves: the four server-only values are set to unique markers and every
+ * No secret ever leaves: the five server-only values are set to unique markers and every
  * documented route (plus the pages and the typed-client endpoint) is called; TestServer
  * checks every response and, on stop, every log line for the markers.
  */
@@ -39,6 +39,8 @@ beforeAll(async () => {
       FACILITATOR_ENABLED: 'true',
       FACILITATOR_URL: 'http://127.0.0.1:9/facilitator',
       BROKER_CHAIN_RPC_URL: `http://127.0.0.1:${port}/${secretMarker('rpc')}`,
+      // A password in the URL, and nothing listening: the store's errors must not quote it.
+      REDIS_URL: `redis://:${secretMarker('redis')}@127.0.0.1:9/0`,
     },
   });
 });
@@ -52,8 +54,8 @@ function fillPath(template: string): string {
 }
 
 describe('secrets never leave', () => {
-  it('sets all four secrets', () => {
-    expect(server.secrets()).toHaveLength(4);
+  it('sets all five secrets', () => {
+    expect(server.secrets()).toHaveLength(5);
   });
 
   it('no documented route, page or typed-client call returns a secret', async () => {

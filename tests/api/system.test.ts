@@ -3,8 +3,11 @@
  * persistence across restarts (`.ci/run` repeats this file against PostgreSQL).
  */
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startServer, type TestServer } from '../support/server';
+import { FakeFacilitator } from '../support/fake-facilitator';
+import { startFakePartner } from '../support/fake-partner';
+import { freePort, secretMarker, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 const extra: TestServer[] = [];
@@ -16,7 +19,27 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([server?.stop(), ...extra.map((s) => s.stop())]);
   for (const f of fakes) f.close();
+  for (const stop of stops) await stop();
 });
+
+const stops: Array<() => Promise<void>> = [];
+
+/** A TCP server that accepts connections and never answers; counts them. */
+async function silentServer(): Promise<{ url: string; connections: () => number }> {
+  let count = 0;
+  const sockets: Socket[] = [];
+  const srv = createTcpServer((socket) => {
+    count++;
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  stops.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((r) => srv.close(() => r()));
+  });
+  return { url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/partner`, connections: () => count };
+}
 
 /** A JSON-RPC endpoint that answers eth_chainId with the given id. */
 async function fakeRpc(chainIdHex: string): Promise<string> {
@@ -95,6 +118,102 @@ describe('readiness', () => {
     const ok = await right.get('/api/readiness');
     expect(ok.json.chain.state).toBe('reachable');
     expect(ok.text).not.toContain('rpc-secret-path');
+  });
+});
+
+describe('readiness: each dependency checked live, never read from configuration', () => {
+  const PINNED = '2030-01-01T00:00:00.000Z';
+
+  it('with the chain RPC down: chain 4663 is down (checked on the server clock, never the caller nowIso), readiness is degraded, and /status shows it down apart from the configuration', async () => {
+    const s = await startServer({ env: { BROKER_CHAIN_RPC_URL: `http://127.0.0.1:${await freePort()}/closed` } });
+    extra.push(s);
+    const res = await s.get(`/api/readiness?nowIso=${PINNED}`);
+    expect(res.status).toBe(200);
+    expect(res.json.answeredAt).toBe(PINNED);
+    expect(res.json.status).toBe('degraded');
+    expect(res.json.dependencies.chain).toMatchObject({ state: 'down', reason: expect.stringMatching(/did not answer/) });
+    expect(res.json.dependencies.database).toMatchObject({ state: 'ok' });
+    for (const reading of [res.json.dependencies.chain, res.json.dependencies.database]) {
+      expect(reading.checkedAt).not.toBe(PINNED);
+      expect(Number.isNaN(Date.parse(reading.checkedAt))).toBe(false);
+    }
+    for (const name of ['rateLimitStore', 'facilitator', 'partner'])
+      expect(res.json.dependencies[name]).toMatchObject({ state: 'not_configured', checkedAt: null });
+
+    const html = await (await fetch(`${s.url}/status`)).text();
+    expect(html).toContain('data-dependency="chain" data-state="down"');
+    expect(html).toContain('data-testid="readiness-status">degraded');
+    expect(html).not.toMatch(/can be read live/i);
+    // The configuration is shown too, as configuration.
+    expect(html).toMatch(/A chain 4663 RPC is configured/);
+    expect((await s.get('/api/health')).json.flags.brokerChainRpcConfigured).toBe(true);
+  });
+
+  it('a partner that never answers is down within the check timeout; two readiness calls within the cache time share one check', async () => {
+    const silent = await silentServer();
+    const s = await startServer({
+      env: {
+        PARTNER_API_URL: silent.url,
+        PARTNER_API_KEY: secretMarker('partner'),
+        READINESS_CHECK_TIMEOUT_MS: '300',
+        READINESS_CHECK_TTL_SECONDS: '600',
+      },
+    });
+    extra.push(s);
+    const first = (await s.get('/api/readiness')).json;
+    expect(first.checks).toEqual({ cachedForSeconds: 600, timeoutMs: 300 });
+    expect(first.dependencies.partner).toMatchObject({ state: 'down', reason: 'no answer within 300 ms' });
+    expect(first.status).toBe('degraded');
+    const second = (await s.get('/api/readiness')).json;
+    expect(second.dependencies.partner.checkedAt).toBe(first.dependencies.partner.checkedAt);
+    expect(silent.connections()).toBe(1);
+  });
+
+  it('the partner check sends no key and no caller data; the facilitator is checked on its supported route with its key; without a cache each call checks again', async () => {
+    const partnerKey = secretMarker('partner');
+    const partner = await startFakePartner({ apiKey: partnerKey });
+    const facilitatorKey = secretMarker('facilitator');
+    const facilitator = await new FakeFacilitator({
+      apiKey: facilitatorKey,
+      orgPayTo: '0x000000000000000000000000000000000000dEaD',
+    }).start();
+    stops.push(
+      () => partner.stop(),
+      () => facilitator.stop(),
+    );
+    const env = {
+      PARTNER_API_URL: `${partner.url}/agent-base`,
+      PARTNER_API_KEY: partnerKey,
+      FACILITATOR_URL: facilitator.url,
+      FACILITATOR_API_KEY: facilitatorKey,
+      READINESS_CHECK_TTL_SECONDS: '0',
+    };
+    const [s, wrongKey] = await Promise.all([
+      startServer({ env }),
+      startServer({ env: { ...env, FACILITATOR_API_KEY: secretMarker('other') } }),
+    ]);
+    extra.push(s, wrongKey);
+    const res = (await s.get('/api/readiness')).json;
+    expect(res.dependencies.partner).toMatchObject({ state: 'ok' });
+    expect(res.dependencies.facilitator).toMatchObject({ state: 'ok' });
+    expect(res.status).toBe('ready');
+    const checks = partner.requests.filter((r) => r.path === '/agent-base');
+    expect(checks.length).toBeGreaterThanOrEqual(1);
+    for (const r of checks) {
+      expect(r).toMatchObject({ method: 'GET', body: '' });
+      expect(r.headers['x-api-key']).toBeUndefined();
+    }
+    expect(partner.submissions()).toEqual([]);
+    const before = checks.length;
+    await s.get('/api/readiness');
+    expect(partner.requests.filter((r) => r.path === '/agent-base').length).toBe(before + 1);
+
+    const refused = (await wrongKey.get('/api/readiness')).json;
+    expect(refused.dependencies.facilitator).toMatchObject({
+      state: 'degraded',
+      reason: expect.stringMatching(/refused the configured key/),
+    });
+    expect(refused.status).toBe('degraded');
   });
 });
 

@@ -195,6 +195,24 @@ describe('V2 status with the suite live', () => {
     }
     expect((await server.get('/api/vaults/v2/status')).json.readSummary.overall).toBe('live');
   });
+
+  // Last in this block: the reference vault has no way to remove the operation it adds.
+  it('a timelock operation whose ETA reads 0 (unset) has an unknown ETA: null, never 1970 and never ready', async () => {
+    const vault = chain.artifact('TestVaultV2').abi;
+    const id = `0x${'ab'.repeat(32)}`;
+    await chain.send(v2Contract('vault').address, vault, 'addTimelockOp', [id, 'fee parameter update', 0n]);
+    const s = (await server.get(`/api/vaults/v2/status?nowIso=${NOW}`)).json;
+    expect(s.timelock.state).toBe('live');
+    expect(s.timelock.value[0]).toMatchObject({ etaUnix: '1900000000', ready: false, etaUnknownReason: null });
+    expect(s.timelock.value[1]).toEqual({
+      id,
+      label: 'fee parameter update',
+      etaUnix: null,
+      eta: null,
+      ready: null,
+      etaUnknownReason: expect.stringMatching(/unset/),
+    });
+  });
 });
 
 describe('V2 status without a usable chain', () => {

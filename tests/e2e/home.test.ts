@@ -51,6 +51,34 @@ describe('home page', () => {
     await page.close();
   });
 
+  it('the Coil page shows the thesis and how it was read beside the basket; Back keeps the thesis in the box', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage();
+    await page.goto(`${server!.url}/`);
+    const thesis = 'Short Tesla, EV demand is collapsing; mostly cloud software and some treasuries';
+    await page.getByTestId('thesis-input').fill(thesis);
+    await page.getByTestId('generate-button').click();
+    await page.waitForURL(/\/coils\/[0-9a-f]{64}$/);
+    const reading = page.getByTestId('thesis-reading');
+    await reading.waitFor();
+    expect(await page.getByTestId('thesis-text').textContent()).toBe(thesis);
+    expect(await page.getByTestId('reading-excluded').textContent()).toMatch(/TSLA: bearish .*cannot short it/);
+    expect(await page.getByTestId('reading-stance').textContent()).toMatch(/^mixed/);
+    expect(await page.getByTestId('reading-not-understood').textContent()).toContain('demand');
+    expect(await page.getByTestId('reading-matched').textContent()).toMatch(/“Tesla”.*TSLA/);
+    const tickers = await page.getByTestId('coil-assets').locator('tbody tr td:first-child').allTextContents();
+    expect(tickers).not.toContain('TSLA');
+    expect(tickers).toContain('MSFT');
+
+    // Reload keeps it (this tab remembers the thesis); Back finds it still in the box.
+    await page.reload();
+    await page.getByTestId('thesis-text').waitFor();
+    await page.goBack();
+    await page.waitForURL(`${server!.url}/`);
+    await expect.poll(() => page.getByTestId('thesis-input').inputValue()).toBe(thesis);
+    await page.close();
+  });
+
   it('says so at the 2000-character limit and refuses a longer thesis instead of cutting it', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();

@@ -56,6 +56,20 @@ const CASES: PageCase[] = [
   { name: 'home', path: () => '/', ready: (p) => p.getByTestId('thesis-input').waitFor() },
   { name: 'strategist', path: () => '/strategist', ready: (p) => p.getByTestId('thesis-input').waitFor() },
   {
+    // The Coil beside the person's thesis and how it was read (excluded, pinned, no fit, misspelt, not understood).
+    name: 'strategist-reading',
+    path: () => '/strategist',
+    ready: async (p) => {
+      await p
+        .getByTestId('thesis-input')
+        .fill(
+          'Short Tesla; mostly cloud software, 20% in treasuries, a little uranium and some Nvidea. Low-risk please, it is for my retirement',
+        );
+      await p.getByTestId('generate-button').click();
+      await p.getByTestId('thesis-reading').waitFor();
+    },
+  },
+  {
     name: 'coil',
     path: () => `/coils/${manifestHash}`,
     ready: async (p) => {

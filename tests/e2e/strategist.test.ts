@@ -42,7 +42,10 @@ describe('strategist page', () => {
     const result = page.getByTestId('coil-result');
     await result.waitFor();
     const slug = await page.getByTestId('coil-slug').textContent();
-    expect(slug).toMatch(/^ai-and-semiconductors-basket-[0-9a-f]{8}$/);
+    expect(slug).toMatch(/^artificial-intelligence-semiconductors-basket-[0-9a-f]{8}$/);
+    // The thesis and how it was read, beside the basket.
+    expect(await page.getByTestId('thesis-text').textContent()).toBe('AI chips and data-center GPUs, with NVDA leading');
+    expect(await page.getByTestId('reading-matched').textContent()).toMatch(/“NVDA”\s+→ NVDA \(NVIDIA\); wanted/);
     expect(await page.getByTestId('receipt-id').textContent()).toMatch(/^hrcpt_[0-9a-f]{32}$/);
     expect(await result.textContent()).toContain(slug!);
     expect(await page.getByTestId('coil-assets').locator('tbody tr').filter({ hasText: 'NVDA' }).count()).toBe(1);
@@ -68,7 +71,7 @@ describe('strategist page', () => {
     // A different thesis gives a different basket on the same page.
     await page.getByTestId('thesis-input').fill('defensive index exposure and treasuries');
     await page.getByTestId('generate-button').click();
-    await expect.poll(() => page.getByTestId('coil-slug').textContent()).toMatch(/^defensive-index-exposure/);
+    await expect.poll(() => page.getByTestId('coil-slug').textContent()).toMatch(/^defensive-positioning-broad-index-exposure/);
     expect(await page.getByTestId('coil-assets').locator('tbody tr').filter({ hasText: 'SGOV' }).count()).toBe(1);
 
     await page.goto(`${server!.url}${permalink}`);

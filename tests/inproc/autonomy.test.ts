@@ -188,6 +188,24 @@ describe('compile-broker-path', () => {
     expect(coilVerified.json.verification.ok).toBe(true);
   });
 
+  it('refuses a share link that carries credentials (400 naming shareUrlBase), by the same rule as the share-card tool', async () => {
+    for (const shareUrlBase of ['https://user:pw@share.example', 'https://token@share.example/c', 'http://u%40x:p@share.example']) {
+      for (const procedure of ['autonomy.compileBrokerPath', 'tools.shareCard']) {
+        const res = await server.call(procedure, { coil: autonomyCoil(), shareUrlBase, nowIso: NOW });
+        expect(res.status, `${procedure} ${shareUrlBase}`).toBe(400);
+        expect(res.json.error.issues.map((i: { path?: string }) => i.path)).toContain('shareUrlBase');
+        expect(res.text).not.toContain('share.example');
+      }
+    }
+    const plain = await server.call('autonomy.compileBrokerPath', {
+      coil: autonomyCoil(),
+      shareUrlBase: 'https://share.example/c',
+      nowIso: NOW,
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.json.shareCard.shareUrl).toMatch(/^https:\/\/share\.example\/c\/.+\.svg$/);
+  });
+
   it('refuses a blocked gate (422 AUTONOMY_GATE_BLOCKED), an invalid Coil (422 COIL_INVALID) and a notional above the fuse (422 CAPSULE_COMPILE)', async () => {
     const blocked = await server.call('autonomy.compileBrokerPath', { coil: rawCoil(), nowIso: NOW });
     expect(blocked.status).toBe(422);

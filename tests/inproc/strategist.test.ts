@@ -48,6 +48,8 @@ function script(prompt: string) {
     return {
       response: JSON.stringify({ ...BASKET, assets: [{ ...BASKET.assets[0], weightBps: 3999 }, BASKET.assets[1], BASKET.assets[2]] }),
     };
+  // A well-formed basket that ignores the thesis's reading: it holds AMD and NVDA at 4000 and 3000.
+  if (prompt.includes('CASE:ignores-reading')) return { response: JSON.stringify(BASKET) };
   if (prompt.includes('CASE:failed')) return { statuses: ['processing' as const, 'failed' as const] };
   if (prompt.includes('CASE:slow')) return { statuses: ['processing' as const] };
   return { statuses: ['pending' as const, 'completed' as const], response: '```json\n' + JSON.stringify(BASKET) + '\n```' };
@@ -214,7 +216,71 @@ describe('partner_or_mock', () => {
   });
 });
 
+describe('the partner is held to the same reading as the local strategist', () => {
+  const excludesAmd = 'CASE:ignores-reading AI chips, but avoid AMD';
+  const pinsNvda = 'CASE:ignores-reading AI chips with 25% in Nvidia';
+
+  it('a partner basket holding an excluded asset or moving a pinned weight is refused (partner: 502 GUARDRAIL_REJECTED)', async () => {
+    expectFailure(await partnerOnly.call('strategist.generate', { prompt: excludesAmd }), 502, 'GUARDRAIL_REJECTED', excludesAmd);
+    expectFailure(await partnerOnly.call('tools.generateCoil', { prompt: pinsNvda }), 502, 'GUARDRAIL_REJECTED', pinsNvda);
+    // The partner was told what the thesis excludes and pins.
+    const asked = partner.submissions().map((r) => JSON.parse(r.body).prompt as string);
+    expect(asked.some((p) => p.includes('must not hold: AMD'))).toBe(true);
+    expect(asked.some((p) => p.includes('Keep these weights exactly: NVDA 2500 bps'))).toBe(true);
+  });
+
+  it('... or replaced by the local basket (partner_or_mock), labelled in providerMeta with the reason', async () => {
+    const res = await fallback.call('strategist.generate', { prompt: excludesAmd, nowIso: NOW });
+    expect(res.status).toBe(200);
+    expect(res.json.providerMeta).toMatchObject({ provider: 'mock', requested: 'partner_or_mock', usedFallback: true });
+    expect(res.json.providerMeta.fallbackReason).toMatch(/^GUARDRAIL_REJECTED: The partner basket holds AMD, which the thesis excludes/);
+    expect(res.json.manifest.assets.map((a: { ticker: string }) => a.ticker)).not.toContain('AMD');
+    expect(res.json.reading.excluded).toEqual([{ ticker: 'AMD', because: 'excluded ("avoid")' }]);
+    const pinned = await fallback.call('tools.generateCoil', { prompt: pinsNvda, nowIso: NOW });
+    expect(pinned.json.providerMeta.fallbackReason).toMatch(
+      /^GUARDRAIL_REJECTED: The partner basket does not keep the pinned weight of NVDA \(2500 bps\)/,
+    );
+    expect(pinned.json.coil.assets.find((a: { ticker: string }) => a.ticker === 'NVDA').weightBps).toBe(2500);
+  });
+
+  it('a partner basket that respects the reading is the answer, and carries the same reading', async () => {
+    const res = await fallback.call('strategist.generate', { prompt: 'AI accelerators thesis', nowIso: NOW });
+    expect(res.json.providerMeta).toEqual({ provider: 'partner', requested: 'partner_or_mock', usedFallback: false });
+    const local = await plain.call('strategist.generate', { prompt: 'AI accelerators thesis', nowIso: NOW });
+    expect(res.json.reading).toEqual(local.json.reading);
+  });
+
+  it('a thesis that excludes everything is 422 THESIS_NOT_EXPRESSIBLE on both routes, and the partner is not asked', async () => {
+    const before = partner.requests.length;
+    for (const path of ['strategist.generate', 'tools.generateCoil']) {
+      const res = await fallback.call(path, { prompt: 'Short everything, the whole market will crash' });
+      expect(res.status, res.text).toBe(422);
+      expect(res.json.error).toMatchObject({
+        code: 'THESIS_NOT_EXPRESSIBLE',
+        issues: [expect.objectContaining({ code: 'EVERY_ASSET_EXCLUDED' })],
+      });
+    }
+    expect(partner.requests.length).toBe(before);
+  });
+});
+
 describe('the local strategist', () => {
+  it('answers how it read the thesis, in the strategist answer and in generate-coil', async () => {
+    const prompt = 'Big tech winners, but avoid Tesla entirely';
+    const strategist = await plain.call('strategist.generate', { prompt, nowIso: NOW });
+    const tool = await plain.call('tools.generateCoil', { prompt, nowIso: NOW });
+    expect(strategist.json.reading).toEqual(tool.json.reading);
+    expect(tool.json.reading).toMatchObject({
+      excluded: [{ ticker: 'TSLA', because: 'excluded ("avoid")' }],
+      stance: 'bullish',
+      matched: [
+        expect.objectContaining({ text: 'Big tech', kind: 'theme' }),
+        expect.objectContaining({ text: 'Tesla', polarity: 'exclude' }),
+      ],
+    });
+    expect(tool.json.coil.assets.map((a: { ticker: string }) => a.ticker)).not.toContain('TSLA');
+  });
+
   it('is byte-identical for the same request and nowIso, and refines a basket into a fork', async () => {
     const body = {
       prompt: 'semiconductors plus some treasuries',

@@ -21,10 +21,17 @@ const PING = { jsonrpc: '2.0', id: 1, method: 'ping' };
 
 beforeAll(async () => {
   [server, limited] = await Promise.all([
-    startServer({ allowPostgres: false }),
+    // The local strategist on both doors, as in tools.test.ts.
+    startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } }),
     startServer({
       allowPostgres: false,
-      env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '300', RATE_LIMIT_NAMESPACE: `mcp-http-${Date.now()}` },
+      env: {
+        RATE_LIMIT_MAX: '3',
+        RATE_LIMIT_WINDOW_SECONDS: '300',
+        RATE_LIMIT_NAMESPACE: `mcp-http-${Date.now()}`,
+        ADDRESS_HEADER: 'x-forwarded-for',
+        XFF_DEPTH: '1',
+      },
     }),
   ]);
   mcp = await connectHttp(server);
@@ -95,12 +102,32 @@ describe('POST /mcp', () => {
     expect(noStream.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
   });
 
-  it('is rate limited per client: 429 RATE_LIMITED with retry-after', async () => {
+  it('limits the messages that call no tool per client under POST /mcp: 429 RATE_LIMITED with retry-after', async () => {
     for (let i = 0; i < 3; i++) expect((await limited.request('POST', '/mcp', { body: PING, headers: HEADERS })).status).toBe(200);
     const refused = await limited.request('POST', '/mcp', { body: PING, headers: HEADERS });
     expect(refused.status).toBe(429);
     expect(refused.json.error.code).toBe('RATE_LIMITED');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('counts each tool call against its own tool, the counter its REST route and /trpc share, never against POST /mcp', async () => {
+    const visitor = { 'x-forwarded-for': '203.0.113.90' };
+    const client = await connectHttp(limited, visitor);
+    try {
+      const input = TOOL_INPUTS.svc_validate_coil(fixtures);
+      for (let i = 0; i < 3; i++) expect((await client.call('svc_validate_coil', input)).isError).toBe(false);
+      const refused = await client.call('svc_validate_coil', input);
+      expect(refused.isError).toBe(true);
+      expect(refused.body).toMatchObject({ error: { code: 'RATE_LIMITED' }, notInvestmentAdvice: true, liveOrderSent: false });
+      expect(refused.body.error.issues[0].message).toMatch(/^retry after \d+ seconds$/);
+      expect((await limited.post('/api/tools/validate-coil', input, visitor)).status).toBe(429);
+      expect((await limited.post('/trpc/tools.validateCoil', input, visitor)).status).toBe(429);
+      // Another tool has its own budget, and so do the messages that call no tool.
+      expect((await client.call('svc_score_coil', TOOL_INPUTS.svc_score_coil(fixtures))).isError).toBe(false);
+      await client.client.ping();
+    } finally {
+      await client.close();
+    }
   });
 
   it('writes one request log line per POST, and one tool-call line per tool call, with no arguments', async () => {

@@ -21,7 +21,7 @@ import { makeFixtures, NOW_ISO, restCall, TOOL_INPUTS, type ToolFixtures } from 
  * a name or a schema that changes changes it: check the change is meant (the tools are a
  * public interface, interface 4.9), then put the new value here.
  */
-const TOOL_LIST_HASH = 'd6f4c6b8747ac7e5d63973ca5a0699c7dba1ec9ade0fba154b2847b780d22328';
+const TOOL_LIST_HASH = 'c2aaf6121bb50fa8a55c3fa2feaae877de110ed38e9a5ebe3679a5548ea4fc90';
 
 let server: TestServer;
 let mcp: McpTestClient;
@@ -40,7 +40,9 @@ const REFUSED: Partial<Record<McpToolName, number>> = {
 };
 
 beforeAll(async () => {
-  server = await startServer({ allowPostgres: false });
+  // The local strategist on both doors: over MCP svc_generate_coil never asks the partner
+  // whatever is configured (transmits-nothing.test.ts), so REST must not either to answer alike.
+  server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
   mcp = await connectStdio(server);
   fixtures = await makeFixtures(server);
 });

@@ -3,6 +3,8 @@
  * gives each launch a fresh, empty profile directory of its own.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { TestServer } from './server';
 import { CHROMIUM_PATH, chromiumInstalled, requireService } from './services';
 
 /**
@@ -51,6 +53,29 @@ export async function launchBrowser(): Promise<Browser> {
 /** Why a browser suite must skip here (undefined: run). Under CI a missing Chromium fails instead. */
 export function browserSkipReason(): Promise<string | undefined> {
   return requireService(`Chromium (${CHROMIUM_PATH})`, chromiumInstalled);
+}
+
+/**
+ * The real server and Chromium of one browser test file: started before its tests (unless
+ * Chromium is missing, then `skipReason` says so) and stopped after them.
+ */
+export function browserSuite(startServer: () => Promise<TestServer>): {
+  server?: TestServer;
+  browser?: Browser;
+  skipReason?: string;
+} {
+  const suite: { server?: TestServer; browser?: Browser; skipReason?: string } = {};
+  beforeAll(async () => {
+    suite.skipReason = await browserSkipReason();
+    if (suite.skipReason) return;
+    suite.server = await startServer();
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+  });
+  return suite;
 }
 
 /** Records the URLs of the typed-client calls (/trpc/...) a page makes. */

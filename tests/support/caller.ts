@@ -30,6 +30,8 @@ export interface TestContextOptions {
   serverTime?: ServerTime;
   session?: SessionInfo | null;
   clientAddress?: string;
+  /** As an MCP tool call (`RequestContext.transmitsNothing`). */
+  transmitsNothing?: boolean;
 }
 
 /**
@@ -73,6 +75,7 @@ export function testContext(options: TestContextOptions = {}): RequestContext {
     answerTime: answerTimeOfServer(serverTime),
     config,
     getSession: async () => session,
+    transmitsNothing: options.transmitsNothing === true,
   };
 }
 

@@ -86,9 +86,9 @@ export async function connectStdio(server: TestServer, env: Record<string, strin
   return wrapped;
 }
 
-/** A client of POST /mcp on the running server. */
-export async function connectHttp(server: TestServer): Promise<McpTestClient> {
+/** A client of POST /mcp on the running server (`headers` go with every request, e.g. a client address). */
+export async function connectHttp(server: TestServer, headers: Record<string, string> = {}): Promise<McpTestClient> {
   const client = new Client({ name: 'svc-tests', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
   return new McpTestClient(client, server.secrets());
 }

@@ -82,6 +82,7 @@ describe('the route table', () => {
       answerTime: answerTimeOfServer(readServerClock()),
       config: (await import('../../src/lib/server/config')).config(),
       getSession: async () => null,
+      transmitsNothing: false,
     };
     type Node = { [key: string]: Node } & ((input: unknown) => Promise<unknown>);
     const caller = createCallerFactory(appRouter)(ctx) as unknown as Node;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { validateCoil } from '../../src/lib/server/coil/validate';
 import { manifestHashOf } from '../../src/lib/server/receipts/receipt';
 import { SvcError } from '../../src/lib/server/errors';
+import { svcRejection } from '../support/svc-error';
 import { allocateWeights, minimumPositions } from '../../src/lib/server/strategist/allocate';
 import { runStrategist, strategistStatus, type StrategistConfig, type StrategistRequest } from '../../src/lib/server/strategist';
 import { composePartnerPrompt, parsePartnerAnswer } from '../../src/lib/server/strategist/partner';
@@ -14,16 +15,6 @@ const NOW = new Date('2026-01-01T00:00:00Z');
 const MOCK: StrategistConfig = { strategistProvider: 'mock', partner: { timeoutMs: 1000 } };
 const run = (request: StrategistRequest) => runStrategist(request, { config: MOCK, now: NOW });
 const tickers = async (request: StrategistRequest) => (await run(request)).manifest.assets.map((a) => a.ticker);
-
-async function failure(promise: Promise<unknown>): Promise<SvcError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SvcError) return error;
-    throw error;
-  }
-  throw new Error('expected a SvcError');
-}
 
 describe('weight allocation', () => {
   it('a subnormal score next to zeros still allocates exactly 10000 bps (found by the property below)', () => {
@@ -129,7 +120,7 @@ describe('the mock strategist reads the thesis', () => {
   });
 
   it('refuses a cap no basket can meet', async () => {
-    const error = await failure(run({ prompt: 'x', userPreferences: { maxSingleAssetWeightBps: 666 } }));
+    const error = await svcRejection(run({ prompt: 'x', userPreferences: { maxSingleAssetWeightBps: 666 } }));
     expect(error.code).toBe('PREFERENCES_INFEASIBLE');
     expect((await run({ prompt: 'x', userPreferences: { maxSingleAssetWeightBps: 667 } })).manifest.assets).toHaveLength(15);
   });
@@ -183,7 +174,8 @@ describe('the mock strategist reads the thesis', () => {
 
   it('answers the spec 2.2 shape', async () => {
     const r = await run({ prompt: 'AI chips' });
-    expect(Object.keys(r).sort()).toEqual(['disclaimers', 'manifest', 'memo', 'providerMeta', 'riskSummary', 'score']);
+    // The spec's 2.2 fields, plus `reading` (how the thesis was read: docs/coil-tooling.md).
+    expect(Object.keys(r).sort()).toEqual(['disclaimers', 'manifest', 'memo', 'providerMeta', 'reading', 'riskSummary', 'score']);
     expect(Object.keys(r.memo).sort()).toEqual(['body', 'disclaimer', 'title']);
     expect(r.score.total).toBeGreaterThan(0);
     expect(r.score.explanation).toContain('Health');

@@ -264,6 +264,22 @@ describe('V2 status derivations', () => {
     expect(s.readSummary.overall).toBe('partial');
   });
 
+  it('a timelock operation the read gives no ETA for is unknown (null ETA, ready null), never epoch 0 and ready', async () => {
+    const ids = [`0x${'01'.repeat(32)}`, `0x${'02'.repeat(32)}`, `0x${'03'.repeat(32)}`];
+    const s = await readVaultV2Status(v2({ pendingTimelockOps: [ids, ['known', 'zero'], [1_000n, 0n]] }), {
+      answerTime: answerTimeAt(NOW),
+      serverTime: serverTimeAt(NOW),
+    });
+    expect(s.timelock.state).toBe('live');
+    const ops = s.timelock.state === 'live' ? s.timelock.value : [];
+    expect(ops[0]).toMatchObject({ label: 'known', etaUnix: '1000', eta: '1970-01-01T00:16:40.000Z', ready: true, etaUnknownReason: null });
+    for (const op of ops.slice(1)) {
+      expect(op).toMatchObject({ etaUnix: null, eta: null, ready: null });
+      expect(op.etaUnknownReason).toMatch(/\S/);
+    }
+    expect(ops[2]!.label).toBeNull();
+  });
+
   it('rebalancing is inactive by owner policy even when the chain flag reads true', async () => {
     const s = await readVaultV2Status(v2({ rebalanceActive: true }), { answerTime: answerTimeAt(NOW), serverTime: serverTimeAt(NOW) });
     expect(s.rebalancing).toMatchObject({

@@ -6,6 +6,7 @@
  * (see `secretValues`, which the HTTP layer and the logger scrub for).
  */
 import type { StrategistProvider } from './strategist/types';
+import { carriesCredentials, urlCredentials } from './url-credentials';
 
 export type ServiceConfig = ReturnType<typeof loadConfig>;
 
@@ -43,6 +44,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       xffDepth: int(env.XFF_DEPTH, 1, 1),
     },
     databaseUrl: opt(env.DATABASE_URL) ?? 'file:./data/svc.db',
+    /**
+     * Bounds of every PostgreSQL pool (Prisma's and the tool calls' own): the wait for a
+     * connection, and the time one statement may run before the server cancels it. A database
+     * that does not answer within them is the caller's 503 DATABASE_UNAVAILABLE.
+     */
+    databaseTimeouts: {
+      connectMs: int(env.DATABASE_CONNECT_TIMEOUT_MS, 5000, 1),
+      statementMs: int(env.DATABASE_STATEMENT_TIMEOUT_MS, 5000, 1),
+    },
     rateLimit: {
       max: int(env.RATE_LIMIT_MAX, 30, 1),
       windowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 300, 1),
@@ -64,6 +74,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     brokerChainRpcUrl: opt(env.BROKER_CHAIN_RPC_URL),
     /** Timeout of one JSON-RPC request to chain 4663 (every chain read; no retries). */
     brokerChainTimeoutMs: int(env.BROKER_CHAIN_TIMEOUT_MS, 5000, 1),
+    /**
+     * Readiness's live checks of the dependencies (GET /api/readiness, the status page): how
+     * long a check's outcome is reused, and how long one check may take before the dependency
+     * counts as down.
+     */
+    readinessChecks: {
+      ttlSeconds: int(env.READINESS_CHECK_TTL_SECONDS, 10, 0),
+      timeoutMs: int(env.READINESS_CHECK_TIMEOUT_MS, 2000, 1),
+    },
     /** The deployment commit readiness reports (SVC_DEPLOY_COMMIT; the build's own when unset or malformed). */
     deployCommit: opt(env.SVC_DEPLOY_COMMIT),
     facilitator: {
@@ -108,7 +127,21 @@ const secretsOf = new WeakMap<ServiceConfig, string[]>();
 export function secretValues(cfg: ServiceConfig = config()): readonly string[] {
   let values = secretsOf.get(cfg);
   if (!values) {
-    const all = [cfg.partner.apiKey, cfg.facilitator.apiKey, cfg.brokerChainRpcUrl, process.env.DATABASE_URL];
+    // Whole values: the keys; the RPC URL (providers put their key in its path); the database
+    // and Redis URLs (they can hold a password). Any other configured URL is a secret only when
+    // it carries credentials, and so is each password on its own (a driver's error may quote
+    // the password without the rest of the URL).
+    const urls = [cfg.databaseUrl, process.env.DATABASE_URL, cfg.redisUrl, cfg.brokerChainRpcUrl, cfg.partner.apiUrl, cfg.facilitator.url];
+    const all = [
+      cfg.partner.apiKey,
+      cfg.facilitator.apiKey,
+      cfg.brokerChainRpcUrl,
+      cfg.databaseUrl,
+      process.env.DATABASE_URL,
+      cfg.redisUrl,
+      ...urls.filter((u) => u !== undefined && carriesCredentials(u)),
+      ...urls.map((u) => (u === undefined ? undefined : urlCredentials(u)?.password)),
+    ];
     values = [...new Set(all.filter((v): v is string => typeof v === 'string' && v.length >= 8))];
     secretsOf.set(cfg, values);
   }

@@ -1,7 +1,7 @@
 /**
  * The one error type domain code throws. It names a stable machine-readable `code` and
  * field-level `issues`; it knows nothing about HTTP. The HTTP layer maps codes to statuses
- * (src/lib/server/trpc/error-status.ts) and renders the spec's envelopes.
+ * (src/lib/server/trpc/error-map.ts) and renders the spec's envelopes.
  */
 export interface ErrorIssue {
   code: string;
@@ -19,6 +19,12 @@ export interface SvcErrorOptions {
   body?: Record<string, unknown>;
   /** Response headers the error needs, e.g. `retry-after`. */
   headers?: Record<string, string>;
+  /**
+   * The error answers a tool or autonomy call, so every rendering of it carries the two
+   * invariants of interface 1. Set at the procedure-call layer (`errorOfCall` in
+   * trpc/init.ts) from the procedure's meta, never by domain code.
+   */
+  invariants?: boolean;
   cause?: unknown;
 }
 
@@ -33,6 +39,7 @@ export class SvcError extends Error {
   readonly issues: ErrorIssue[];
   readonly body?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
+  readonly invariants: boolean;
 
   constructor(code: string, message: string, options: SvcErrorOptions = {}) {
     const stackTraceLimit = Error.stackTraceLimit;
@@ -44,6 +51,7 @@ export class SvcError extends Error {
     this.issues = options.issues ?? [];
     this.body = options.body;
     this.headers = options.headers;
+    this.invariants = options.invariants === true;
   }
 }
 

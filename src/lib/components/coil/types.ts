@@ -16,3 +16,4 @@ export type Drift = Out['tools']['driftCheck'];
 export type Capsule = Out['tools']['compileCapsule'];
 export type ShareCard = Out['tools']['shareCard'];
 export type Verification = Out['tools']['verifyCoil'];
+export type ThesisReading = Out['tools']['generateCoil']['reading'];

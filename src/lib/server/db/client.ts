@@ -11,6 +11,7 @@ import { PrismaClient as SqliteClient } from '$generated/prisma-sqlite/client';
 import { PrismaClient as PostgresClient } from '$generated/prisma-postgres/client';
 import { config } from '../config';
 import { logger } from '../http/logger';
+import { postgresPoolConfig } from './postgres-pool';
 
 export type Db = SqliteClient;
 export type DbProvider = 'sqlite' | 'postgresql';
@@ -44,7 +45,7 @@ export function getDb(): Db {
   if (client) return client;
   const url = config().databaseUrl;
   if (providerOf(url) === 'postgresql') {
-    client = new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
+    client = new PostgresClient({ adapter: new PrismaPg(postgresPoolConfig(url, config().databaseTimeouts)) }) as unknown as Db;
   } else {
     const file = sqlitePath(url);
     mkdirSync(dirname(file), { recursive: true });

@@ -6,6 +6,9 @@
  * (receiptId, owner), so repeating a request (same `nowIso`) never duplicates anything.
  * Lineage, provenance and passports are read back from these rows, so they survive restarts
  * and work across instances that share a database.
+ *
+ * Every read is made as one viewer (`storedCoilsVisibleTo`): it sees the rows saved under no
+ * wallet and its own wallet's, by the one rule of receipts/visibility.ts, and nothing else.
  */
 import type { Coil } from '../coil/manifest';
 import { canonicalJson, hashCanonical } from '../canonical';
@@ -15,6 +18,7 @@ import type { LineageNode } from '../receipts/provenance';
 import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
 import type { PassportStats } from '../receipts/passport';
 import type { Receipt } from '../receipts/receipt';
+import { mayRead, readableOwners, type StoredRowViewer } from '../receipts/visibility';
 import { getDb } from './client';
 import { readLineageRows, writeCoilWithReceipt } from './coil-row-store';
 
@@ -73,52 +77,69 @@ export async function saveCoilWithReceipt(input: SaveCoilInput & { receipt: Rece
   });
 }
 
-export async function findReceipt(receiptId: string): Promise<Receipt | undefined> {
-  const row = await getDb().receipt.findFirst({ where: { receiptId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-  return row ? (JSON.parse(row.receiptJson) as Receipt) : undefined;
+/** The rule of receipts/visibility.ts as a Prisma filter on a Coil or receipt row. */
+function visibleTo(viewer: StoredRowViewer) {
+  return { OR: readableOwners(viewer).map((ownerAddress) => ({ ownerAddress })) };
 }
 
-export async function findCoilByManifestHash(manifestHash: string): Promise<Coil | undefined> {
-  const row = await getDb().coil.findFirst({ where: { manifestHash }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-  return row ? (JSON.parse(row.manifestJson) as Coil) : undefined;
+/** The stored Coils and receipts as one viewer may read them; a row it may not read does not exist for it. */
+export interface StoredCoils {
+  receipt(receiptId: string): Promise<Receipt | undefined>;
+  /** The Coil as first stored under this manifest hash, of the rows the viewer may read. */
+  coil(manifestHash: string): Promise<Coil | undefined>;
+  /** The strategists (`mock`, `partner`) that coiled a stored manifest, oldest first; empty for caller-supplied Coils. */
+  coilingStrategists(manifestHash: string): Promise<string[]>;
+  /** The stored ancestors of a manifest, ready for `renderProvenance`. */
+  lineage(manifestHash: string): Promise<Map<string, LineageNode>>;
+  /** The stored receipts a fork's parent is resolved from. */
+  forkParents: ForkParentStore;
+  /** Counts for a passport. `agent` is a strategist id (`mock`, `partner`) or a wallet address. */
+  passportStats(agent: { kind: 'strategist' | 'wallet'; id: string }): Promise<PassportStats>;
 }
 
-/** The strategists (`mock`, `partner`) that coiled a stored manifest, oldest first; empty for caller-supplied Coils. */
-export async function coilingStrategists(manifestHash: string): Promise<string[]> {
-  const rows = await getDb().coil.findMany({
-    where: { manifestHash, agentId: { not: null } },
-    select: { agentId: true },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
-  return [...new Set(rows.map((r) => r.agentId!))];
-}
-
-/** Receipt rows a caller may see: those under no wallet, and the caller's own wallet's. */
-function visibleTo(viewer: string | null) {
-  return viewer ? { OR: [{ ownerAddress: null }, { ownerAddress: viewer }] } : { ownerAddress: null };
-}
-
-/** The stored receipts a fork's parent is resolved from, as the viewer (a wallet address or anonymous) may see them. */
-export function forkParentStore(viewer: string | null): ForkParentStore {
+export function storedCoilsVisibleTo(viewer: StoredRowViewer): StoredCoils {
+  const visible = visibleTo(viewer);
   return {
-    async latestManifestHash(slug) {
-      const row = await getDb().receipt.findFirst({
-        where: { coilSlug: slug, ...visibleTo(viewer) },
-        orderBy: [{ storedAt: 'desc' }, { id: 'desc' }],
-        select: { manifestHash: true },
+    async receipt(receiptId) {
+      const row = await getDb().receipt.findFirst({ where: { receiptId, ...visible }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      return row ? (JSON.parse(row.receiptJson) as Receipt) : undefined;
+    },
+    async coil(manifestHash) {
+      const row = await getDb().coil.findFirst({ where: { manifestHash, ...visible }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      return row ? (JSON.parse(row.manifestJson) as Coil) : undefined;
+    },
+    async coilingStrategists(manifestHash) {
+      const rows = await getDb().coil.findMany({
+        where: { manifestHash, agentId: { not: null }, ...visible },
+        select: { agentId: true },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       });
-      return row?.manifestHash;
+      return [...new Set(rows.map((r) => r.agentId!))];
     },
-    async hasManifest(slug, manifestHash) {
-      const row = await getDb().receipt.findFirst({ where: { coilSlug: slug, manifestHash, ...visibleTo(viewer) }, select: { id: true } });
-      return row !== null;
+    lineage: (manifestHash) => loadLineage(manifestHash, viewer),
+    forkParents: {
+      async latestManifestHash(slug) {
+        const row = await getDb().receipt.findFirst({
+          where: { coilSlug: slug, ...visible },
+          orderBy: [{ storedAt: 'desc' }, { id: 'desc' }],
+          select: { manifestHash: true },
+        });
+        return row?.manifestHash;
+      },
+      async hasManifest(slug, manifestHash) {
+        const row = await getDb().receipt.findFirst({ where: { coilSlug: slug, manifestHash, ...visible }, select: { id: true } });
+        return row !== null;
+      },
     },
+    passportStats: (agent) => passportStats(agent, visible),
   };
 }
 
-/** The stored lineage node of one manifest, from its receipts (and Coil rows as a second source). */
-async function lineageNode(manifestHash: string): Promise<LineageNode | undefined> {
-  const { receipts, coil } = await readLineageRows(manifestHash);
+/** The stored lineage node of one manifest, from its receipts (and Coil rows as a second source) the viewer may read. */
+async function lineageNode(manifestHash: string, viewer: StoredRowViewer): Promise<LineageNode | undefined> {
+  const rows = await readLineageRows(manifestHash);
+  const receipts = rows.receipts.filter((r) => mayRead(r.ownerAddress, viewer));
+  const coil = rows.coils.find((c) => mayRead(c.ownerAddress, viewer));
   if (receipts.length === 0 && !coil) return undefined;
   const parent = receipts.find((r) => r.parentManifestHash)?.parentManifestHash ?? coil?.parentManifestHash ?? null;
   return {
@@ -129,12 +150,11 @@ async function lineageNode(manifestHash: string): Promise<LineageNode | undefine
   };
 }
 
-/** Reads the stored ancestors of a manifest, ready for `renderProvenance`. */
-export async function loadLineage(manifestHash: string): Promise<Map<string, LineageNode>> {
+async function loadLineage(manifestHash: string, viewer: StoredRowViewer): Promise<Map<string, LineageNode>> {
   const nodes = new Map<string, LineageNode>();
   let current: string | null = manifestHash;
   for (let depth = 0; current && depth < MAX_LINEAGE_DEPTH && !nodes.has(current); depth++) {
-    const node = await lineageNode(current);
+    const node = await lineageNode(current, viewer);
     if (!node) break;
     nodes.set(current, node);
     current = node.parentManifestHash;
@@ -142,11 +162,13 @@ export async function loadLineage(manifestHash: string): Promise<Map<string, Lin
   return nodes;
 }
 
-/** Counts for a passport. `agent` is a strategist id (`mock`, `partner`) or a wallet address. */
-export async function passportStats(agent: { kind: 'strategist' | 'wallet'; id: string }): Promise<PassportStats> {
+async function passportStats(
+  agent: { kind: 'strategist' | 'wallet'; id: string },
+  visible: ReturnType<typeof visibleTo>,
+): Promise<PassportStats> {
   const db = getDb();
   const coils = await db.coil.findMany({
-    where: agent.kind === 'strategist' ? { agentId: agent.id } : { ownerAddress: agent.id },
+    where: { ...(agent.kind === 'strategist' ? { agentId: agent.id } : { ownerAddress: agent.id }), ...visible },
     select: { manifestHash: true, score: true },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
@@ -157,10 +179,16 @@ export async function passportStats(agent: { kind: 'strategist' | 'wallet'; id: 
   if (manifests.length === 0) return { manifestsCoiled: 0, forksReceived: 0, averageScore: null, receipts: 0 };
 
   const [forkCoils, forkReceipts, receipts] = await Promise.all([
-    db.coil.findMany({ where: { parentManifestHash: { in: manifests } }, select: { manifestHash: true, parentManifestHash: true } }),
-    db.receipt.findMany({ where: { parentManifestHash: { in: manifests } }, select: { manifestHash: true, parentManifestHash: true } }),
+    db.coil.findMany({
+      where: { parentManifestHash: { in: manifests }, ...visible },
+      select: { manifestHash: true, parentManifestHash: true },
+    }),
     db.receipt.findMany({
-      where: agent.kind === 'strategist' ? { manifestHash: { in: manifests } } : { ownerAddress: agent.id },
+      where: { parentManifestHash: { in: manifests }, ...visible },
+      select: { manifestHash: true, parentManifestHash: true },
+    }),
+    db.receipt.findMany({
+      where: { ...(agent.kind === 'strategist' ? { manifestHash: { in: manifests } } : { ownerAddress: agent.id }), ...visible },
       select: { receiptId: true },
     }),
   ]);

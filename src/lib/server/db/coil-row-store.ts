@@ -16,9 +16,11 @@
 import { config } from '../config';
 import { providerOf } from './client';
 import { groupCommit, type GroupCommit } from './group-commit';
+import { isDatabaseUnavailable } from './unavailable';
 import type { CoilRowStore, CoilWithReceiptRows, LineageRows } from './coil-rows';
 import { openPostgresCoilRows } from './coil-rows-postgres';
 import { openSqliteCoilRows } from './coil-rows-sqlite';
+import { writeBoundMs } from './postgres-pool';
 
 /** Pairs per transaction: bounds one commit's time on the event loop, and PostgreSQL's 65535 parameters. */
 const MAX_PAIRS_PER_COMMIT = 256;
@@ -29,13 +31,17 @@ let writes: GroupCommit<CoilWithReceiptRows> | undefined;
 function coilRowStore(): CoilRowStore {
   if (store) return store;
   const url = config().databaseUrl;
-  store = providerOf(url) === 'postgresql' ? openPostgresCoilRows(url) : openSqliteCoilRows(url);
+  store = providerOf(url) === 'postgresql' ? openPostgresCoilRows(url, config().databaseTimeouts) : openSqliteCoilRows(url);
   return store;
 }
 
 /** Stores a Coil and its receipt; resolves once they are committed. */
 export function writeCoilWithReceipt(pair: CoilWithReceiptRows): Promise<void> {
-  writes ??= groupCommit((pairs) => coilRowStore().insert(pairs), MAX_PAIRS_PER_COMMIT);
+  writes ??= groupCommit((pairs) => coilRowStore().insert(pairs), {
+    maxBatch: MAX_PAIRS_PER_COMMIT,
+    timeoutMs: writeBoundMs(config().databaseTimeouts),
+    retryAlone: (error) => !isDatabaseUnavailable(error),
+  });
   return writes.write(pair);
 }
 

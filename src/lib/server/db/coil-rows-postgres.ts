@@ -5,7 +5,17 @@
  * PostgreSQL runs in the same transaction.
  */
 import pg from 'pg';
-import { COIL_COLUMNS, coilValues, quoted, RECEIPT_COLUMNS, receiptValues, type CoilRowStore, type CoilWithReceiptRows } from './coil-rows';
+import { postgresPoolConfig, type DatabaseTimeouts } from './postgres-pool';
+import {
+  COIL_COLUMNS,
+  coilValues,
+  quoted,
+  RECEIPT_COLUMNS,
+  receiptValues,
+  type CoilRowStore,
+  type CoilWithReceiptRows,
+  type LineageRows,
+} from './coil-rows';
 
 /**
  * How Prisma's PostgreSQL adapter writes a DateTime into a `TIMESTAMP(3)` column: the UTC wall
@@ -49,8 +59,8 @@ export function insertStatement(pairs: CoilWithReceiptRows[]): { text: string; v
   return { text, values };
 }
 
-export function openPostgresCoilRows(url: string): CoilRowStore {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+export function openPostgresCoilRows(url: string, timeouts: DatabaseTimeouts): CoilRowStore {
+  const pool = new pg.Pool({ ...postgresPoolConfig(url, timeouts), max: POOL_SIZE });
   // An idle connection the server drops is replaced on the next query; the error itself
   // would otherwise end the process.
   pool.on('error', () => undefined);
@@ -60,17 +70,16 @@ export function openPostgresCoilRows(url: string): CoilRowStore {
     },
     async lineage(manifestHash) {
       const [receipts, coils] = await Promise.all([
-        pool.query<{ receiptId: string; parentManifestHash: string | null; coilSlug: string }>(
-          'SELECT "receiptId", "parentManifestHash", "coilSlug" FROM "Receipt" WHERE "manifestHash" = $1 ORDER BY "createdAt" ASC, "id" ASC',
+        pool.query<LineageRows['receipts'][number]>(
+          'SELECT "receiptId", "parentManifestHash", "coilSlug", "ownerAddress" FROM "Receipt" WHERE "manifestHash" = $1 ORDER BY "createdAt" ASC, "id" ASC',
           [manifestHash],
         ),
-        pool.query<{ parentManifestHash: string | null; slug: string }>(
-          'SELECT "parentManifestHash", "slug" FROM "Coil" WHERE "manifestHash" = $1 ORDER BY "createdAt" ASC, "id" ASC LIMIT 1',
+        pool.query<LineageRows['coils'][number]>(
+          'SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = $1 ORDER BY "createdAt" ASC, "id" ASC',
           [manifestHash],
         ),
       ]);
-      const coil = coils.rows[0];
-      return { receipts: receipts.rows, ...(coil ? { coil } : {}) };
+      return { receipts: receipts.rows, coils: coils.rows };
     },
     async close() {
       await pool.end();

@@ -59,10 +59,10 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
     `INSERT INTO "Receipt" (${quoted(RECEIPT_COLUMNS)}) VALUES (${params(RECEIPT_COLUMNS.length)}) ON CONFLICT ("id") DO NOTHING`,
   );
   const receiptsOf = db.prepare<[string], LineageRows['receipts'][number]>(
-    'SELECT "receiptId", "parentManifestHash", "coilSlug" FROM "Receipt" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
+    'SELECT "receiptId", "parentManifestHash", "coilSlug", "ownerAddress" FROM "Receipt" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
   );
-  const oldestCoilOf = db.prepare<[string], NonNullable<LineageRows['coil']>>(
-    'SELECT "parentManifestHash", "slug" FROM "Coil" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC LIMIT 1',
+  const coilsOf = db.prepare<[string], LineageRows['coils'][number]>(
+    'SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
   );
   const insertAll = db.transaction((pairs: Parameters<CoilRowStore['insert']>[0]) => {
     for (const { coil, receipt } of pairs) {
@@ -73,11 +73,7 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
 
   return {
     insert: (pairs) => whenUnlocked(() => insertAll(pairs)),
-    lineage: (manifestHash) =>
-      whenUnlocked(() => {
-        const coil = oldestCoilOf.get(manifestHash);
-        return { receipts: receiptsOf.all(manifestHash), ...(coil ? { coil } : {}) };
-      }),
+    lineage: (manifestHash) => whenUnlocked(() => ({ receipts: receiptsOf.all(manifestHash), coils: coilsOf.all(manifestHash) })),
     async close() {
       db.close();
     },

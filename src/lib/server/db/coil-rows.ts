@@ -36,11 +36,13 @@ export interface CoilWithReceiptRows {
   receipt: ReceiptRow;
 }
 
-/** What the lineage of one manifest is read from, oldest rows first. */
+/**
+ * What the lineage of one manifest is read from, oldest rows first, each with its owner: the
+ * reader keeps the rows its viewer may read (receipts/visibility.ts).
+ */
 export interface LineageRows {
-  receipts: { receiptId: string; parentManifestHash: string | null; coilSlug: string }[];
-  /** The oldest Coil row of the manifest, when there is one. */
-  coil?: { parentManifestHash: string | null; slug: string };
+  receipts: { receiptId: string; parentManifestHash: string | null; coilSlug: string; ownerAddress: string | null }[];
+  coils: { parentManifestHash: string | null; slug: string; ownerAddress: string | null }[];
 }
 
 export interface CoilRowStore {

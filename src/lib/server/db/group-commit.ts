@@ -11,8 +11,26 @@
  * whose body arrived in the same poll phase has queued its write; one batch runs at a time, and
  * the writes queued meanwhile form the next. Alone, a write waits for no more than that one
  * turn of the loop.
+ *
+ * A database that does not answer must not hold every later write behind one batch: a batch
+ * that has not committed within `timeoutMs` fails its writers (each gets the caller's 503) and
+ * the next batch starts; the abandoned commit's late outcome is ignored (the rows are written
+ * with ON CONFLICT DO NOTHING, so a retry that finds them stored is harmless). A batch that
+ * failed because the database did not answer is not retried write by write, which would wait
+ * as long again for each.
  */
+import { DatabaseTimeoutError } from './unavailable';
+
 export type CommitBatch<T> = (items: T[]) => Promise<void>;
+
+export interface GroupCommitOptions {
+  /** Writes per commit at most. */
+  maxBatch: number;
+  /** How long one commit may take before its writers are failed with a DatabaseTimeoutError. */
+  timeoutMs: number;
+  /** Whether a batch that failed with this error is tried again write by write (default: always). */
+  retryAlone?: (error: unknown) => boolean;
+}
 
 interface Pending<T> {
   item: T;
@@ -25,7 +43,8 @@ export interface GroupCommit<T> {
   write(item: T): Promise<void>;
 }
 
-export function groupCommit<T>(commit: CommitBatch<T>, maxBatch: number): GroupCommit<T> {
+export function groupCommit<T>(commit: CommitBatch<T>, options: GroupCommitOptions): GroupCommit<T> {
+  const { maxBatch, timeoutMs, retryAlone = () => true } = options;
   let queue: Pending<T>[] = [];
   let scheduled = false;
   let running = false;
@@ -36,25 +55,42 @@ export function groupCommit<T>(commit: CommitBatch<T>, maxBatch: number): GroupC
     setImmediate(() => void run());
   }
 
+  /** The commit of these items, failed with a DatabaseTimeoutError once it has taken `timeoutMs`. */
+  function boundedCommit(items: T[]): Promise<void> {
+    const committing = commit(items);
+    // An abandoned commit that fails later has nobody left to tell.
+    committing.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DatabaseTimeoutError(timeoutMs)), timeoutMs);
+    });
+    return Promise.race([committing, timedOut]).finally(() => clearTimeout(timer));
+  }
+
   async function run(): Promise<void> {
     scheduled = false;
     running = true;
     const batch = queue.slice(0, maxBatch);
     queue = queue.slice(batch.length);
     try {
-      await commit(batch.map((p) => p.item));
+      await boundedCommit(batch.map((p) => p.item));
       for (const p of batch) p.resolve();
     } catch (error) {
       // One bad write must not fail the others that happened to share its transaction: each
-      // is committed alone, and only the ones that fail alone are refused.
-      if (batch.length === 1) batch[0]!.reject(error);
+      // is committed alone, and only the ones that fail alone are refused. A database that did
+      // not answer fails them all at once.
+      if (batch.length === 1 || !retryAlone(error)) for (const p of batch) p.reject(error);
       else
-        for (const p of batch) {
+        for (const [i, p] of batch.entries()) {
           try {
-            await commit([p.item]);
+            await boundedCommit([p.item]);
             p.resolve();
           } catch (alone) {
             p.reject(alone);
+            if (!retryAlone(alone)) {
+              for (const rest of batch.slice(i + 1)) rest.reject(alone);
+              break;
+            }
           }
         }
     } finally {

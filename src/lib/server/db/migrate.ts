@@ -69,7 +69,12 @@ function checkChecksums(expected: Migration[], rows: Array<{ name: string; check
   return new Set(rows.map((r) => r.name));
 }
 
-export async function applyMigrations(databaseUrl: string): Promise<MigrationReport> {
+/**
+ * `connectTimeoutMs` bounds the wait for a PostgreSQL connection (a database that does not
+ * answer stops the start-up with an error rather than hanging it). No statement timeout: a
+ * migration may take long, and so may the advisory lock while another instance migrates.
+ */
+export async function applyMigrations(databaseUrl: string, options: { connectTimeoutMs?: number } = {}): Promise<MigrationReport> {
   const provider = providerOf(databaseUrl);
   const migrations = bundledMigrations(provider);
   const applied: string[] = [];
@@ -97,7 +102,7 @@ export async function applyMigrations(databaseUrl: string): Promise<MigrationRep
     }
   }
 
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: options.connectTimeoutMs });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [PG_LOCK_KEY]);

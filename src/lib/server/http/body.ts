@@ -103,14 +103,25 @@ export interface ReadBodyOptions {
   inspect?: (value: unknown) => void;
 }
 
+function contentTypeRefused(): SvcError {
+  return new SvcError('BODY_CONTENT_TYPE', 'POST bodies must be JSON (content-type: application/json)', {
+    issues: [{ code: 'BODY_CONTENT_TYPE', message: 'send content-type: application/json' }],
+  });
+}
+
 /**
  * Reads and parses a JSON object body. An empty body stands for `{}` (a POST that takes no
- * input); anything else must be `application/json`, valid UTF-8 JSON, and an object. No
- * error message quotes the body.
+ * input) when it declares no content type or a JSON one: a declared content type that is not
+ * JSON is refused with or without a body, so the rule never depends on whether bytes came.
+ * A non-empty body must be `application/json`, valid UTF-8 JSON, and an object. No error
+ * message quotes the body.
  */
 export async function readJsonObjectBody(source: BodySource, options: ReadBodyOptions = {}): Promise<ParsedBody> {
   const bytes = await readBodyCapped(source, options.limit ?? MAX_BODY_BYTES);
-  if (bytes.byteLength === 0) return { text: '{}', value: {} };
+  if (bytes.byteLength === 0) {
+    if (source.contentType !== null && !isJsonContentType(source.contentType)) throw contentTypeRefused();
+    return { text: '{}', value: {} };
+  }
   let wellFormed = true;
   let text: string;
   try {
@@ -128,11 +139,7 @@ export async function readJsonObjectBody(source: BodySource, options: ReadBodyOp
   }
   options.inspect?.(parsed.ok ? parsed.value : text);
 
-  if (!isJsonContentType(source.contentType)) {
-    throw new SvcError('BODY_CONTENT_TYPE', 'POST bodies must be JSON (content-type: application/json)', {
-      issues: [{ code: 'BODY_CONTENT_TYPE', message: 'send content-type: application/json' }],
-    });
-  }
+  if (!isJsonContentType(source.contentType)) throw contentTypeRefused();
   if (!wellFormed) {
     throw new SvcError('BODY_MALFORMED_JSON', 'The request body is not valid UTF-8', {
       issues: [{ code: 'BODY_ENCODING', message: 'the body must be UTF-8 encoded JSON' }],

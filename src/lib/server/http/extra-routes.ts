@@ -7,11 +7,11 @@
 import { renderShareCardSvg } from '../coil/share-card';
 import { coilSchema } from '../coil/manifest';
 import { config, secretValues } from '../config';
-import { findCoilByManifestHash, findReceipt } from '../db/coil-repository';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
-import { shareCardOrRefusal } from '../trpc/routers/coil-shared';
-import { restErrorAnswer } from '../trpc/http';
+import { shareCardOrRefusal, storedCoilsOf } from '../trpc/routers/coil-shared';
+import { contextOfRequest, restErrorAnswer, type DispatchRequest } from '../trpc/http';
+import { stampedError } from '../trpc/init';
 import { logger } from './logger';
 import { jsonAnswer, type ApiAnswer } from './answer';
 
@@ -20,7 +20,9 @@ export interface ExtraRoute {
   /** How the rate limit and the log name the route. */
   routeId: string;
   pattern: RegExp;
-  answer(params: Record<string, string>): Promise<ApiAnswer>;
+  /** Its errors carry the invariants (a tools-family route, interface 1). */
+  invariants: boolean;
+  answer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer>;
 }
 
 let openApiText: string | undefined;
@@ -44,19 +46,28 @@ const RECEIPT_ID = /^hrcpt_[0-9a-f]{32}$/;
 
 const receiptNotFound = () =>
   restErrorAnswer(
-    new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', {
-      issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }],
-    }),
-    'tools',
+    stampedError(
+      new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', {
+        issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }],
+      }),
+    ),
   );
 
-/** The share card of a stored receipt as an SVG image (a picture people can post). */
-async function shareCardSvgAnswer(params: Record<string, string>): Promise<ApiAnswer> {
+/**
+ * The share card of a stored receipt as an SVG image (a picture people can post): of a receipt
+ * the caller may read (docs/visibility.md), so a wallet's private receipt is not found for
+ * anyone else until the wallet issues its share card.
+ */
+async function shareCardSvgAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
   const receiptId = params.receiptId!;
   if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
-  const receipt = await findReceipt(receiptId);
+  const ctx = contextOfRequest(request);
+  const rows = await storedCoilsOf(ctx);
+  // What a session may read, a shared cache must not keep for others.
+  const cacheControl = (await ctx.getSession()) ? 'private, max-age=86400' : 'public, max-age=86400, immutable';
+  const receipt = await rows.receipt(receiptId);
   if (!receipt) return receiptNotFound();
-  const coil = coilSchema.safeParse(await findCoilByManifestHash(receipt.manifestHash));
+  const coil = coilSchema.safeParse(await rows.coil(receipt.manifestHash));
   if (!coil.success) return receiptNotFound();
   try {
     // An image escapes the JSON answer finishing, so the card's texts are scanned here, by the
@@ -66,7 +77,7 @@ async function shareCardSvgAnswer(params: Record<string, string>): Promise<ApiAn
       status: 200,
       headers: {
         'content-type': 'image/svg+xml; charset=utf-8',
-        'cache-control': 'public, max-age=86400, immutable',
+        'cache-control': cacheControl,
         'x-content-type-options': 'nosniff',
         'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
       },
@@ -74,16 +85,17 @@ async function shareCardSvgAnswer(params: Record<string, string>): Promise<ApiAn
     };
   } catch (error) {
     const svc = findSvcError(error);
-    if (svc) return restErrorAnswer(svc, 'tools');
+    if (svc) return restErrorAnswer(stampedError(svc));
     throw error;
   }
 }
 
 const EXTRA_ROUTES: readonly ExtraRoute[] = [
-  { method: 'GET', routeId: '/api/openapi.json', pattern: /^\/api\/openapi\.json\/?$/, answer: openApiAnswer },
+  { method: 'GET', routeId: '/api/openapi.json', pattern: /^\/api\/openapi\.json\/?$/, invariants: false, answer: openApiAnswer },
   {
     method: 'GET',
     routeId: '/api/share-card/[receiptId].svg',
+    invariants: true,
     pattern: /^\/api\/share-card\/(?<receiptId>[^/]+)\.svg\/?$/,
     answer: shareCardSvgAnswer,
   },

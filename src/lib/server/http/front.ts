@@ -1,10 +1,17 @@
 /**
  * The API front: the one HTTP layer every API request passes through (/api, /trpc, /mcp),
  * whichever server received it. In order:
- *   request id → route → path check → rate limit → method → body cap → credential guard →
- *   JSON parse → dispatch → x-request-id header → structured log line.
+ *   request id → route → path check → known-spent limit → method → body cap → credential
+ *   guard → JSON parse → dispatch → x-request-id header → structured log line.
  * Answers of procedures are finished (output guard, secret scrub) by the tRPC middleware
  * before they are serialised (trpc/init.ts); routers never repeat any of these.
+ *
+ * The per-tool rate limit counts procedure calls, in the service middleware (trpc/init.ts):
+ * a REST call, each call of a /trpc batch and each MCP tool call count there, once. The front
+ * counts only what never reaches a procedure (a refused request, an unknown path, a route
+ * that is not a procedure, an MCP message that calls no tool), so a flood of those is limited
+ * too, and it refuses a request whose counter this instance already knows is spent before it
+ * reads the body (`knownSpent`).
  *
  * It knows no server: the production server hands it Node requests before SvelteKit sees them
  * (http/node-front.ts, scripts/start.mjs), and SvelteKit's API routes hand it web requests
@@ -20,15 +27,25 @@ import { SvcError } from '../errors';
 import { rejectCredentials } from '../guards/credential-guard';
 import type { HeaderReader } from '../trpc/context';
 import { toSvcError } from '../trpc/error-map';
-import type { RouteFamily } from '../trpc/init';
+import { carriesInvariants, stampedError } from '../trpc/init';
+import { toolProcedures } from '../trpc/mcp-tools';
 import { REST_PREFIX, type RouteEntry } from '../trpc/route-table';
-import { answerRest, answerTrpc, restErrorAnswer, routeIndex, TRPC_PREFIX, trpcErrorAnswer, type DispatchRequest } from '../trpc/http';
+import {
+  answerRest,
+  answerTrpc,
+  answerTrpcRefusal,
+  restErrorAnswer,
+  routeIndex,
+  TRPC_PREFIX,
+  trpcErrorAnswer,
+  type DispatchRequest,
+} from '../trpc/http';
 import type { ApiAnswer } from './answer';
 import { discardBody, readJsonObjectBody, type BodySource } from './body';
 import { RequestCookieJar } from './cookie-jar';
 import { extraRouteAtPath, resolveExtraRoute, type ExtraRoute } from './extra-routes';
 import { logger, logInternalError } from './logger';
-import { consumeRateLimit } from './rate-limit';
+import { consumeRateLimit, countCall, knownSpent } from './rate-limit';
 
 export type Surface = 'rest' | 'trpc' | 'mcp';
 
@@ -83,14 +100,17 @@ type RestTarget =
   | { kind: 'none' };
 
 /**
- * Where a request goes, and the rate-limit "tools" it counts against (`METHOD /template`, also
- * the log's route). A REST call and the typed client's call of the same procedure are the same
- * tool; a HEAD counts as its GET. Names that match no route collapse into one key per method,
- * so unknown paths cannot grow the limiter's in-memory store.
+ * Where a request goes, and the counter it is refused against when it reaches no procedure
+ * (also the log's route): a REST route's procedure's own counter (`METHOD /template`, so a
+ * refused call of a tool counts against that tool), `METHOD /trpc`, `POST /mcp`, or the
+ * route id of a route that is not a procedure. A HEAD counts as its GET. Paths that match no
+ * route collapse into one key per method, so unknown paths cannot grow the limiter's store.
+ * tRPC paths are not read here: tRPC parses them itself (trpc/http.ts `answerTrpc`).
  */
 interface Routing {
-  keys: string[];
-  family?: RouteFamily;
+  key: string;
+  /** The front's own refusals of this route carry the invariants (a tool or autonomy route, interface 1). */
+  invariants: boolean;
   rest: RestTarget;
 }
 
@@ -103,23 +123,33 @@ function decodedOrUndefined(text: string): string | undefined {
 }
 
 function routingOf(method: string, url: URL, surface: Surface): Routing {
-  if (surface === 'trpc') {
-    const names = (decodedOrUndefined(url.pathname.slice(TRPC_PREFIX.length + 1)) ?? '').split(',').filter(Boolean);
-    const entries = names.map((n) => routeIndex.forProcedure(n));
-    const keys = entries.map((e) => (e ? `${e.method} ${e.template}` : 'TRPC (unknown)'));
-    return { keys: keys.length ? [...new Set(keys)] : ['TRPC (none)'], family: entries[0]?.family, rest: { kind: 'none' } };
-  }
-  if (surface === 'mcp') return { keys: [`${method} ${MCP_PATH}`], rest: { kind: 'none' } };
   const routeMethod = method === 'HEAD' ? 'GET' : method;
+  if (surface === 'trpc') return { key: `${routeMethod} ${TRPC_PREFIX}`, invariants: false, rest: { kind: 'none' } };
+  if (surface === 'mcp') return { key: `${method} ${MCP_PATH}`, invariants: false, rest: { kind: 'none' } };
   const resolved = routeIndex.resolveRest(routeMethod, url.pathname);
   if (resolved) {
     const { route } = resolved;
-    return { keys: [`${route.method} ${route.template}`], family: route.family, rest: { kind: 'procedure', ...resolved } };
+    return { key: route.rateKey, invariants: carriesInvariants(route.meta), rest: { kind: 'procedure', ...resolved } };
   }
   const extra = resolveExtraRoute(routeMethod, url.pathname);
-  if (extra) return { keys: [`${extra.route.method} ${extra.route.routeId}`], rest: { kind: 'extra', ...extra } };
+  if (extra)
+    return { key: `${extra.route.method} ${extra.route.routeId}`, invariants: extra.route.invariants, rest: { kind: 'extra', ...extra } };
   const atPath = extraRouteAtPath(url.pathname);
-  return { keys: [atPath ? `${method} ${atPath.routeId}` : `${method} ${REST_PREFIX}/(unmatched)`], rest: { kind: 'none' } };
+  return {
+    key: atPath ? `${method} ${atPath.routeId}` : `${method} ${REST_PREFIX}/(unmatched)`,
+    invariants: atPath?.invariants ?? false,
+    rest: { kind: 'none' },
+  };
+}
+
+let toolNames: ReadonlySet<string> | undefined;
+
+/** Whether an MCP message calls one of the 34 tools: that call is counted by its procedure. */
+function callsTool(message: Record<string, unknown> | undefined): boolean {
+  if (message?.method !== 'tools/call') return false;
+  const name = (message.params as { name?: unknown } | undefined)?.name;
+  toolNames ??= new Set(toolProcedures().map((t) => t.tool));
+  return typeof name === 'string' && toolNames.has(name);
 }
 
 function validRequestId(value: string | null): string | undefined {
@@ -154,36 +184,26 @@ export function createApiFront(doors: ApiDoors): ApiFront {
     const url = new URL(config().origin + request.target);
     const surface: Surface = request.refusedTarget ? 'rest' : (apiSurfaceOf(url.pathname) ?? 'rest');
     const routing = routingOf(method, url, surface);
-    const routeKey = routing.keys.join(',');
+    let logRoute = routing.key;
     let bodyRead = false;
+    const dispatch: DispatchRequest = {
+      method,
+      url,
+      requestId,
+      clientAddress: request.clientAddress,
+      serverTime,
+      headers: request.headers,
+      cookies: new RequestCookieJar(request.headers.get('cookie') ?? undefined),
+    };
 
     async function guardThenDispatch(): Promise<ApiAnswer> {
       if (request.refusedTarget) throw pathMalformed('a path segment is "." or ".." (literal or percent-encoded); send the resolved path');
       if (decodedOrUndefined(url.pathname) === undefined) throw pathMalformed('the path is not valid percent-encoded UTF-8');
+      // (Not for /mcp: a tool call there counts against its own tool, never against `POST /mcp`,
+      // and which of the two a message is shows only in its body.)
+      const spent = surface === 'mcp' ? undefined : knownSpent(request.clientAddress, routing.key);
+      if (spent) throw spent;
 
-      for (const key of routing.keys) {
-        const decision = await consumeRateLimit(request.clientAddress, key);
-        if (!decision.allowed) {
-          throw new SvcError(
-            'RATE_LIMITED',
-            `Too many requests to this route: ${decision.limit} per ${config().rateLimit.windowSeconds} seconds per client`,
-            {
-              issues: [{ code: 'RATE_LIMITED', message: `retry after ${decision.retryAfterSeconds} seconds` }],
-              headers: { 'retry-after': String(decision.retryAfterSeconds) },
-            },
-          );
-        }
-      }
-
-      const dispatch: DispatchRequest = {
-        method,
-        url,
-        requestId,
-        clientAddress: request.clientAddress,
-        serverTime,
-        headers: request.headers,
-        cookies: new RequestCookieJar(request.headers.get('cookie') ?? undefined),
-      };
       if (method === 'POST') {
         // An MCP message is guarded by the MCP server (src/mcp/server.ts), the same for stdio and
         // HTTP: a credential in a tool's arguments is that tool's error result, one elsewhere in
@@ -207,8 +227,14 @@ export function createApiFront(doors: ApiDoors): ApiFront {
       }
       if (url.search) rejectCredentials(queryForGuard(url, surface), 'query');
 
-      if (surface === 'trpc') return answerTrpc(dispatch, request.webHeaders());
+      if (surface === 'trpc') {
+        const { answer: answered, procedures } = await answerTrpc(dispatch, request.webHeaders());
+        if (procedures.length) logRoute = [...new Set(procedures)].join(',');
+        else await consumeRateLimit(request.clientAddress, routing.key);
+        return answered;
+      }
       if (surface === 'mcp') {
+        if (!callsTool(dispatch.body)) await countCall(request.clientAddress, routing.key);
         return doors.answerMcp({
           requestId,
           clientAddress: request.clientAddress,
@@ -220,9 +246,12 @@ export function createApiFront(doors: ApiDoors): ApiFront {
       }
       const target = routing.rest;
       if (target.kind === 'procedure') return answerRest(dispatch, target);
-      if (target.kind === 'extra') return target.route.answer(target.params);
+      if (target.kind === 'extra') {
+        await countCall(request.clientAddress, routing.key);
+        return target.route.answer(target.params, dispatch);
+      }
       const code = routeIndex.hasPath(url.pathname) || extraRouteAtPath(url.pathname) ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND';
-      return restErrorAnswer(new SvcError(code, code === 'NOT_FOUND' ? 'No such route' : 'Method not allowed on this route'), undefined);
+      throw new SvcError(code, code === 'NOT_FOUND' ? 'No such route' : 'Method not allowed on this route');
     }
 
     let answered: ApiAnswer;
@@ -231,7 +260,11 @@ export function createApiFront(doors: ApiDoors): ApiFront {
     } catch (error) {
       if (!(error instanceof SvcError)) logInternalError(error, { requestId });
       const svc = error instanceof SvcError ? error : toSvcError(error, undefined);
-      answered = surface === 'trpc' ? trpcErrorAnswer(svc) : restErrorAnswer(svc, routing.family);
+      // A request refused here reached no procedure: it counts against the route it named.
+      if (svc.code !== 'RATE_LIMITED') await consumeRateLimit(request.clientAddress, routing.key);
+      if (surface !== 'trpc') answered = restErrorAnswer(routing.invariants ? stampedError(svc) : svc);
+      else if (error instanceof SvcError) answered = await answerTrpcRefusal(dispatch, request.webHeaders(), svc);
+      else answered = trpcErrorAnswer(svc);
       // Refused before its body was read (path, rate limit, method): the body is discarded so
       // the kept-alive connection is ready for the caller's next request (unless the answer
       // closes the connection anyway, for a body declared too large to read).
@@ -243,7 +276,7 @@ export function createApiFront(doors: ApiDoors): ApiFront {
       {
         requestId,
         method,
-        route: routeKey,
+        route: logRoute,
         status: answered.status,
         durationMs: Math.round((performance.now() - startedAtMs) * 100) / 100,
       },

@@ -137,6 +137,28 @@ async function call(
   return json;
 }
 
+/** What a reachability check of the partner's API found (readiness and the status page). */
+export type PartnerReachability = { state: 'answered'; httpStatus: number } | { state: 'timeout' | 'unreachable' };
+
+/**
+ * Whether the partner's API answers at all: one GET of its base URL that carries no key, no
+ * body and nothing of any caller. Any answer is an answer; what it says is not read.
+ */
+export async function checkPartnerReachable(apiUrl: string, timeoutMs: number): Promise<PartnerReachability> {
+  try {
+    const response = await fetch(apiUrl, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel();
+    return { state: 'answered', httpStatus: response.status };
+  } catch (error) {
+    return { state: isAbort(error) ? 'timeout' : 'unreachable' };
+  }
+}
+
 /** Sends one prompt; resolves to the partner's job id. */
 export async function submitPartnerPrompt(
   endpoint: PartnerEndpoint,

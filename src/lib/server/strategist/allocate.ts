@@ -15,9 +15,9 @@ export interface AllocationItem {
   score: number;
 }
 
-/** Weights move in steps of 50 bps when the cap allows it (readable baskets), else 1 bps. */
-export function allocationUnit(capBps: number): number {
-  return capBps % 50 === 0 ? 50 : 1;
+/** Weights move in steps of 50 bps when the cap and the total allow it (readable baskets), else 1 bps. */
+export function allocationUnit(capBps: number, totalBps: number = TOTAL_BPS): number {
+  return capBps % 50 === 0 && totalBps % 50 === 0 ? 50 : 1;
 }
 
 /** The fewest positions that can hold 10000 bps under a cap. */
@@ -27,17 +27,19 @@ export function minimumPositions(capBps: number): number {
 }
 
 /**
- * Allocates 10000 bps across the items in proportion to their scores, each at most `capBps`
- * and at least one unit. Throws when the cap cannot be met with this many items.
+ * Allocates `totalBps` (10000 unless part of the basket is already pinned) across the items in
+ * proportion to their scores, each at most `capBps` and at least one unit. Throws when the cap
+ * cannot be met with this many items.
  */
-export function allocateWeights(items: readonly AllocationItem[], capBps: number): Map<string, number> {
+export function allocateWeights(items: readonly AllocationItem[], capBps: number, totalBps: number = TOTAL_BPS): Map<string, number> {
   if (items.length === 0) throw new SvcError('INTERNAL', 'nothing to allocate');
   if (!Number.isInteger(capBps) || capBps < 1 || capBps > TOTAL_BPS) throw new SvcError('INTERNAL', 'cap out of range');
-  const unit = allocationUnit(capBps);
-  const totalUnits = TOTAL_BPS / unit;
+  if (!Number.isInteger(totalBps) || totalBps < 1 || totalBps > TOTAL_BPS) throw new SvcError('INTERNAL', 'total out of range');
+  const unit = allocationUnit(capBps, totalBps);
+  const totalUnits = totalBps / unit;
   const capUnits = Math.floor(capBps / unit);
   if (items.length * capUnits < totalUnits || items.length > totalUnits) {
-    throw new SvcError('INTERNAL', `${items.length} positions cannot hold 10000 bps under a ${capBps} bps cap`);
+    throw new SvcError('INTERNAL', `${items.length} positions cannot hold ${totalBps} bps under a ${capBps} bps cap`);
   }
   // Scores are taken relative to the largest, with a floor: a subnormal score (5e-324) or a
   // ratio near zero would otherwise divide into Infinity and NaN shares.

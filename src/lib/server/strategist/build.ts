@@ -10,7 +10,7 @@ import { COIL_SCHEMA_VERSION, type Coil, type ExecutionMode } from '../coil/mani
 import { validateCoil } from '../coil/validate';
 import { hashCanonical } from '../canonical';
 import { findAssetByTicker, ORACLE_POLICY } from '../registry';
-import type { BasketDraft, ProviderMeta, RiskTolerance, StrategistRequest, StrategistResponse } from './types';
+import type { BasketDraft, ProviderMeta, RiskTolerance, StrategistRequest, StrategistResponse, ThesisReading } from './types';
 
 export const MEMO_DISCLAIMER = 'Not investment advice. A thesis for paper planning and readiness checks only: no order is placed.';
 
@@ -113,7 +113,7 @@ export function coilFromDraft(draft: BasketDraft, request: StrategistRequest, pr
   return coil;
 }
 
-export function assembleResponse(coil: Coil, draft: BasketDraft, providerMeta: ProviderMeta): StrategistResponse {
+export function assembleResponse(coil: Coil, draft: BasketDraft, providerMeta: ProviderMeta, reading: ThesisReading): StrategistResponse {
   const validation = validateCoil(coil);
   if (!validation.valid) {
     // Providers are checked before this point; a generated Coil that does not validate is a bug.
@@ -130,8 +130,9 @@ export function assembleResponse(coil: Coil, draft: BasketDraft, providerMeta: P
       providerMeta.provider === 'mock'
         ? 'Built by the deterministic local strategist (mock) from the words of the thesis.'
         : 'Basket proposed by the external partner strategist, then checked by this service against the canonical registry and its guardrails.',
-      ...(draft.isDefaultBasket ? ['Default basket: the thesis named no theme or ticker the strategist recognises.'] : []),
+      ...(draft.isDefaultBasket ? ['Default basket: the thesis asked for no holding the strategist can express (the memo says why).'] : []),
     ],
+    reading,
   };
   if (coil.mode === 'brokerage-mcp-plan') response.plan = { compileOnly: true, steps: brokeragePlanSteps(coil) };
   return response;

@@ -9,10 +9,19 @@ import type { Coil, ExecutionMode } from '../coil/manifest';
 import { assembleResponse, coilFromDraft, STRATEGIST_DISCLAIMERS } from './build';
 import { mockDraft } from './mock';
 import { partnerConfigured, partnerDraft, PARTNER_FAILURE_CODES, type PartnerClientOptions } from './partner';
-import { THESIS_PRESENT, type ProviderMeta, type StrategistConfig, type StrategistRequest, type StrategistResponse } from './types';
+import { planThesis, type ThesisPlan } from './plan';
+import {
+  THESIS_PRESENT,
+  type ProviderMeta,
+  type StrategistConfig,
+  type StrategistRequest,
+  type StrategistResponse,
+  type ThesisReading,
+} from './types';
 
 export * from './types';
-export { readThesis } from './themes';
+export { readThesisWords } from './reader';
+export { planThesis } from './plan';
 export { allocateWeights } from './allocate';
 export { composePartnerPrompt, parsePartnerAnswer, askPartner, PARTNER_FAILURE_CODES } from './partner';
 
@@ -21,6 +30,11 @@ export interface StrategistDeps {
   now: Date;
   /** Overrides for the partner HTTP client (tests). */
   partnerClient?: Partial<PartnerClientOptions>;
+  /**
+   * Why this call may not ask the partner, when it may not (an MCP tool call transmits
+   * nothing): the local strategist answers, and `providerMeta` gives this as the reason.
+   */
+  partnerNotAllowed?: string;
 }
 
 const PARTNER_FAILURES: ReadonlySet<string> = new Set(PARTNER_FAILURE_CODES);
@@ -34,15 +48,16 @@ export function strategistFailure(error: SvcError, prompt: string): SvcError {
   });
 }
 
-function mockResponse(request: StrategistRequest, now: Date, meta: ProviderMeta): StrategistResponse {
-  const draft = mockDraft(request);
-  return assembleResponse(coilFromDraft(draft, request, 'mock', now), draft, meta);
+function mockResponse(request: StrategistRequest, plan: ThesisPlan, now: Date, meta: ProviderMeta): StrategistResponse {
+  const draft = mockDraft(request, plan);
+  return assembleResponse(coilFromDraft(draft, request, 'mock', now), draft, meta, plan.reading);
 }
 
 /**
  * Answers a strategist request. `mock` answers locally; `partner` asks the partner and
  * returns its failure (with the prompt echoed); `partner_or_mock` falls back to the mock on
- * any partner failure and says why.
+ * any partner failure and says why. A call that may not ask the partner (`partnerNotAllowed`)
+ * is answered locally whatever was requested, and says why.
  */
 export async function runStrategist(request: StrategistRequest, deps: StrategistDeps): Promise<StrategistResponse> {
   if (!THESIS_PRESENT.test(request.prompt)) {
@@ -50,16 +65,21 @@ export async function runStrategist(request: StrategistRequest, deps: Strategist
       issues: [{ code: 'PROMPT_REQUIRED', message: 'the thesis is empty or only whitespace', path: 'prompt' }],
     });
   }
+  // The thesis is read once, before any provider: both are held to the same reading, and a
+  // thesis nothing can express is refused without asking the partner.
+  const plan = planThesis(request);
   const requested = deps.config.strategistProvider;
-  if (requested === 'mock') return mockResponse(request, deps.now, { provider: 'mock', requested, usedFallback: false });
+  if (requested === 'mock') return mockResponse(request, plan, deps.now, { provider: 'mock', requested, usedFallback: false });
+  if (deps.partnerNotAllowed !== undefined)
+    return mockResponse(request, plan, deps.now, { provider: 'mock', requested, usedFallback: true, fallbackReason: deps.partnerNotAllowed });
   try {
-    const draft = await partnerDraft(request, { ...deps.config.partner, ...deps.partnerClient });
+    const draft = await partnerDraft(request, plan, { ...deps.config.partner, ...deps.partnerClient });
     const coil = coilFromDraft(draft, request, 'partner', deps.now);
-    return assembleResponse(coil, draft, { provider: 'partner', requested, usedFallback: false });
+    return assembleResponse(coil, draft, { provider: 'partner', requested, usedFallback: false }, plan.reading);
   } catch (error) {
     if (!(error instanceof SvcError) || !PARTNER_FAILURES.has(error.code)) throw error;
     if (requested === 'partner') throw strategistFailure(error, request.prompt);
-    return mockResponse(request, deps.now, {
+    return mockResponse(request, plan, deps.now, {
       provider: 'mock',
       requested,
       usedFallback: true,
@@ -73,6 +93,7 @@ export interface GeneratedCoil {
   health: CoilHealth;
   providerMeta: ProviderMeta;
   disclaimers: string[];
+  reading: ThesisReading;
 }
 
 /** generate-coil (interface 4.3): a thesis and an optional execution mode → a Coil that validates. */
@@ -83,6 +104,7 @@ export async function generateCoil(input: { prompt: string; executionMode?: Exec
     health: scoreCoil(response.manifest),
     providerMeta: response.providerMeta,
     disclaimers: response.disclaimers,
+    reading: response.reading,
   };
 }
 

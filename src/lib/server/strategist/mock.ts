@@ -1,38 +1,29 @@
 /**
- * The deterministic local strategist (`mock`). It reads the thesis for real: themes and
- * named tickers become scored registry assets, a basket being refined keeps its canonical
- * assets as a prior, the risk tolerance shapes concentration, and the user's cap bounds
- * every weight. The same request always gives the same basket.
+ * The deterministic local strategist (`mock`). It builds the basket of a thesis plan
+ * (plan.ts): the pinned weights as kept, the assets the thesis asks for in proportion to how
+ * strongly it points at them, never an excluded asset; a basket being refined keeps its
+ * canonical assets as a prior, the risk tolerance shapes concentration, and the cap bounds every
+ * weight. When the cap needs more positions than the thesis gives, fillers take only what the
+ * cap forces, each below the thesis's largest asset, and the memo says so. The same request
+ * always gives the same basket.
  */
 import { SvcError } from '../errors';
 import { checkCanonical, STOCK_TOKENS } from '../registry';
-import { allocateWeights, minimumPositions } from './allocate';
-import { DEFAULT_BASKET, FILLER_ORDER, readThesis, type ThesisReading } from './themes';
+import { allocateWeights, allocationUnit, minimumPositions, TOTAL_BPS } from './allocate';
+import type { Candidate, ThesisPlan } from './plan';
+import { CONSERVATIVE_BASKET, DEFAULT_BASKET, FILLER_ORDER, LOW_RISK_FILLER_ORDER } from './themes';
 import type { BasketDraft, RiskTolerance, StrategistRequest } from './types';
 
-const STOCK_TICKERS = STOCK_TOKENS.map((t) => t.ticker);
+export { DEFAULT_CAP_BY_TOLERANCE } from './plan';
 
-export const DEFAULT_CAP_BY_TOLERANCE: Record<RiskTolerance, number> = { low: 3000, medium: 4000, high: 5000 };
+const STOCK_TICKERS = STOCK_TOKENS.map((t) => t.ticker);
 const MAX_POSITIONS: Record<RiskTolerance, number> = { low: 8, medium: 6, high: 5 };
 /** Exponent applied to scores: low tolerance flattens the basket, high sharpens it. */
 const SHARPNESS: Record<RiskTolerance, number> = { low: 0.5, medium: 1, high: 1.5 };
-const NAMED_TICKER_POINTS = 6;
-
-interface Candidate {
-  ticker: string;
-  score: number;
-  reasons: string[];
-}
-
-function addScore(map: Map<string, Candidate>, ticker: string, points: number, reason: string): void {
-  const c = map.get(ticker) ?? { ticker, score: 0, reasons: [] };
-  c.score += points;
-  if (!c.reasons.includes(reason)) c.reasons.push(reason);
-  map.set(ticker, c);
-}
+const KEPT_FROM_CONTEXT = 'kept from the basket being refined';
 
 /** The canonical stock/ETF assets of a basket being refined, with their weights; the rest is dropped with a note. */
-function contextAssets(request: StrategistRequest, notes: string[]): Array<{ ticker: string; weightBps: number }> {
+function contextAssets(request: StrategistRequest, plan: ThesisPlan, notes: string[]): Array<{ ticker: string; weightBps: number }> {
   const out: Array<{ ticker: string; weightBps: number }> = [];
   for (const a of request.basketContext?.assets ?? []) {
     const check = checkCanonical(a.ticker, a.tokenAddress);
@@ -40,6 +31,11 @@ function contextAssets(request: StrategistRequest, notes: string[]): Array<{ tic
       notes.push(`Dropped ${a.tokenAddress} from the basket being refined: it is not a canonical stock or ETF token.`);
       continue;
     }
+    if (plan.excluded.has(check.asset.ticker)) {
+      notes.push(`Dropped ${check.asset.ticker} from the basket being refined: the thesis excludes it.`);
+      continue;
+    }
+    if (plan.pinWeights.has(check.asset.ticker)) continue;
     const w =
       typeof a.weightBps === 'number' && Number.isFinite(a.weightBps) && a.weightBps > 0
         ? a.weightBps
@@ -60,26 +56,136 @@ function blendWithContext(candidates: Map<string, Candidate>, context: Array<{ t
   const contextTotal = context.reduce((s, a) => s + a.weightBps, 0);
   const thesisShare = thesisTotal > 0 ? 1 - CONTEXT_SHARE : 0;
   for (const c of candidates.values()) c.score = (10 * thesisShare * c.score) / thesisTotal;
-  for (const a of context)
-    addScore(candidates, a.ticker, (10 * (1 - thesisShare) * a.weightBps) / contextTotal, 'kept from the basket being refined');
+  for (const a of context) {
+    const c = candidates.get(a.ticker) ?? { ticker: a.ticker, score: 0, reasons: [], named: true };
+    c.score += (10 * (1 - thesisShare) * a.weightBps) / contextTotal;
+    c.named = true;
+    if (!c.reasons.includes(KEPT_FROM_CONTEXT)) c.reasons.push(KEPT_FROM_CONTEXT);
+    candidates.set(a.ticker, c);
+  }
 }
 
-function nameOf(reading: ThesisReading, request: StrategistRequest, isDefault: boolean): string {
-  const base = isDefault
-    ? 'Default diversified basket'
-    : reading.themes.length
-      ? `${reading.themes
-          .slice(0, 2)
-          .map((h) => h.theme.label)
-          .join(' + ')} basket`
-      : `${reading.namedTickers.slice(0, 4).join(', ')} basket`;
-  const refined = request.basketContext?.name ? `${request.basketContext.name.trim()} (refined)` : undefined;
-  return (refined ?? base).slice(0, 120);
+function addCandidate(candidates: Map<string, Candidate>, plan: ThesisPlan, ticker: string, score: number, reason: string): void {
+  if (plan.excluded.has(ticker) || plan.pinWeights.has(ticker)) return;
+  const c = candidates.get(ticker) ?? { ticker, score: 0, reasons: [], named: false };
+  c.score += score;
+  if (!c.reasons.includes(reason)) c.reasons.push(reason);
+  candidates.set(ticker, c);
 }
 
-export function mockDraft(request: StrategistRequest): BasketDraft {
-  const tolerance = request.userPreferences?.riskTolerance ?? 'medium';
-  const cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
+/** `total` bps split into `k` shares as equal as the unit allows, larger shares first. */
+function evenSplit(total: number, k: number, unit: number): number[] {
+  const units = total / unit;
+  const base = Math.floor(units / k);
+  return Array.from({ length: k }, (_, i) => (base + (i < units - base * k ? 1 : 0)) * unit);
+}
+
+interface Filled {
+  weights: Map<string, number>;
+  fillers: string[];
+  /** The bps the thesis's own assets hold when the cap forced fillers. */
+  heldByThesis?: number;
+  /** Fillers could not all stay below the thesis's largest asset. */
+  fillersNotBelow?: boolean;
+}
+
+/**
+ * Fillers for `total` bps: as few as the cap needs, each strictly below `below` when given
+ * (the thesis's largest asset), from the filler order, never excluded or already held.
+ */
+function fillers(
+  total: number,
+  plan: ThesisPlan,
+  taken: ReadonlySet<string>,
+  below?: number,
+): { weights: Map<string, number>; notBelow: boolean } {
+  const order = (plan.tolerance === 'low' ? LOW_RISK_FILLER_ORDER : FILLER_ORDER).filter((t) => !plan.excluded.has(t) && !taken.has(t));
+  const unit = allocationUnit(plan.cap, total);
+  const fits = (k: number, limit: number) => k <= total / unit && evenSplit(total, k, unit)[0]! <= limit;
+  const first = Math.max(1, Math.ceil(total / plan.cap));
+  let k = first;
+  let notBelow = false;
+  while (k <= order.length && !fits(k, below === undefined ? plan.cap : Math.min(plan.cap, below - 1))) k++;
+  if (k > order.length) {
+    notBelow = true;
+    k = first;
+    while (k <= order.length && !fits(k, plan.cap)) k++;
+  }
+  if (k > order.length) {
+    throw new SvcError('THESIS_NOT_EXPRESSIBLE', `The ${plan.cap} bps single-asset cap needs more registry assets than the thesis leaves`, {
+      issues: [
+        { code: 'TOO_FEW_ASSETS_LEFT', message: 'raise userPreferences.maxSingleAssetWeightBps or exclude fewer assets', path: 'prompt' },
+      ],
+    });
+  }
+  const split = evenSplit(total, k, unit);
+  return { weights: new Map(order.slice(0, k).map((t, i) => [t, split[i]!])), notBelow };
+}
+
+/**
+ * Weights for the chosen assets holding `total` bps. When the cap lets them hold it all, in
+ * proportion to their scores (water-filling above the cap); otherwise the largest sits at the
+ * cap, the others in proportion below it ("a little silver" stays little), and fillers take
+ * the rest.
+ */
+function fill(chosen: Candidate[], plan: ThesisPlan, total: number, taken: ReadonlySet<string>): Filled {
+  const sharp = SHARPNESS[plan.tolerance];
+  const scores = chosen.map((c) => Math.pow(c.score, sharp));
+  const top = Math.max(...scores);
+  const unit = allocationUnit(plan.cap, total);
+  if (chosen.length * Math.floor(plan.cap / unit) >= total / unit) {
+    const weights = allocateWeights(
+      chosen.map((c, i) => ({ key: c.ticker, score: scores[i]! })),
+      plan.cap,
+      total,
+    );
+    return { weights, fillers: [] };
+  }
+  const proportional = scores.map((s) => Math.max(unit, Math.floor((plan.cap * s) / top / unit) * unit));
+  const capacity = proportional.reduce((s, w) => s + w, 0);
+  const weights = new Map(chosen.map((c, i) => [c.ticker, proportional[i]!]));
+  const room = (plan.tolerance === 'low' ? LOW_RISK_FILLER_ORDER : FILLER_ORDER).filter(
+    (t) => !plan.excluded.has(t) && !taken.has(t) && !weights.has(t),
+  );
+  if (room.length * plan.cap >= total - capacity) {
+    const extra = fillers(total - capacity, plan, new Set([...taken, ...weights.keys()]), Math.max(...proportional));
+    for (const [t, w] of extra.weights) weights.set(t, w);
+    return { weights, fillers: [...extra.weights.keys()], heldByThesis: capacity, fillersNotBelow: extra.notBelow };
+  }
+  // A cap so low that the thesis's assets cannot stay in proportion: every position near the
+  // cap, the fillers the fewest that can hold the rest (each scored below the thesis's assets).
+  const added: Candidate[] = [];
+  for (const t of room) {
+    if ((chosen.length + added.length) * Math.floor(plan.cap / unit) >= total / unit) break;
+    added.push({ ticker: t, score: 0, reasons: [], named: false });
+  }
+  if ((chosen.length + added.length) * Math.floor(plan.cap / unit) < total / unit) {
+    throw new SvcError(
+      'THESIS_NOT_EXPRESSIBLE',
+      `The pinned weights and the ${plan.cap} bps single-asset cap leave too few registry assets for the rest of the basket`,
+      {
+        issues: [
+          { code: 'TOO_FEW_ASSETS_LEFT', message: 'raise userPreferences.maxSingleAssetWeightBps or pin fewer weights', path: 'prompt' },
+        ],
+      },
+    );
+  }
+  const least = Math.min(...scores);
+  const all = allocateWeights(
+    [...chosen.map((c, i) => ({ key: c.ticker, score: scores[i]! })), ...added.map((c) => ({ key: c.ticker, score: least / 2 }))],
+    plan.cap,
+    total,
+  );
+  const held = chosen.reduce((s, c) => s + all.get(c.ticker)!, 0);
+  return { weights: all, fillers: added.map((c) => c.ticker), heldByThesis: held, fillersNotBelow: true };
+}
+
+function listWeights(entries: Array<[string, number]>): string {
+  return entries.map(([t, w]) => `${t} ${w} bps`).join(', ');
+}
+
+export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketDraft {
+  const { tolerance, cap, reading } = plan;
   const needed = minimumPositions(cap);
   if (needed > STOCK_TICKERS.length) {
     throw new SvcError(
@@ -98,61 +204,155 @@ export function mockDraft(request: StrategistRequest): BasketDraft {
   }
 
   const notes: string[] = [];
-  const reading = readThesis(request.prompt, STOCK_TICKERS);
-  const candidates = new Map<string, Candidate>();
-  for (const ticker of reading.namedTickers) addScore(candidates, ticker, NAMED_TICKER_POINTS, 'named in the thesis');
-  for (const hit of reading.themes) {
-    const boost = 1 + 0.25 * (hit.matched.length - 1);
-    for (const [ticker, affinity] of Object.entries(hit.theme.affinity))
-      addScore(candidates, ticker, affinity * boost, `fits the theme "${hit.theme.label}"`);
+  const memo: string[] = [];
+  const candidates = new Map(plan.candidates.map((c) => [c.ticker, { ...c, reasons: [...c.reasons] }]));
+  const pinnedTotal = [...plan.pinWeights.values()].reduce((s, w) => s + w, 0);
+  const remainder = TOTAL_BPS - pinnedTotal;
+
+  if (tolerance === 'low' && !plan.only && plan.pins.length === 0 && candidates.size > 0) {
+    addCandidate(candidates, plan, 'SGOV', 3, 'defensive ballast for a low risk tolerance');
+    addCandidate(candidates, plan, 'SPY', 2, 'defensive ballast for a low risk tolerance');
   }
-  if (tolerance === 'low' && candidates.size > 0) {
-    addScore(candidates, 'SGOV', 3, 'defensive ballast for a low risk tolerance');
-    addScore(candidates, 'SPY', 2, 'defensive ballast for a low risk tolerance');
-  }
-  const context = contextAssets(request, notes);
+  const context = plan.only ? [] : contextAssets(request, plan, notes);
   if (context.length) blendWithContext(candidates, context);
 
-  const isDefault = candidates.size === 0;
+  const isDefault = candidates.size === 0 && plan.pinWeights.size === 0;
   if (isDefault) {
-    for (const [ticker, score] of Object.entries(DEFAULT_BASKET))
-      addScore(candidates, ticker, score, 'part of the default diversified basket');
-    notes.push('Default basket: the thesis named no theme or ticker the strategist recognises.');
+    const basket = tolerance === 'low' ? CONSERVATIVE_BASKET : DEFAULT_BASKET;
+    const label = tolerance === 'low' ? 'the conservative default basket' : 'the default diversified basket';
+    for (const [ticker, score] of Object.entries(basket)) addCandidate(candidates, plan, ticker, score, `part of ${label}`);
+    const why = reading.excluded.length
+      ? 'Nothing in the thesis asked for a holding a long-only basket can express'
+      : plan.noRegistryFit.length
+        ? 'Nothing in the thesis fits a registry asset'
+        : 'The thesis named no theme or ticker the strategist recognises';
+    memo.push(
+      `${why}, so this is ${label}, clearly labelled as such${reading.excluded.length ? ', without what the thesis excludes' : ''}.`,
+    );
+    notes.push('Default basket: the thesis asked for no holding the strategist can express.');
   }
 
-  const ranked = [...candidates.values()].sort((a, b) => b.score - a.score || (a.ticker < b.ticker ? -1 : 1));
-  // Named and kept assets always stay; themes fill up to the position limit.
-  const must = ranked.filter((c) => c.reasons.includes('named in the thesis') || c.reasons.includes('kept from the basket being refined'));
-  const limit = Math.max(MAX_POSITIONS[tolerance], must.length, needed);
-  const chosen = [...must, ...ranked.filter((c) => !must.includes(c))].slice(0, Math.min(limit, STOCK_TICKERS.length));
-  for (const ticker of FILLER_ORDER) {
-    if (chosen.length >= needed) break;
-    if (chosen.some((c) => c.ticker === ticker)) continue;
-    const minScore = Math.min(...chosen.map((c) => c.score));
-    chosen.push({ ticker, score: minScore / 2, reasons: [`added so that no position exceeds the ${cap} bps cap`] });
+  // Read from the thesis.
+  const wantedThemes = [
+    ...new Set(reading.matched.filter((m) => m.kind === 'theme' && m.polarity === 'include').map((m) => m.means.replace(/^theme: /, ''))),
+  ];
+  const named = [
+    ...new Set(
+      reading.matched
+        .filter((m) => m.kind !== 'theme' && m.kind !== 'no registry fit' && m.polarity === 'include')
+        .flatMap((m) => m.tickers),
+    ),
+  ];
+  if (wantedThemes.length || named.length) {
+    memo.push(
+      `Read from the thesis: ${[wantedThemes.length ? `themes ${wantedThemes.join('; ')}` : '', named.length ? `named ${named.join(', ')}` : ''].filter(Boolean).join('; ')}${plan.only ? ' (only these)' : ''}.`,
+    );
   }
-  const sharp = SHARPNESS[tolerance];
-  const weights = allocateWeights(
-    chosen.map((c) => ({ key: c.ticker, score: Math.pow(c.score, sharp) })),
-    cap,
-  );
-  const assets = chosen
-    .map((c) => ({ ticker: c.ticker, weightBps: weights.get(c.ticker)!, rationale: `${c.ticker}: ${c.reasons.join('; ')}.` }))
+  if (reading.excluded.length) memo.push(`Left out: ${reading.excluded.map((e) => `${e.ticker} (${e.because})`).join('; ')}.`);
+  if (plan.noRegistryFit.length) {
+    const fits = plan.noRegistryFit.map((label) => {
+      const said = [
+        ...new Set(
+          reading.matched
+            .filter((m) => m.kind === 'no registry fit' && m.polarity === 'include' && m.means.endsWith(` ${label}`))
+            .map((m) => m.text),
+        ),
+      ];
+      return said.length === 1 && said[0]!.toLowerCase() === label.toLowerCase() ? label : `${label} ("${said.join('", "')}")`;
+    });
+    memo.push(`No registry asset fits ${fits.join(', ')}; nothing was put in their place.`);
+  }
+
+  // Pinned weights, as asked and as kept.
+  const kept = plan.pins.filter((p) => !p.movedBy);
+  if (kept.length) memo.push(`Pinned weights kept exactly: ${kept.map((p) => `${p.target} ${p.keptBps} bps`).join(', ')}.`);
+  const askedSum = plan.pins.reduce((s, p) => s + p.askedBps, 0);
+  if (plan.pins.some((p) => p.movedBy === 'sum'))
+    memo.push(
+      `The pinned weights sum to ${askedSum} bps, more than the 10000 a basket holds: each was scaled down in proportion (${plan.pins.map((p) => `${p.target} ${p.askedBps} to ${p.keptBps} bps`).join(', ')}).`,
+    );
+  for (const p of plan.pins.filter((x) => x.movedBy === 'cap'))
+    memo.push(
+      `${p.target} was pinned at ${p.askedBps} bps; the single-asset cap of ${cap} bps moved it to ${p.keptBps} bps (${p.keptBps - p.askedBps} bps). To keep it, set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.askedBps / p.tickers.length)} or more.`,
+    );
+  for (const p of plan.pins.filter((x) => x.movedBy === 'excluded'))
+    memo.push(`${p.target} was pinned at ${p.askedBps} bps, but every asset of it is excluded: the weight went to the rest of the basket.`);
+
+  // The rest of the basket.
+  const weights = new Map(plan.pinWeights);
+  const reasons = new Map<string, string[]>();
+  for (const p of plan.pins)
+    for (const t of p.tickers) if (weights.has(t)) reasons.set(t, [`pinned by the thesis (${p.target} ${p.keptBps} bps)`]);
+  if (remainder > 0) {
+    const ranked = [...candidates.values()].sort((a, b) => b.score - a.score || (a.ticker < b.ticker ? -1 : 1));
+    if (ranked.length === 0) {
+      const extra = fillers(remainder, plan, new Set(weights.keys()));
+      for (const [t, w] of extra.weights) {
+        weights.set(t, w);
+        reasons.set(t, ['filler: the thesis placed no weight here, and weights must sum to 10000 bps']);
+      }
+      memo.push(
+        `The pinned weights leave ${remainder} bps the thesis did not place; they go to ${[...extra.weights.keys()].join(', ')} so that the weights sum to 10000 bps. Name where the rest should go to place it yourself.`,
+      );
+    } else {
+      const must = ranked.filter((c) => c.named);
+      const limit = plan.only ? ranked.length : Math.max(MAX_POSITIONS[tolerance] - weights.size, must.length, 1);
+      const chosen = [...must, ...ranked.filter((c) => !c.named)].slice(0, Math.min(limit, STOCK_TICKERS.length));
+      const filled = fill(chosen, plan, remainder, new Set(weights.keys()));
+      for (const c of chosen) reasons.set(c.ticker, c.reasons);
+      for (const [t, w] of filled.weights) weights.set(t, w);
+      for (const t of filled.fillers) reasons.set(t, [`filler: added only because the ${cap} bps single-asset cap needs more positions`]);
+      if (filled.fillers.length) {
+        const what = chosen.map((c) => c.ticker).join(', ');
+        const scores = chosen.map((c) => Math.pow(c.score, SHARPNESS[tolerance]));
+        const suggested = Math.min(TOTAL_BPS, Math.ceil((remainder * Math.max(...scores)) / scores.reduce((s, x) => s + x, 0) / 50) * 50);
+        memo.push(
+          `The single-asset cap of ${cap} bps forced ${remainder - filled.heldByThesis!} bps into filler position(s) ${filled.fillers.join(', ')}${filled.fillersNotBelow ? '' : `, each below ${chosen[0]!.ticker}`}; ${what} ${chosen.length === 1 ? 'holds' : 'hold'} ${filled.heldByThesis} bps. To hold ${plan.only ? 'only ' : ''}${what} without fillers, set userPreferences.maxSingleAssetWeightBps to ${Math.max(suggested, cap + 50)} or more.`,
+        );
+      }
+    }
+  } else {
+    const dropped = [...candidates.values()].filter((c) => c.named).map((c) => c.ticker);
+    if (dropped.length)
+      memo.push(
+        `The pinned weights take all 10000 bps, so ${dropped.join(', ')}, named without a weight, ${dropped.length === 1 ? 'is' : 'are'} not held.`,
+      );
+  }
+
+  const assets = [...weights]
+    .map(([ticker, weightBps]) => ({
+      ticker,
+      weightBps,
+      rationale: `${ticker}: ${(reasons.get(ticker) ?? ['part of the basket']).join('; ')}.`,
+    }))
     .sort((a, b) => b.weightBps - a.weightBps || (a.ticker < b.ticker ? -1 : 1));
 
-  const themeText = reading.themes.length
-    ? `Themes read from the thesis: ${reading.themes.map((h) => `${h.theme.label} (${h.matched.join(', ')})`).join('; ')}.`
-    : 'No theme keyword was recognised in the thesis.';
-  const namedText = reading.namedTickers.length ? ` Named tickers: ${reading.namedTickers.join(', ')}.` : '';
-  const contextText = context.length ? ` Refines an existing basket of ${context.map((a) => a.ticker).join(', ')}.` : '';
-  const allocation = assets.map((a) => `${a.ticker} ${(a.weightBps / 100).toFixed(2)}%`).join(', ');
+  const risk = reading.riskTolerance;
+  const riskText =
+    risk.source === 'thesis'
+      ? `read from the thesis (${reading.riskWords.map((w) => `"${w.text}"`).join(', ')})`
+      : risk.source === 'userPreferences'
+        ? `from userPreferences.riskTolerance${reading.riskWords.some((w) => w.tolerance !== risk.value) ? ', which wins over the risk words of the thesis' : ''}`
+        : 'the default, as the thesis says nothing about risk';
+  memo.push(`Risk tolerance ${tolerance}, ${riskText}; single-asset cap ${cap} bps.`);
+  if (context.length) memo.push(`Refines an existing basket of ${context.map((a) => a.ticker).join(', ')}.`);
+  memo.push(`Allocation: ${listWeights(assets.map((a) => [a.ticker, a.weightBps]))}.`);
   notes.push(`Risk tolerance ${tolerance}; single-asset cap ${cap} bps.`);
+
+  const refined = request.basketContext?.name ? `${request.basketContext.name.trim()} (refined)` : undefined;
+  const title = isDefault
+    ? tolerance === 'low'
+      ? 'Default conservative basket'
+      : 'Default diversified basket'
+    : wantedThemes.length
+      ? `${wantedThemes.slice(0, 2).join(' + ')} basket`
+      : `${(named.length ? named : assets.map((a) => a.ticker)).slice(0, 4).join(', ')} basket`;
   return {
-    name: nameOf(reading, request, isDefault),
+    name: (refined ?? title).slice(0, 120),
     memoTitle: isDefault
-      ? 'Default diversified basket (no recognised theme)'
-      : `Thesis basket: ${reading.themes[0]?.theme.label ?? reading.namedTickers.slice(0, 3).join(', ')}`,
-    memoBody: `${themeText}${namedText}${contextText} Allocation: ${allocation}. ${isDefault ? 'This is the clearly labelled default basket, built because nothing in the thesis mapped to a registry asset. ' : ''}Weights follow how strongly the thesis points at each asset, bounded by the cap.`,
+      ? `${title} (nothing in the thesis could be held)`
+      : `Thesis basket: ${wantedThemes[0] ?? (named.length ? named.slice(0, 3).join(', ') : title)}`,
+    memoBody: memo.join(' ').slice(0, 4000),
     assets,
     notes,
     capBps: cap,

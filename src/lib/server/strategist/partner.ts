@@ -23,7 +23,7 @@ import { findExecutionClaim } from '../guards/output-guard';
 import { findPerformanceClaim } from '../coil/share-card';
 import { HEX_ADDRESS } from '../coil/manifest';
 import { ALL_ASSETS, checkCanonical, findAssetByAddress } from '../registry';
-import { DEFAULT_CAP_BY_TOLERANCE } from './mock';
+import { planThesis, type ThesisPlan } from './plan';
 import type { BasketDraft, StrategistRequest } from './types';
 
 export const PARTNER_FAILURE_CODES = [
@@ -75,10 +75,9 @@ export function partnerConfigured(options: Pick<PartnerClientOptions, 'apiUrl' |
   return Boolean(options.apiUrl && options.apiKey);
 }
 
-/** The instruction the partner receives: the thesis, the rules and the exact answer shape. */
-export function composePartnerPrompt(request: StrategistRequest): string {
-  const tolerance = request.userPreferences?.riskTolerance ?? 'medium';
-  const cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
+/** The instruction the partner receives: the thesis, the rules it was read into, and the exact answer shape. */
+export function composePartnerPrompt(request: StrategistRequest, plan: ThesisPlan = planThesis(request)): string {
+  const { tolerance, cap } = plan;
   const registry = ALL_ASSETS.filter((a) => a.kind === 'stock' || a.kind === 'etf')
     .map((a) => `${a.ticker} ${a.address}`)
     .join('\n');
@@ -89,6 +88,19 @@ export function composePartnerPrompt(request: StrategistRequest): string {
     'Propose a paper basket (planning only). Do not trade, do not place or simulate orders, and do not claim that anything was executed.',
     `Thesis:\n<<<\n${request.prompt}\n>>>`,
     `Risk tolerance: ${tolerance}. Single-asset cap: ${cap} bps.${context}`,
+    ...(plan.excluded.size
+      ? [
+          `The basket is long-only and must not hold: ${[...plan.excluded.keys()].join(', ')} (the thesis excludes them or is bearish on them).`,
+        ]
+      : []),
+    ...(plan.pins.some((p) => p.keptBps > 0)
+      ? [
+          `Keep these weights exactly: ${plan.pins
+            .filter((p) => p.keptBps > 0)
+            .map((p) => `${p.tickers.join('+')} ${p.keptBps} bps`)
+            .join(', ')}.`,
+        ]
+      : []),
     `Use only these canonical token addresses on chain 4663 (ticker address):\n${registry}`,
     'Answer with JSON only, exactly this shape:',
     '{"name": string, "memo": {"title": string, "body": string}, "assets": [{"ticker": string, "tokenAddress": string, "weightBps": integer, "rationale": string}], "riskNotes": [string]}',
@@ -124,7 +136,7 @@ function allStrings(value: unknown, out: string[] = []): string[] {
 }
 
 /** Parses and checks the partner's answer text into a basket draft, or throws the right failure. */
-export function parsePartnerAnswer(answer: string, request: StrategistRequest): BasketDraft {
+export function parsePartnerAnswer(answer: string, request: StrategistRequest, plan: ThesisPlan = planThesis(request)): BasketDraft {
   const parsed = extractJson(answer);
   // The prose around the JSON counts as much as the JSON's own strings.
   const texts = parsed === undefined ? [answer] : [answer, ...allStrings(parsed)];
@@ -162,8 +174,7 @@ export function parsePartnerAnswer(answer: string, request: StrategistRequest): 
       })),
     );
   }
-  const tolerance = request.userPreferences?.riskTolerance ?? 'medium';
-  const cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
+  const { tolerance, cap } = plan;
   const problems: Array<{ code: string; message: string; path?: string }> = [];
   const seen = new Set<string>();
   let sum = 0;
@@ -179,6 +190,7 @@ export function parsePartnerAnswer(answer: string, request: StrategistRequest): 
   });
   if (sum !== 10_000) problems.push({ code: 'WEIGHTS_SUM', message: `weights sum to ${sum}, not 10000` });
   if (problems.length) throw fail('PARTNER_INVALID_OUTPUT', 'The partner basket breaks the weight rules', problems);
+  heldToTheReading(basket.assets, plan);
 
   return {
     name: basket.name.trim(),
@@ -198,6 +210,27 @@ export function parsePartnerAnswer(answer: string, request: StrategistRequest): 
     riskTolerance: tolerance,
     isDefaultBasket: false,
   };
+}
+
+/**
+ * The partner is held to the same reading as the local strategist: a basket that holds an
+ * asset the thesis excludes (or is bearish on), or moves a weight the thesis pinned, is not
+ * passed off as the answer (GUARDRAIL_REJECTED; with partner_or_mock the local basket answers
+ * instead and providerMeta says why).
+ */
+function heldToTheReading(assets: PartnerAnswer['assets'], plan: ThesisPlan): void {
+  const weightOf = new Map(assets.map((a) => [findAssetByAddress(a.tokenAddress)!.ticker, a.weightBps]));
+  const held = [...weightOf.keys()].filter((t) => plan.excluded.has(t));
+  const moved = plan.pins.filter((p) => p.keptBps > 0 && p.tickers.reduce((s, t) => s + (weightOf.get(t) ?? 0), 0) !== p.keptBps);
+  if (held.length === 0 && moved.length === 0) return;
+  const what = [
+    ...(held.length ? [`holds ${held.join(', ')}, which the thesis excludes`] : []),
+    ...(moved.length ? [`does not keep the pinned weight of ${moved.map((p) => `${p.target} (${p.keptBps} bps)`).join(', ')}`] : []),
+  ];
+  throw fail('GUARDRAIL_REJECTED', `The partner basket ${what.join(' and ')}; it was discarded`, [
+    ...held.map((t) => ({ code: 'EXCLUDED_ASSET', message: `${t} is excluded by the thesis`, path: 'assets' })),
+    ...moved.map((p) => ({ code: 'PINNED_WEIGHT_MOVED', message: `${p.target} is pinned at ${p.keptBps} bps`, path: 'assets' })),
+  ]);
 }
 
 /** Runs one prompt through the partner API and returns its answer text. */
@@ -260,8 +293,8 @@ export async function askPartner(prompt: string, options: PartnerClientOptions):
   }
 }
 
-/** The partner's basket draft for a request. */
-export async function partnerDraft(request: StrategistRequest, options: PartnerClientOptions): Promise<BasketDraft> {
-  const answer = await askPartner(composePartnerPrompt(request), options);
-  return parsePartnerAnswer(answer, request);
+/** The partner's basket draft for a request, checked against the thesis plan. */
+export async function partnerDraft(request: StrategistRequest, plan: ThesisPlan, options: PartnerClientOptions): Promise<BasketDraft> {
+  const answer = await askPartner(composePartnerPrompt(request, plan), options);
+  return parsePartnerAnswer(answer, request, plan);
 }

@@ -1,25 +1,68 @@
 /**
- * What the deterministic strategist reads in a thesis: themes (keyword sets that point at
- * registry tickers with an affinity) and directly named companies or tickers. Kept as data so
- * a reviewer can see exactly why a thesis maps to a basket.
+ * The strategist's lexicon, as data a reviewer can read: what each word of a thesis may point
+ * at. Themes (keyword sets, in English, French, German and Spanish, that point at registry
+ * tickers with an affinity), company names and their products and services, themes that no
+ * registry asset fits, and companies outside the registry. The reader (reader.ts) matches these
+ * on word boundaries, without case or accents; an entry ending in `*` matches any word that
+ * starts with it (German compounds: "Halbleiteraktien").
  */
 
 export interface Theme {
   id: string;
   label: string;
-  /** Lowercase words or phrases, matched on word boundaries. */
+  /** Words or phrases, any case, with or without accents. */
   keywords: readonly string[];
   /** Ticker → affinity (higher means more central to the theme). */
   affinity: Readonly<Record<string, number>>;
+  /**
+   * The tickers a thesis that excludes the theme leaves out. Default: every ticker of affinity
+   * 2 or more (a theme's side members, affinity 1, are not the theme).
+   */
+  members?: readonly string[];
+  /** Counts only when a weight is pinned on it ("60/40 stocks and bonds"): the word is too common otherwise. */
+  pinnedOnly?: boolean;
 }
 
 export const THEMES: readonly Theme[] = [
   {
-    id: 'ai_semiconductors',
-    label: 'AI and semiconductors',
+    id: 'ai',
+    label: 'Artificial intelligence',
     keywords: [
       'ai',
+      'a.i.',
       'artificial intelligence',
+      'generative ai',
+      'genai',
+      'machine learning',
+      'llm',
+      'llms',
+      'large language models',
+      'inference',
+      'compute',
+      'data center',
+      'data centers',
+      'datacenter',
+      'datacenters',
+      'data centre',
+      'data centres',
+      // French, German, Spanish
+      'ia',
+      'intelligence artificielle',
+      'apprentissage automatique',
+      'ki',
+      'kunstliche intelligenz',
+      'maschinelles lernen',
+      'rechenzentren',
+      'inteligencia artificial',
+      'aprendizaje automatico',
+      'centros de datos',
+    ],
+    affinity: { NVDA: 5, AMD: 3, MSFT: 3, GOOGL: 3, META: 2, PLTR: 1 },
+  },
+  {
+    id: 'semiconductors',
+    label: 'Semiconductors',
+    keywords: [
       'chip',
       'chips',
       'chipmaker',
@@ -29,24 +72,41 @@ export const THEMES: readonly Theme[] = [
       'semis',
       'gpu',
       'gpus',
-      'data center',
-      'data centers',
-      'datacenter',
-      'datacenters',
       'accelerator',
       'accelerators',
-      'machine learning',
-      'llm',
-      'llms',
-      'compute',
+      'picks and shovels',
+      'puce',
+      'puces',
+      'semi conducteur',
+      'semi conducteurs',
+      'semiconducteur',
+      'semiconducteurs',
+      'halbleiter*',
+      'chiphersteller',
+      'semiconductores',
     ],
-    affinity: { NVDA: 5, AMD: 4, MSFT: 2, GOOGL: 2, META: 1 },
+    affinity: { NVDA: 5, AMD: 5 },
   },
   {
     id: 'cloud_software',
     label: 'Cloud and software',
-    keywords: ['cloud', 'software', 'saas', 'enterprise', 'hyperscaler', 'hyperscalers', 'productivity'],
-    affinity: { MSFT: 4, AMZN: 3, GOOGL: 3, PLTR: 1 },
+    keywords: [
+      'cloud',
+      'clouds',
+      'cloud computing',
+      'software',
+      'saas',
+      'enterprise software',
+      'hyperscaler',
+      'hyperscalers',
+      'logiciel',
+      'logiciels',
+      'informatique en nuage',
+      'nuage',
+      'nube',
+      'computacion en la nube',
+    ],
+    affinity: { MSFT: 5, AMZN: 4, GOOGL: 3, PLTR: 1 },
   },
   {
     id: 'consumer',
@@ -54,16 +114,26 @@ export const THEMES: readonly Theme[] = [
     keywords: [
       'consumer',
       'consumers',
+      'consumer spending',
       'e-commerce',
       'ecommerce',
+      'online shopping',
       'retail',
       'shopping',
       'smartphone',
       'smartphones',
       'devices',
       'wearables',
+      'gadgets',
+      'consommation',
+      'commerce en ligne',
+      'konsum',
+      'onlinehandel',
+      'einzelhandel',
+      'consumo',
+      'comercio electronico',
     ],
-    affinity: { AMZN: 4, AAPL: 4 },
+    affinity: { AMZN: 5, AAPL: 4 },
   },
   {
     id: 'electric_vehicles',
@@ -73,13 +143,29 @@ export const THEMES: readonly Theme[] = [
       'evs',
       'electric vehicle',
       'electric vehicles',
-      'autonomous',
+      'electric car',
+      'electric cars',
+      'autonomous driving',
       'self-driving',
       'robotaxi',
       'robotaxis',
       'battery',
       'batteries',
       'robotics',
+      'voiture electrique',
+      'voitures electriques',
+      'vehicule electrique',
+      'vehicules electriques',
+      'elektroauto*',
+      'e autos',
+      'elektromobilitat',
+      'elektrofahrzeug*',
+      'coche electrico',
+      'coches electricos',
+      'auto electrico',
+      'autos electricos',
+      'vehiculo electrico',
+      'vehiculos electricos',
     ],
     affinity: { TSLA: 5 },
   },
@@ -88,8 +174,11 @@ export const THEMES: readonly Theme[] = [
     label: 'Crypto and digital assets',
     keywords: [
       'crypto',
+      'cryptos',
       'cryptocurrency',
+      'cryptocurrencies',
       'bitcoin',
+      'btc',
       'ethereum',
       'digital asset',
       'digital assets',
@@ -97,51 +186,140 @@ export const THEMES: readonly Theme[] = [
       'stablecoin',
       'stablecoins',
       'onchain',
+      'on-chain',
+      'web3',
+      'defi',
+      'bitcoin etf',
+      'bitcoin etfs',
+      'spot bitcoin etf',
+      'spot bitcoin etfs',
+      'cryptomonnaie',
+      'cryptomonnaies',
+      'crypto monnaie',
+      'crypto monnaies',
+      'krypto*',
+      'criptomoneda',
+      'criptomonedas',
+      'cripto',
+      'criptoactivos',
     ],
     affinity: { COIN: 5 },
   },
   {
     id: 'defense_analytics',
     label: 'Defense and data analytics',
-    keywords: ['defense', 'defence', 'government', 'analytics', 'data analytics', 'intelligence agencies'],
+    keywords: [
+      'defense',
+      'defence',
+      'defense spending',
+      'government',
+      'government contracts',
+      'military',
+      'national security',
+      'analytics',
+      'data analytics',
+      'big data',
+      'verteidigung',
+      'rustung',
+      'rustungs*',
+      'defensa',
+    ],
     affinity: { PLTR: 5 },
   },
   {
     id: 'advertising_social',
     label: 'Advertising and social media',
-    keywords: ['advertising', 'ads', 'social media', 'social', 'digital ads', 'search'],
-    affinity: { META: 4, GOOGL: 3 },
+    keywords: [
+      'advertising',
+      'ads',
+      'ad market',
+      'digital ads',
+      'digital advertising',
+      'online ads',
+      'social media',
+      'social network',
+      'social networks',
+      'search',
+      'publicite',
+      'reseaux sociaux',
+      'werbung',
+      'soziale medien',
+      'soziale netzwerke',
+      'publicidad',
+      'redes sociales',
+    ],
+    affinity: { META: 5, GOOGL: 4 },
   },
   {
     id: 'megacap_tech',
     label: 'Mega-cap technology',
-    keywords: ['big tech', 'mega cap', 'mega-cap', 'megacap', 'magnificent seven', 'magnificent 7', 'tech giants', 'technology', 'tech'],
-    affinity: { AAPL: 3, MSFT: 3, GOOGL: 3, AMZN: 3, META: 2, NVDA: 2 },
+    keywords: [
+      'big tech',
+      'mega cap',
+      'mega caps',
+      'megacap',
+      'megacaps',
+      'mega-cap tech',
+      'large cap tech',
+      'magnificent seven',
+      'magnificent 7',
+      'mag 7',
+      'mag7',
+      'faang',
+      'tech giants',
+      'technology',
+      'tech',
+      'tech stocks',
+      'geants de la tech',
+      'grandes entreprises technologiques',
+      'technologie',
+      'technologies',
+      'tech riesen',
+      'techriesen',
+      'tech giganten',
+      'technologiewerte',
+      'tecnologia',
+      'tecnologicas',
+      'gigantes tecnologicos',
+    ],
+    affinity: { AAPL: 4, MSFT: 4, GOOGL: 4, AMZN: 4, META: 3, NVDA: 3 },
+    members: ['AAPL', 'MSFT', 'GOOGL', 'AMZN', 'META', 'NVDA', 'QQQ'],
   },
   {
-    id: 'defensive_index',
-    label: 'Defensive index exposure',
+    id: 'broad_index',
+    label: 'Broad index exposure',
     keywords: [
-      'defensive',
       'index',
       'indexes',
       'indices',
+      'index fund',
+      'index funds',
       'broad market',
       'diversified',
       'diversification',
       'etf',
       'etfs',
       'passive',
-      'low volatility',
-      'conservative',
-      'safety',
-      'stable',
-      'preserve',
-      'preservation',
-      'recession',
-      'downturn',
+      'total market',
+      'indice',
+      'indices',
+      'fonds indiciel',
+      'fonds indiciels',
+      'diversifie',
+      'indizes',
+      'indexfonds',
+      'breiter markt',
+      'diversifiziert',
+      'indexado',
+      'diversificado',
     ],
-    affinity: { SPY: 5, SGOV: 3, QQQ: 2 },
+    affinity: { SPY: 5, QQQ: 3, SGOV: 1 },
+  },
+  {
+    id: 'defensive',
+    label: 'Defensive positioning',
+    keywords: ['defensive', 'recession', 'downturn', 'low volatility', 'defensif', 'defensiv', 'rezession', 'defensivo', 'recesion'],
+    affinity: { SGOV: 4, SPY: 4 },
   },
   {
     id: 'treasuries_cash',
@@ -151,63 +329,331 @@ export const THEMES: readonly Theme[] = [
       'treasuries',
       't-bill',
       't-bills',
+      'treasury bill',
+      'treasury bills',
       'bond',
       'bonds',
-      'rates',
-      'interest rates',
       'cash',
+      'cash like',
       'money market',
+      'money markets',
       'short duration',
+      'fixed income',
+      'government bonds',
+      'bons du tresor',
+      'obligation',
+      'obligations',
+      'liquidites',
+      'monetaire',
+      'staatsanleihe*',
+      'anleihe*',
+      'bargeld',
+      'tagesgeld',
+      'geldmarkt',
+      'bonos del tesoro',
+      'letras del tesoro',
+      'bono',
+      'bonos',
+      'efectivo',
+      'liquidez',
+      'renta fija',
     ],
-    affinity: { SGOV: 5, SPY: 1 },
+    affinity: { SGOV: 5 },
   },
   {
     id: 'commodities',
     label: 'Commodities and inflation hedges',
-    keywords: ['commodity', 'commodities', 'inflation', 'precious metal', 'precious metals', 'metals', 'hard assets', 'hedge'],
+    keywords: [
+      'commodity',
+      'commodities',
+      'inflation',
+      'inflation hedge',
+      'precious metal',
+      'precious metals',
+      'metals',
+      'hard assets',
+      'real assets',
+      'raw materials',
+      'matieres premieres',
+      'metaux precieux',
+      'rohstoff*',
+      'edelmetall*',
+      'materias primas',
+      'inflacion',
+      'metales preciosos',
+    ],
     affinity: { SLV: 4, USO: 3 },
   },
   {
     id: 'energy',
     label: 'Energy and oil',
-    keywords: ['energy', 'oil', 'crude', 'opec', 'gasoline', 'drilling'],
+    keywords: [
+      'energy',
+      'oil',
+      'crude',
+      'crude oil',
+      'opec',
+      'gasoline',
+      'drilling',
+      'oil price',
+      'oil prices',
+      'petroleum',
+      'brent',
+      'wti',
+      'energie',
+      'petrole',
+      'ol',
+      'erdol',
+      'olpreis',
+      'olaktien',
+      'olkonzerne',
+      'energia',
+      'petroleo',
+      'crudo',
+    ],
     affinity: { USO: 5 },
   },
   {
     id: 'growth',
     label: 'Growth and the Nasdaq',
-    keywords: ['growth', 'innovation', 'innovative', 'disruption', 'disruptive'],
-    affinity: { QQQ: 4, NVDA: 1, TSLA: 1 },
+    keywords: [
+      'growth',
+      'growth stocks',
+      'high growth',
+      'innovation',
+      'innovative',
+      'disruption',
+      'disruptive',
+      'croissance',
+      'wachstum*',
+      'crecimiento',
+      'innovacion',
+    ],
+    affinity: { QQQ: 5, NVDA: 2, TSLA: 2, PLTR: 1 },
+  },
+  {
+    id: 'everything',
+    label: 'The whole registry',
+    keywords: ['everything', 'all sectors', 'whole market', 'the whole market', 'the entire market', 'a bit of everything'],
+    affinity: {
+      SPY: 5,
+      QQQ: 3,
+      SGOV: 3,
+      MSFT: 2,
+      AAPL: 2,
+      GOOGL: 2,
+      AMZN: 2,
+      NVDA: 2,
+      META: 1,
+      SLV: 1,
+      USO: 1,
+      AMD: 1,
+      TSLA: 1,
+      PLTR: 1,
+      COIN: 1,
+    },
+    members: ['SPY', 'QQQ', 'SGOV', 'MSFT', 'AAPL', 'GOOGL', 'AMZN', 'NVDA', 'META', 'SLV', 'USO', 'AMD', 'TSLA', 'PLTR', 'COIN'],
+  },
+  {
+    id: 'broad_equities',
+    label: 'Broad equities',
+    keywords: ['stocks', 'equities', 'equity', 'shares', 'the stock market', 'actions', 'aktien', 'acciones'],
+    affinity: { SPY: 5, QQQ: 3 },
+    pinnedOnly: true,
   },
 ];
 
-/** Company names and aliases that name one registry ticker directly (lowercase). */
-export const COMPANY_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  AAPL: ['apple', 'iphone', 'iphones'],
-  AMD: ['advanced micro devices', 'radeon', 'ryzen'],
-  AMZN: ['amazon', 'aws'],
-  COIN: ['coinbase'],
-  GOOGL: ['alphabet', 'google', 'youtube'],
-  META: ['meta platforms', 'facebook', 'instagram', 'whatsapp'],
-  MSFT: ['microsoft', 'azure'],
-  NVDA: ['nvidia'],
-  PLTR: ['palantir'],
-  TSLA: ['tesla'],
-  SPY: ['s&p 500', 's&p500', 's&p'],
-  QQQ: ['nasdaq-100', 'nasdaq 100', 'nasdaq'],
-  SGOV: ['t-bill etf', 'treasury bill etf'],
-  SLV: ['silver'],
-  USO: ['oil fund', 'united states oil fund'],
+/** Company names, products and services that name one registry ticker (a thesis "about iPhones" is about AAPL). */
+export const COMPANY_ALIASES: Readonly<Record<string, { companies: readonly string[]; products: readonly string[] }>> = {
+  AAPL: {
+    companies: ['apple', 'apple inc', 'tim cook'],
+    products: [
+      'iphone',
+      'iphones',
+      'ipad',
+      'ipads',
+      'macbook',
+      'macbooks',
+      'airpods',
+      'apple watch',
+      'vision pro',
+      'app store',
+      'ios',
+      'mac',
+    ],
+  },
+  AMD: {
+    companies: ['amd', 'advanced micro devices', 'lisa su', 'xilinx'],
+    products: ['radeon', 'ryzen', 'epyc', 'mi300', 'mi300x'],
+  },
+  AMZN: {
+    companies: ['amazon', 'amazon.com', 'bezos', 'jeff bezos', 'andy jassy'],
+    products: ['aws', 'amazon web services', 'prime video', 'amazon prime', 'alexa', 'kindle', 'whole foods'],
+  },
+  COIN: { companies: ['coinbase'], products: [] },
+  GOOGL: {
+    companies: ['alphabet', 'google', 'goog', 'sundar pichai', 'deepmind'],
+    products: ['youtube', 'gmail', 'android', 'waymo', 'gemini', 'google cloud', 'google search', 'chrome'],
+  },
+  META: {
+    companies: ['meta platforms', 'facebook', 'zuckerberg', 'mark zuckerberg'],
+    products: ['instagram', 'whatsapp', 'oculus', 'meta quest', 'instagram reels', 'messenger'],
+  },
+  MSFT: {
+    companies: ['microsoft', 'satya nadella', 'nadella', 'activision'],
+    products: [
+      'azure',
+      'xbox',
+      'microsoft windows',
+      'office 365',
+      'microsoft 365',
+      'copilot',
+      'github',
+      'linkedin',
+      'bing',
+      // OpenAI's models reach the registry through Microsoft, its largest backer and cloud.
+      'openai',
+      'open ai',
+      'chatgpt',
+      'chat gpt',
+      'gpt',
+    ],
+  },
+  NVDA: {
+    companies: ['nvidia', 'jensen huang'],
+    products: ['cuda', 'geforce', 'blackwell', 'h100', 'h200', 'b200', 'dgx', 'rtx'],
+  },
+  PLTR: { companies: ['palantir', 'alex karp'], products: ['palantir aip', 'gotham'] },
+  TSLA: {
+    companies: ['tesla', 'elon musk', 'musk'],
+    products: [
+      'cybertruck',
+      'model y',
+      'model 3',
+      'model s',
+      'model x',
+      'powerwall',
+      'megapack',
+      'full self-driving',
+      'fsd',
+      'optimus',
+      'supercharger',
+      'superchargers',
+    ],
+  },
+  SPY: { companies: ['s&p 500', 's&p500', 's&p', 'sp500', 'sp 500', 'spx', 'the s&p', 'spdr'], products: [] },
+  QQQ: { companies: ['nasdaq-100', 'nasdaq 100', 'nasdaq', 'ndx', 'invesco qqq'], products: [] },
+  SGOV: { companies: ['t-bill etf', 'treasury bill etf', 'sgov'], products: [] },
+  SLV: { companies: ['silver', 'silver etf', 'silber', 'plata'], products: [] },
+  USO: { companies: ['oil fund', 'united states oil fund', 'oil etf'], products: [] },
 };
 
-/** Used when a thesis names nothing the strategist recognises. */
-export const DEFAULT_BASKET: Readonly<Record<string, number>> = { SPY: 5, QQQ: 3, SGOV: 3, MSFT: 2, AAPL: 2, GOOGL: 1 };
+/** Tickers that count in lower case too ("nvda"); "spy", "coin" and "meta" are words first, so they count only in capitals or with `$`. */
+export const LOWERCASE_TICKERS: readonly string[] = ['AAPL', 'AMZN', 'GOOGL', 'MSFT', 'NVDA', 'PLTR', 'TSLA', 'QQQ', 'SGOV', 'SLV'];
 
-/** The order in which assets are added when a cap needs more positions than the thesis gives. */
+/**
+ * Themes and companies no registry asset fits: the answer says so in plain words instead of
+ * substituting a neighbouring theme (uranium is not AI chips, gold is not silver).
+ */
+export const NO_REGISTRY_FIT: Readonly<Record<string, readonly string[]>> = {
+  uranium: ['uranium', 'uranio', 'uran', 'cameco'],
+  'nuclear energy': ['nuclear', 'nuclear power', 'nuclear energy', 'nucleaire', 'kernenergie', 'atomkraft', 'atomenergie'],
+  biotech: ['biotech', 'biotechs', 'biotechnology', 'gene editing', 'genomics', 'biotechnologie', 'biotecnologia'],
+  healthcare: ['healthcare', 'health care', 'medical', 'medtech', 'hospitals', 'sante', 'gesundheit*', 'salud', 'sanidad'],
+  pharma: ['pharma', 'big pharma', 'pharmaceutical', 'pharmaceuticals', 'drugmakers', 'pharmaindustrie', 'farmaceuticas', 'pharmacie'],
+  China: ['china', 'chinese', 'chine', 'chinois', 'chinoise', 'chinesisch*', 'chino', 'china stocks'],
+  India: ['india', 'indian', 'inde', 'indien'],
+  Japan: ['japan', 'japanese', 'japon', 'japonais', 'japanisch*', 'japones', 'japonesa'],
+  Europe: ['europe', 'european', 'europa', 'europaisch*', 'europeo', 'europeos', 'europeen', 'europeens'],
+  'emerging markets': ['emerging markets', 'emerging market', 'marches emergents', 'schwellenlander', 'mercados emergentes'],
+  gold: ['gold', 'gold miners', 'goldminen', 'oro'],
+  copper: ['copper', 'kupfer', 'cobre', 'cuivre'],
+  lithium: ['lithium', 'litio'],
+  'real estate': ['real estate', 'reit', 'reits', 'housing', 'immobilier', 'immobilien', 'inmobiliario', 'bienes raices'],
+  banks: ['banks', 'banking', 'bank stocks', 'financials', 'banques', 'banken', 'bancos'],
+  'renewable energy': [
+    'renewables',
+    'renewable energy',
+    'clean energy',
+    'green energy',
+    'solar',
+    'solar energy',
+    'wind',
+    'wind power',
+    'wind energy',
+    'hydrogen',
+    'energies renouvelables',
+    'erneuerbare*',
+    'solarenergie',
+    'windkraft',
+    'energias renovables',
+    'renovables',
+  ],
+  'natural gas': ['natural gas', 'lng', 'gaz naturel', 'erdgas', 'gas natural'],
+  utilities: ['utilities'],
+  'small caps': ['small caps', 'small cap', 'small-cap stocks', 'russell 2000'],
+  'long-duration bonds': [
+    'long bonds',
+    'long duration',
+    'long-duration bonds',
+    'long-term bonds',
+    '20-year treasuries',
+    '30-year treasuries',
+    'tlt',
+  ],
+  airlines: ['airlines', 'airline stocks', 'travel stocks'],
+  cybersecurity: ['cybersecurity', 'cyber security'],
+  'quantum computing': ['quantum', 'quantum computing'],
+  agriculture: ['agriculture', 'farmland', 'wheat'],
+  cannabis: ['cannabis'],
+  Intel: ['intel'],
+  TSMC: ['tsmc', 'taiwan semiconductor'],
+  ASML: ['asml'],
+  Broadcom: ['broadcom'],
+  Qualcomm: ['qualcomm'],
+  Micron: ['micron'],
+  Netflix: ['netflix'],
+  'Berkshire Hathaway': ['berkshire', 'berkshire hathaway'],
+  JPMorgan: ['jpmorgan', 'jp morgan'],
+  'Exxon Mobil': ['exxon', 'exxonmobil', 'exxon mobil'],
+  Chevron: ['chevron'],
+  Pfizer: ['pfizer'],
+  'Eli Lilly': ['eli lilly', 'lilly'],
+  'Novo Nordisk': ['novo nordisk'],
+  Oracle: ['oracle'],
+  Salesforce: ['salesforce'],
+  Adobe: ['adobe'],
+  Shopify: ['shopify'],
+  Uber: ['uber'],
+  Disney: ['disney'],
+  Walmart: ['walmart'],
+  Costco: ['costco'],
+  MicroStrategy: ['microstrategy', 'mstr'],
+  Robinhood: ['robinhood'],
+  Rivian: ['rivian'],
+  BYD: ['byd'],
+  Alibaba: ['alibaba'],
+  Samsung: ['samsung'],
+  Boeing: ['boeing'],
+  'Lockheed Martin': ['lockheed', 'lockheed martin'],
+  PayPal: ['paypal'],
+  Visa: ['visa'],
+  Mastercard: ['mastercard'],
+};
+
+/** Used when a thesis asks for no holding the strategist can express. */
+export const DEFAULT_BASKET: Readonly<Record<string, number>> = { SPY: 5, QQQ: 3, SGOV: 3, MSFT: 2, AAPL: 2, GOOGL: 1 };
+/** The default basket of a low risk tolerance: cash-like and broad first. */
+export const CONSERVATIVE_BASKET: Readonly<Record<string, number>> = { SGOV: 5, SPY: 4, QQQ: 2, MSFT: 1, AAPL: 1 };
+
+/**
+ * Fillers, in the order they are added when the single-asset cap needs more positions than
+ * the thesis gives: the broadest and most neutral first (cash-like first for a low risk tolerance).
+ */
 export const FILLER_ORDER: readonly string[] = [
   'SPY',
-  'QQQ',
   'SGOV',
+  'QQQ',
   'MSFT',
   'AAPL',
   'GOOGL',
@@ -221,53 +667,18 @@ export const FILLER_ORDER: readonly string[] = [
   'PLTR',
   'COIN',
 ];
+export const LOW_RISK_FILLER_ORDER: readonly string[] = [
+  'SGOV',
+  'SPY',
+  'QQQ',
+  ...FILLER_ORDER.filter((t) => !['SGOV', 'SPY', 'QQQ'].includes(t)),
+];
 
-export interface ThemeHit {
-  theme: Theme;
-  matched: string[];
-}
-
-export interface ThesisReading {
-  themes: ThemeHit[];
-  /** Tickers named directly (by symbol, $symbol or company name), in order of first mention. */
-  namedTickers: string[];
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function phraseRegex(phrase: string): RegExp {
-  return new RegExp(`(?<![a-z0-9&$-])${escapeRe(phrase)}(?![a-z0-9&-])`, 'i');
-}
-
-const THEME_MATCHERS = THEMES.map((theme) => ({ theme, matchers: theme.keywords.map((k) => [k, phraseRegex(k)] as const) }));
-const ALIAS_MATCHERS = Object.entries(COMPANY_ALIASES).flatMap(([ticker, aliases]) =>
-  aliases.map((a) => [ticker, phraseRegex(a)] as const),
-);
-
-/** Reads themes and named tickers from a thesis. Pure and deterministic. */
-export function readThesis(thesis: string, tickers: readonly string[]): ThesisReading {
-  const text = thesis.normalize('NFKC');
-  const lower = text.toLowerCase();
-  const themes: ThemeHit[] = [];
-  for (const { theme, matchers } of THEME_MATCHERS) {
-    const matched = matchers.filter(([, re]) => re.test(lower)).map(([k]) => k);
-    if (matched.length) themes.push({ theme, matched });
-  }
-  const mentions: Array<{ ticker: string; at: number }> = [];
-  for (const ticker of tickers) {
-    // An upper-case symbol, or any case with a `$` in front ("$nvda"); "meta" in prose is not META.
-    const symbol = new RegExp(`(?<![A-Za-z0-9])(?:\\$${escapeRe(ticker)}|${escapeRe(ticker)})(?![A-Za-z0-9])`, 'g');
-    const dollar = new RegExp(`\\$${escapeRe(ticker)}(?![A-Za-z0-9])`, 'i');
-    const m = symbol.exec(text) ?? dollar.exec(text);
-    if (m) mentions.push({ ticker, at: m.index });
-  }
-  for (const [ticker, re] of ALIAS_MATCHERS) {
-    const m = re.exec(lower);
-    if (m) mentions.push({ ticker, at: m.index });
-  }
-  mentions.sort((a, b) => a.at - b.at || (a.ticker < b.ticker ? -1 : 1));
-  const namedTickers = [...new Set(mentions.map((m) => m.ticker))];
-  return { themes, namedTickers };
+/** The tickers a thesis that excludes a theme leaves out. */
+export function themeMembers(theme: Theme): string[] {
+  return theme.members
+    ? [...theme.members]
+    : Object.entries(theme.affinity)
+        .filter(([, a]) => a >= 2)
+        .map(([t]) => t);
 }

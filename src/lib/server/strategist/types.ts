@@ -76,6 +76,55 @@ export interface StrategistScore {
   documentation: number;
 }
 
+/** The version of the thesis reader whose reading an answer carries (bumped when a rule changes). */
+export const READER_VERSION = 'svc-thesis-reader-1.0.0';
+
+/**
+ * How the thesis was read (docs/coil-tooling.md#how-a-thesis-is-read): one place in every
+ * strategist answer, whichever provider built the basket, so a misreading is visible.
+ */
+export const thesisReadingSchema = z
+  .object({
+    reader: z.literal(READER_VERSION),
+    matched: z
+      .array(
+        z.object({
+          text: z.string().describe('the words as written in the thesis'),
+          kind: z.enum(['ticker', 'company', 'product', 'theme', 'no registry fit']),
+          means: z.string().describe('what the words were read as: a ticker, a theme, or a theme no registry asset fits'),
+          tickers: z.array(z.string()).describe('the registry tickers the words point at (none for a theme no asset fits)'),
+          polarity: z.enum(['include', 'exclude', 'bearish']).describe('bearish: a view a long-only basket cannot hold, so it is left out'),
+          cue: z.string().optional().describe('the words that made it excluded or bearish'),
+          scope: z.enum(['only', 'mostly', 'a little']).optional(),
+          readAs: z.string().optional().describe('a misspelling, read as this word'),
+          pinnedBps: z.number().int().optional().describe('the weight the thesis asked for'),
+        }),
+      )
+      .describe('every word or phrase the reader matched, in the order of the thesis'),
+    included: z.array(z.string()).describe('the tickers the thesis asked for, after exclusions'),
+    excluded: z.array(z.object({ ticker: z.string(), because: z.string() })).describe('the tickers the basket never holds, and why'),
+    pinned: z
+      .array(
+        z.object({
+          target: z.string(),
+          tickers: z.array(z.string()),
+          askedBps: z.number().int(),
+          keptBps: z.number().int(),
+          movedBy: z.enum(['cap', 'sum', 'excluded']).optional().describe('the rule that moved the weight (absent when kept exactly)'),
+        }),
+      )
+      .describe('weights the thesis pinned, as asked and as kept'),
+    only: z.boolean().describe('the thesis asked for only what it names ("only", "just")'),
+    stance: z.enum(['bullish', 'bearish', 'mixed', 'neutral']),
+    riskWords: z.array(z.object({ text: z.string(), tolerance: z.enum(RISK_TOLERANCES) })),
+    riskTolerance: z.object({ value: z.enum(RISK_TOLERANCES), source: z.enum(['userPreferences', 'thesis', 'default']) }),
+    noRegistryFit: z.array(z.string()).describe('themes or companies the thesis asked for that no registry asset fits'),
+    notUnderstood: z.array(z.string()).describe('words the reader did not understand'),
+  })
+  .describe('How the thesis was read: matched words, included, excluded, pinned weights, stance, risk words, words not understood');
+
+export type ThesisReading = z.output<typeof thesisReadingSchema>;
+
 export interface StrategistResponse {
   manifest: Coil;
   memo: Memo;
@@ -83,6 +132,7 @@ export interface StrategistResponse {
   score: StrategistScore;
   providerMeta: ProviderMeta;
   disclaimers: string[];
+  reading: ThesisReading;
   /** Present for `brokerage-mcp-plan`: steps the user's own brokerage MCP could follow. */
   plan?: { compileOnly: true; steps: string[] };
 }

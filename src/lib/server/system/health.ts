@@ -1,4 +1,8 @@
-/** Service mode and feature flags (interface 4.1 `GET /api/health`): booleans only, never values. */
+/**
+ * Service mode and feature flags (interface 4.1 `GET /api/health`): booleans only, never values.
+ * Every flag is configuration (what is set or switched on), never a live state: whether a
+ * dependency answers is readiness's (system/dependency-checks.ts).
+ */
 import { laneState, type StockLaneConfig } from '../stocks/lane';
 import type { StrategistProvider } from '../strategist/types';
 
@@ -26,7 +30,9 @@ export function featureFlags(cfg: HealthSettings) {
     brokerChainRpcConfigured: Boolean(cfg.brokerChainRpcUrl),
     facilitatorEnabled: cfg.facilitator.enabled,
     facilitatorConfigured: Boolean(cfg.facilitator.apiKey && cfg.facilitator.url),
-    sharedRateLimitStore: Boolean(cfg.redisUrl),
+    // Configured, not shared: whether Redis answers (and so whether the count is shared right
+    // now) is a live check of GET /api/readiness.
+    sharedRateLimitStoreConfigured: Boolean(cfg.redisUrl),
     liveOrderPlacement: false as const,
     custodyHeld: false as const,
   };

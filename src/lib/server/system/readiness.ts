@@ -1,6 +1,7 @@
 /**
  * Production readiness (interface 4.1 `GET /api/readiness`): states only, never values. Every
- * probe has a timeout; a failed probe is reported as failed, never as healthy.
+ * probe has a timeout; a failed probe is reported as failed, never as healthy. The live state of
+ * each dependency and the overall state: system/dependency-checks.ts.
  */
 import type { BrokerChainClient } from '../chain-client';
 import { BROKER_CHAIN_ID } from '../registry';
@@ -42,10 +43,4 @@ export function x402ProviderStates(cfg: { facilitator: { enabled: boolean; apiKe
 export function deploymentCommit(configured: string | undefined): string {
   if (configured && /^[0-9a-f]{7,40}$/i.test(configured)) return configured;
   return typeof __SVC_BUILD_COMMIT__ === 'string' ? __SVC_BUILD_COMMIT__ : 'unknown';
-}
-
-export function overallReadiness(db: DatabaseProbe, chain: ChainState): 'ready' | 'degraded' | 'not_ready' {
-  if (!db.reachable || db.migrations === 'pending' || db.migrations === 'unknown') return 'not_ready';
-  if (chain === 'unreachable' || chain === 'wrong_chain') return 'degraded';
-  return 'ready';
 }

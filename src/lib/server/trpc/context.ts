@@ -43,6 +43,11 @@ export interface RequestContext {
   config: ServiceConfig;
   /** The caller's wallet session (read once, on first use), or null when anonymous. */
   getSession: () => Promise<SessionInfo | null>;
+  /**
+   * An MCP tool call: it sends nothing of the caller's to an outside party (interface 4.9),
+   * so a procedure that would ask the partner answers locally instead (docs/mcp-tools.md).
+   */
+  transmitsNothing: boolean;
 }
 
 /** The request facts a context is built from, without any HTTP framework. */
@@ -56,6 +61,8 @@ export interface InnerContextOptions {
   /** Absent for callers without cookies (the MCP doors): no session, nothing can be set. */
   cookies?: CookieJar;
   config?: ServiceConfig;
+  /** Set by the MCP doors (`RequestContext.transmitsNothing`). */
+  transmitsNothing?: boolean;
 }
 
 /**
@@ -77,5 +84,6 @@ export function createInnerContext(options: InnerContextOptions): RequestContext
     answerTime: answerTimeOfServer(options.serverTime),
     config: options.config ?? config(),
     getSession: () => (session ??= options.cookies ? resolveSession(cookies, options.serverTime) : Promise.resolve(null)),
+    transmitsNothing: options.transmitsNothing === true,
   };
 }

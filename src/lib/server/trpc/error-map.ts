@@ -4,6 +4,7 @@
  */
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable';
 import { findSvcError, SvcError, type ErrorIssue } from '../errors';
 import type { SvcMeta } from './init';
 
@@ -20,7 +21,9 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   INPUT_INVALID: 400,
   NOW_ISO_INVALID: 400,
   INPUT_TEXT_INVALID: 400,
+  INPUT_NUMBER_INVALID: 400,
   PATH_MALFORMED: 400,
+  BATCH_TOO_LARGE: 400,
   CREDENTIAL_FIELD_REJECTED: 400,
   UNPROCESSABLE: 422,
   UNAUTHORIZED: 401,
@@ -39,6 +42,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   PROMPT_REQUIRED: 400,
   PROMPT_TOO_LONG: 400,
   PREFERENCES_INFEASIBLE: 400,
+  THESIS_NOT_EXPRESSIBLE: 422,
   RECEIPT_SHAPE: 400,
   MANIFEST_NOT_FOUND: 404,
   RECEIPT_NOT_FOUND: 404,
@@ -158,6 +162,9 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   ORIGIN_MISMATCH: 403,
   COIL_NOT_FOUND: 404,
   SIWE_SIGNATURE_CHECK_UNAVAILABLE: 503,
+
+  // --- the database ---
+  DATABASE_UNAVAILABLE: 503,
 };
 
 const TRPC_FALLBACK: Record<string, { status: number; code: string }> = {
@@ -254,11 +261,13 @@ function inputErrorCode(meta: SvcMeta | undefined, issues: ErrorIssue[]): string
 /**
  * Normalises anything thrown while answering into a SvcError: our own errors keep their
  * code; zod input failures become 400 with field-level issues; tRPC's own errors map by
- * class; anything else is an internal error whose details are not disclosed.
+ * class; a database that did not answer is 503 DATABASE_UNAVAILABLE (db/unavailable.ts);
+ * anything else is an internal error whose details are not disclosed.
  */
 export function toSvcError(error: unknown, meta: SvcMeta | undefined): SvcError {
   const own = findSvcError(error);
   if (own) return own;
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   if (error instanceof TRPCError) {
     const cause = error.cause;
     if (error.code === 'BAD_REQUEST' && cause instanceof ZodError) {

@@ -2,28 +2,40 @@
  * The two HTTP faces of the one router: REST paths under /api, dispatched through the route
  * table to tRPC's server-side caller, and the tRPC endpoint for the typed client (/trpc). Both
  * shape errors into the spec's envelopes here, once. The request has already passed the
- * front's rules (http/front.ts): body read and parsed, guards, rate limit. trpc-to-openapi
- * only writes the OpenAPI document (trpc/openapi.ts).
+ * front's rules (http/front.ts): body read and parsed, guards. Each procedure call is counted
+ * by the rate limit in the service middleware (trpc/init.ts); an answer served from memory
+ * instead of a call is counted here. trpc-to-openapi only writes the OpenAPI document
+ * (trpc/openapi.ts).
  */
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { ServerTime } from '../clock';
 import { SvcError } from '../errors';
-import { findLoneSurrogate } from '../guards/input-text';
+import { findMalformedInput } from '../guards/input-text';
 import { scanForExecutionClaims } from '../guards/output-guard';
 import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from '../http/answer';
 import type { RequestCookieJar } from '../http/cookie-jar';
-import { createInnerContext, type HeaderReader } from './context';
-import { statusForCode, toSvcError } from './error-map';
-import { INVARIANTS, STAMPED_FAMILIES, type RouteFamily } from './init';
-import { RouteIndex, buildRouteTable, procedureRecord, type RouteEntry } from './route-table';
+import { countCall } from '../http/rate-limit';
+import { createInnerContext, type HeaderReader, type HeaderWriter, type RequestContext } from './context';
+import { asTrpcError, statusForCode, toSvcError } from './error-map';
+import { errorOfCall, INVARIANTS, type SvcMeta } from './init';
+import { RouteIndex, buildRouteTable, procedureRecord, rateKeyOf, type RouteEntry } from './route-table';
 import { appRouter, callProcedureAt } from './router';
 
 export const routeIndex = new RouteIndex(buildRouteTable(procedureRecord(appRouter)));
 
 export const TRPC_PREFIX = '/trpc';
 
-/** The REST error body of interface 7, stamped with the invariants for the stamped families. */
-export function restErrorBody(error: SvcError, family: RouteFamily | undefined): Record<string, unknown> {
+/**
+ * The most calls one /trpc batch may carry. A larger batch runs none of them, and each of its
+ * calls is answered 400 BATCH_TOO_LARGE in the batch's own shape (docs/api.md#batches).
+ */
+export const MAX_BATCH_CALLS = 50;
+
+/**
+ * The REST error body of interface 7, with the invariants when the error answers a tool or
+ * autonomy call (`errorOfCall`, trpc/init.ts).
+ */
+export function restErrorBody(error: SvcError): Record<string, unknown> {
   const body =
     error.body ??
     ({
@@ -35,16 +47,16 @@ export function restErrorBody(error: SvcError, family: RouteFamily | undefined):
         ),
       },
     } as Record<string, unknown>);
-  return family && STAMPED_FAMILIES.has(family) ? { ...body, ...INVARIANTS } : body;
+  return error.invariants ? { ...body, ...INVARIANTS } : body;
 }
 
-export function restErrorAnswer(error: SvcError, family: RouteFamily | undefined, extraHeaders: AnswerHeaders = {}): ApiAnswer {
-  return jsonAnswer(statusForCode(error.code), JSON.stringify(restErrorBody(error, family)), { ...extraHeaders, ...error.headers });
+export function restErrorAnswer(error: SvcError, extraHeaders: AnswerHeaders = {}): ApiAnswer {
+  return jsonAnswer(statusForCode(error.code), JSON.stringify(restErrorBody(error)), { ...extraHeaders, ...error.headers });
 }
 
 /**
- * An error raised before tRPC runs (body, guard, rate limit) for a /trpc call, in the
- * shape the typed client decodes (a JSON-RPC style error with our code in `data`).
+ * An error raised before tRPC runs (body, guard, a counter already refused) for a /trpc
+ * call, in the shape the typed client decodes (a JSON-RPC style error with our code in `data`).
  */
 export function trpcErrorAnswer(error: SvcError): ApiAnswer {
   const status = statusForCode(error.code);
@@ -116,16 +128,16 @@ const unpaidChallenges = new Map<string, { body: string; headers: AnswerHeaders 
 /**
  * Whether nothing of this request but its path can change the answer of an `unpaidChallenge`
  * procedure: no payment header, no query string (`nowIso` may come from there), no `nowIso`
- * in the body (a malformed one is a 400), and no lone surrogate anywhere in the input (the
- * service middleware's 400, trpc/init.ts). Any other field is the service's own input, which
- * is only read once a payment is presented.
+ * in the body (a malformed one is a 400), and no lone surrogate or out-of-range number
+ * anywhere in the input (the service middleware's 400, trpc/init.ts). Any other field is the
+ * service's own input, which is only read once a payment is presented.
  */
 function answeredByPathAlone(request: DispatchRequest, paymentHeaders: readonly string[], input: Record<string, unknown>): boolean {
   return (
     request.url.search === '' &&
     paymentHeaders.every((name) => request.headers.get(name) === null) &&
     !Object.hasOwn(input, 'nowIso') &&
-    findLoneSurrogate(input) === undefined
+    findMalformedInput(input) === undefined
   );
 }
 
@@ -136,7 +148,7 @@ export async function answerRest(
 ): Promise<ApiAnswer> {
   const { route, pathParams } = resolved;
   if (route.meta.staticAnswer && request.url.search === '') {
-    return rememberedAnswer(staticAnswers, route.procedurePath, 200, () => callRest(request, resolved));
+    return rememberedAnswer(request, route, staticAnswers, route.procedurePath, 200, () => callRest(request, resolved));
   }
   const challenge = route.meta.unpaidChallenge;
   if (challenge) {
@@ -145,6 +157,8 @@ export async function answerRest(
       // Kept only when no string of it reads as an execution claim: the guard then never
       // looked at the caller's words, so this caller's words could not have changed it.
       return rememberedAnswer(
+        request,
+        route,
         unpaidChallenges,
         `${route.procedurePath} ${JSON.stringify(pathParams)}`,
         402,
@@ -158,9 +172,12 @@ export async function answerRest(
 
 /**
  * The remembered answer under `key`, or the answer of `call`, remembered when it has the
- * expected status, sets no cookie and passes `keep`.
+ * expected status, sets no cookie and passes `keep`. A remembered answer stands for a call of
+ * the route's procedure, so it counts against that procedure's limit as the call would.
  */
 async function rememberedAnswer(
+  request: DispatchRequest,
+  route: RouteEntry,
   memo: Map<string, { body: string; headers: AnswerHeaders }>,
   key: string,
   status: number,
@@ -168,7 +185,15 @@ async function rememberedAnswer(
   keep: (answer: ApiAnswer) => boolean = () => true,
 ): Promise<ApiAnswer> {
   const known = memo.get(key);
-  if (known) return jsonAnswer(status, known.body, { ...known.headers });
+  if (known) {
+    try {
+      await countCall(request.clientAddress, route.rateKey);
+    } catch (error) {
+      if (!(error instanceof SvcError)) throw error;
+      return restErrorAnswer(errorOfCall(error, route.meta));
+    }
+    return jsonAnswer(status, known.body, { ...known.headers });
+  }
   const answer = await call();
   if (answer.status === status && !('set-cookie' in answer.headers) && keep(answer)) {
     const { 'content-type': _type, ...headers } = answer.headers;
@@ -177,10 +202,9 @@ async function rememberedAnswer(
   return answer;
 }
 
-async function callRest(request: DispatchRequest, resolved: { route: RouteEntry; pathParams: Record<string, string> }): Promise<ApiAnswer> {
-  const { route, pathParams } = resolved;
-  const resHeaders = new AnswerHeaderBag();
-  const context = createInnerContext({
+/** The procedure context of a request that passed the front (`resHeaders`: where the procedure's headers go). */
+export function contextOfRequest(request: DispatchRequest, resHeaders?: HeaderWriter): RequestContext {
+  return createInnerContext({
     url: request.url,
     requestId: request.requestId,
     clientAddress: request.clientAddress,
@@ -189,6 +213,12 @@ async function callRest(request: DispatchRequest, resolved: { route: RouteEntry;
     cookies: request.cookies,
     resHeaders,
   });
+}
+
+async function callRest(request: DispatchRequest, resolved: { route: RouteEntry; pathParams: Record<string, string> }): Promise<ApiAnswer> {
+  const { route, pathParams } = resolved;
+  const resHeaders = new AnswerHeaderBag();
+  const context = contextOfRequest(request, resHeaders);
   // A HEAD request runs its GET route; the front leaves the body out.
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const input = restInput(method, request.url, pathParams, request.body);
@@ -196,33 +226,78 @@ async function callRest(request: DispatchRequest, resolved: { route: RouteEntry;
   try {
     data = await callProcedureAt(context, route.procedurePath, input);
   } catch (error) {
-    return restErrorAnswer(toSvcError(error, route.meta), route.family, procedureHeaders(resHeaders, request.cookies));
+    return restErrorAnswer(errorOfCall(toSvcError(error, route.meta), route.meta), procedureHeaders(resHeaders, request.cookies));
   }
   return jsonAnswer(200, JSON.stringify(data), procedureHeaders(resHeaders, request.cookies));
 }
 
-/** Answers the typed client at /trpc, through tRPC's own fetch adapter. */
-export async function answerTrpc(request: DispatchRequest, headers: Headers): Promise<ApiAnswer> {
+const batchTooLarge = (calls: number) =>
+  asTrpcError(
+    new SvcError('BATCH_TOO_LARGE', `A batch may carry at most ${MAX_BATCH_CALLS} calls; none of this batch's calls ran`, {
+      issues: [{ code: 'BATCH_TOO_LARGE', message: `${calls} calls; split them into batches of at most ${MAX_BATCH_CALLS}` }],
+    }),
+  );
+
+/** The answer of /trpc, and the procedures tRPC ran for it (their rate keys, for the log and the front's limit). */
+export interface TrpcAnswer {
+  answer: ApiAnswer;
+  /** Empty when no call reached a procedure (an unknown path, a refused batch, a body tRPC could not read). */
+  procedures: string[];
+}
+
+/**
+ * Answers the typed client at /trpc, through tRPC's own fetch adapter: tRPC parses the path
+ * and the batch, and nothing else does. The batch limit is checked where tRPC hands over the
+ * calls it parsed (`createContext`), so a refused batch is answered in the batch's own shape,
+ * one error per call. (tRPC's `maxBatchSize` option would answer one error object instead.)
+ */
+export async function answerTrpc(request: DispatchRequest, headers: Headers): Promise<TrpcAnswer> {
+  const { response, procedures } = await runTrpc(request, headers);
+  const lines = request.cookies.setCookieLines();
+  return { answer: await answerOfResponse(response, lines.length ? { 'set-cookie': lines } : {}), procedures };
+}
+
+/**
+ * A refusal of the API front (body, credential guard, a spent counter) of a /trpc request,
+ * answered by tRPC itself so that a batch gets it once per call, in the batch's own shape. A
+ * request tRPC cannot read as calls (a path that is not percent-encoded UTF-8, a method it does
+ * not serve) gets the refusal as one error.
+ */
+export async function answerTrpcRefusal(request: DispatchRequest, headers: Headers, refusal: SvcError): Promise<ApiAnswer> {
+  const { response, reachedCalls } = await runTrpc(request, headers, refusal);
+  if (!reachedCalls) return trpcErrorAnswer(refusal);
+  return answerOfResponse(response, { ...refusal.headers });
+}
+
+async function runTrpc(
+  request: DispatchRequest,
+  headers: Headers,
+  refusal?: SvcError,
+): Promise<{ response: Response; procedures: string[]; reachedCalls: boolean }> {
+  if (request.method === 'POST') {
+    // The front has read the body as JSON (an empty body as `{}`, which may come without a
+    // content type): tRPC is told so, rather than left to refuse `{}` as text.
+    headers = new Headers(headers);
+    headers.set('content-type', 'application/json');
+  }
   const fetchRequest = new Request(request.url, {
     method: request.method,
     headers,
     body: request.method === 'POST' ? (request.rawBody ?? '{}') : undefined,
   });
+  let procedures: string[] = [];
+  let reachedCalls = false;
   const response = await fetchRequestHandler({
     req: fetchRequest,
     endpoint: TRPC_PREFIX,
     router: appRouter,
-    createContext: ({ resHeaders }) =>
-      createInnerContext({
-        url: request.url,
-        requestId: request.requestId,
-        clientAddress: request.clientAddress,
-        serverTime: request.serverTime,
-        headers: request.headers,
-        cookies: request.cookies,
-        resHeaders,
-      }),
+    createContext: ({ resHeaders, info }) => {
+      reachedCalls = true;
+      if (refusal) throw asTrpcError(refusal);
+      if (info.isBatchCall && info.calls.length > MAX_BATCH_CALLS) throw batchTooLarge(info.calls.length);
+      procedures = info.calls.filter((c) => c.procedure).map((c) => rateKeyOf(c.procedure!._def.meta as SvcMeta | undefined, c.path));
+      return contextOfRequest(request, resHeaders);
+    },
   });
-  const lines = request.cookies.setCookieLines();
-  return answerOfResponse(response, lines.length ? { 'set-cookie': lines } : {});
+  return { response, procedures, reachedCalls };
 }

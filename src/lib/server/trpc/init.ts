@@ -1,11 +1,13 @@
 /**
  * The tRPC instance, its metadata and the procedure builders every router uses.
  *
- * Shared HTTP rules are applied in two places only: the API front
- * (src/lib/server/http/front.ts: request id, logs, body cap and parsing, credential guard,
- * rate limit) and the middlewares here (answer finishing: output guard and secret scrub; error
- * mapping; clock; invariant stamping through the output schemas). No router repeats any
- * of them, and a procedure called without HTTP (the server-side caller) gets the same.
+ * Shared rules are applied in two places only: the API front (src/lib/server/http/front.ts:
+ * request id, logs, body cap and parsing, credential guard, the limit of requests that reach
+ * no procedure) and the service middleware here, the procedure-call layer (the per-tool rate
+ * limit, answer finishing: output guard and secret scrub; error mapping; clock; the invariant
+ * stamp on errors, and through the output schemas on answers). No router repeats any of them,
+ * and every call gets them: each call of a /trpc batch, an MCP tool call, a page's load, a
+ * procedure called through the server-side caller.
  */
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
@@ -13,16 +15,20 @@ import { z } from 'zod';
 import { resolveClock, type AnswerTime } from '../clock';
 import type { RequestContext } from './context';
 import { secretValues } from '../config';
-import { findSvcError, type ErrorIssue } from '../errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import { findSvcError, SvcError, type ErrorIssue } from '../errors';
 import { collectCallerStrings, finishAnswer, finishError, OutputGuardBlocked } from '../guards/finish-answer';
-import { requireWellFormedText } from '../guards/input-text';
+import { requireWellFormedInput } from '../guards/input-text';
 import { logger, logInternalError } from '../http/logger';
+import { countCall } from '../http/rate-limit';
 import { asTrpcError, toSvcError } from './error-map';
+import { rateKeyOf } from './route-table';
 import type { McpToolName } from '../registry/agents';
 
 /**
  * Route families of interface 4.1. `tools`, `strategist`, `autonomy`, `vaults` and `x402`
- * payloads carry the two invariants (interface 1).
+ * payloads carry the two invariants (interface 1), and so does every MCP tool's, whatever its
+ * family (`carriesInvariants`).
  */
 export type RouteFamily = 'system' | 'registry' | 'tools' | 'strategist' | 'stocks' | 'autonomy' | 'vaults' | 'x402' | 'auth' | 'me';
 
@@ -73,14 +79,57 @@ export type SvcMeta = OpenApiMeta<{
   unpaidChallenge?: { paymentHeaders: readonly string[] };
 }>;
 
+/** The two invariant fields of interface 1, as the output schemas declare them. */
+export const INVARIANTS = { notInvestmentAdvice: true, liveOrderSent: false } as const;
+
+/**
+ * Whether a procedure's payloads are tool or autonomy payloads, which carry the invariants
+ * on every payload, errors included (interface 1): it backs an MCP tool, or its family is one
+ * of STAMPED_FAMILIES. Its answers declare them in the output schema (`withInvariants`,
+ * held to it by tests/unit/invariant-stamp.test.ts); its errors get them from `errorOfCall`.
+ */
+export function carriesInvariants(meta: SvcMeta | undefined): boolean {
+  return meta?.tool !== undefined || (meta?.family !== undefined && STAMPED_FAMILIES.has(meta.family));
+}
+
+/** The same refusal, rendered with the invariants wherever it is written (REST, /trpc, MCP). */
+export function stampedError(error: SvcError): SvcError {
+  if (error.invariants) return error;
+  return new SvcError(error.code, error.message, {
+    issues: error.issues,
+    body: error.body,
+    headers: error.headers,
+    invariants: true,
+    cause: error,
+  });
+}
+
+/** A refusal of a call of this procedure, stamped when its payloads carry the invariants. */
+export function errorOfCall(error: SvcError, meta: SvcMeta | undefined): SvcError {
+  return carriesInvariants(meta) ? stampedError(error) : error;
+}
+
 const t = initTRPC
   .context<RequestContext>()
   .meta<SvcMeta>()
   .create({
     errorFormatter({ shape, error }) {
-      // The typed client sees the same stable code and issues as the REST envelope.
+      // The typed client sees the same stable code and issues as the REST envelope, the
+      // invariants of a tool payload and, for a 429, the seconds to wait.
       const svc = toSvcError(error, undefined);
-      return { ...shape, message: svc.message, data: { ...shape.data, stack: undefined, svcCode: svc.code, issues: svc.issues } };
+      const retryAfter = svc.headers?.['retry-after'];
+      return {
+        ...shape,
+        message: svc.message,
+        data: {
+          ...shape.data,
+          stack: undefined,
+          svcCode: svc.code,
+          issues: svc.issues,
+          ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
+          ...(svc.invariants ? INVARIANTS : {}),
+        },
+      };
     },
   });
 
@@ -98,24 +147,34 @@ function answerTimeOf(raw: unknown, ctx: RequestContext): AnswerTime {
 }
 
 /**
- * The service's rules around every procedure, whichever way it is called (REST, /trpc, the
- * server-side caller), in this order:
+ * The service's rules around every procedure call, whichever way it came (REST, each call of
+ * a /trpc batch, an MCP tool call, a page's load, the server-side caller), in this order:
  *
- * 1. well-formed text: input text that is not Unicode (a lone surrogate) is a 400 naming the
- *    field, before any procedure or gate reads it;
- * 2. the clock: sets `answerTime` (see `answerTimeOf`);
- * 3. error status: a SvcError thrown anywhere below becomes the tRPC class of its status, so
+ * 1. the rate limit: one point of the procedure's own counter (`rateKeyOf`: its REST route),
+ *    per client; a spent counter is 429 RATE_LIMITED with `retry-after`, and nothing below runs;
+ * 2. well-formed input: input text that is not Unicode (a lone surrogate) or a number beyond
+ *    the range of a double is a 400 naming the field, before any procedure or gate reads it;
+ * 3. the clock: sets `answerTime` (see `answerTimeOf`);
+ * 4. error status: a SvcError thrown anywhere below becomes the tRPC class of its status, so
  *    the /trpc endpoint answers the same status as REST (input validation fails inside this
  *    middleware too, and is mapped with the procedure's `inputErrorCode`);
- * 4. answer finishing: the execution-claim guard and the secret scrub of
+ * 5. answer finishing: the execution-claim guard and the secret scrub of
  *    guards/finish-answer.ts on the result object (or the error), before anything serialises
- *    it. The output schema has already stamped the invariants (the output parser runs inside).
+ *    it. The output schema has already stamped the invariants on an answer (the output parser
+ *    runs inside); an error of a tool or autonomy procedure is stamped here (`errorOfCall`).
  *
  * One middleware rather than four: tRPC copies its options and the context at every layer;
  * a call of `system.health` through the server-side caller took 48 µs with four and takes
  * 27 µs with one (docs/performance.md).
  */
-const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+const serviceMiddleware = t.middleware(async ({ ctx, meta, path, getRawInput, next }) => {
+  try {
+    await countCall(ctx.clientAddress, rateKeyOf(meta, path));
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error;
+    for (const [name, value] of Object.entries(error.headers ?? {})) ctx.resHeaders.set(name, value);
+    throw asTrpcError(errorOfCall(error, meta));
+  }
   const raw = await getRawInput().catch(() => undefined);
   const options = {
     secrets: secretValues(ctx.config),
@@ -124,12 +183,12 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
   };
   const where = { requestId: ctx.requestId, path: ctx.url.pathname };
 
-  /** Step 4 for a failure: the error to answer with, finished. */
+  /** Step 5 for a failure: the error to answer with, finished and stamped. */
   const finishedFailure = (error: TRPCError): TRPCError => {
     const svc = findSvcError(error);
     if (!svc) {
       if (error.code === 'INTERNAL_SERVER_ERROR') logInternalError(error.cause ?? error, where);
-      return error;
+      return carriesInvariants(meta) ? asTrpcError(stampedError(toSvcError(error, meta))) : error;
     }
     // A paid answer blocked before settlement arrives here already refused.
     if (svc instanceof OutputGuardBlocked)
@@ -139,21 +198,28 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
       logger.error({ event: 'output_guard', ...where, blockedPath: finished.blockedPath }, 'execution claim blocked');
     if (finished.report.secretScrubbed)
       logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
-    return finished.error === svc ? error : asTrpcError(finished.error);
+    const stamped = errorOfCall(finished.error, meta);
+    return stamped === svc ? error : asTrpcError(stamped);
   };
 
+  // Refusals before the procedure runs (malformed input, a malformed nowIso) get their own
+  // status here: thrown past this middleware, tRPC would answer them as 500s on /trpc.
+  let answerTime: AnswerTime;
   try {
-    requireWellFormedText(raw);
+    requireWellFormedInput(raw);
+    answerTime = answerTimeOf(raw, ctx);
   } catch (error) {
     const svc = findSvcError(error);
     if (!svc) throw error;
     throw finishedFailure(asTrpcError(svc));
   }
 
-  const result = await next({ ctx: { answerTime: answerTimeOf(raw, ctx) } });
+  const result = await next({ ctx: { answerTime } });
 
   if (!result.ok) {
-    const svc = findSvcError(result.error) ?? (result.error.code === 'BAD_REQUEST' ? toSvcError(result.error, meta) : undefined);
+    const svc =
+      findSvcError(result.error) ??
+      (result.error.code === 'BAD_REQUEST' || isDatabaseUnavailable(result.error) ? toSvcError(result.error, meta) : undefined);
     const statused = svc ? asTrpcError(svc) : result.error;
     const finished = finishedFailure(statused);
     return finished === result.error ? result : { ...result, error: finished };
@@ -167,15 +233,12 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, getRawInput, next }) 
   } catch (error) {
     if (!(error instanceof OutputGuardBlocked)) throw error;
     logger.error({ event: 'output_guard', ...where, blockedPath: error.blockedPath }, 'execution claim blocked');
-    throw asTrpcError(error);
+    throw asTrpcError(errorOfCall(error, meta));
   }
 });
 
 /** Every procedure starts here. */
 export const publicProcedure = t.procedure.use(serviceMiddleware);
-
-/** The two invariant fields of interface 1, as the output schemas declare them. */
-export const INVARIANTS = { notInvestmentAdvice: true, liveOrderSent: false } as const;
 
 /**
  * Extends an output schema with the invariants. The fields default to their only legal

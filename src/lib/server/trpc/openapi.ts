@@ -28,7 +28,7 @@ export function openApiDocument(baseUrl: string) {
     title: 'Strategy Basket Service',
     version: '1.0.0',
     description:
-      'Turns a market thesis into a validated basket manifest (Coil); validates, scores, audits, drift-checks and fingerprints Coils; prepares (never executes) stock-token command packs and USDG vault deposit calldata; sells paid analysis through x402; keeps Sign-In with Ethereum sessions. Errors use `{ error: { code, message, issues[] } }` (strategist failures: `{ error, code, prompt }`). Every POST accepts at most 256 KB of JSON; every route is rate limited per client (429 RATE_LIMITED with retry-after). Every request may carry `nowIso` to pin its clock.',
+      'Turns a market thesis into a validated basket manifest (Coil); validates, scores, audits, drift-checks and fingerprints Coils; prepares (never executes) stock-token command packs and USDG vault deposit calldata; sells paid analysis through x402; keeps Sign-In with Ethereum sessions. Errors use `{ error: { code, message, issues[] } }` (strategist failures: `{ error, code, prompt }`). Every POST accepts at most 256 KB of JSON; every call is rate limited per client and per tool, each call of a /trpc batch too (429 RATE_LIMITED with retry-after). Every request may carry `nowIso` to pin its clock.',
     baseUrl: `${baseUrl}${REST_PREFIX}`,
     securitySchemes: {
       walletSession: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'Sign-In with Ethereum session cookie' },

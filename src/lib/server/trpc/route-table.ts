@@ -1,8 +1,8 @@
 /**
  * Which route a request is for, from the router's own OpenAPI metadata: the REST dispatch
  * (trpc/http.ts) calls the matched procedure, the rate limiter counts per route ("a tool is
- * one route"), the logs name the route template, and error envelopes know the route's
- * family. A REST call and the typed client's call of the same procedure are the same tool.
+ * one route", `rateKeyOf`), the logs name the route template, and error envelopes know the
+ * route's meta. A REST call and the typed client's call of the same procedure are the same tool.
  * Built once at start-up; matching a request is a scan of precompiled patterns.
  */
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
@@ -27,11 +27,24 @@ export interface RouteEntry {
   template: string;
   family: RouteFamily;
   meta: SvcMeta;
+  /** The procedure's rate-limit counter and log name (`rateKeyOf`). */
+  rateKey: string;
   /** Matches the request path; a `{name}` segment is the named group `name`. */
   pattern: RegExp;
 }
 
 export const REST_PREFIX = '/api';
+
+/**
+ * The tool a procedure call counts against (interface 8: per client, per tool) and the name
+ * the logs give it: its REST route, `METHOD /api/template`, so the REST call, the /trpc call
+ * and the MCP tool call of one procedure share one counter. A procedure without a REST route
+ * counts under its own path.
+ */
+export function rateKeyOf(meta: SvcMeta | undefined, procedurePath: string): string {
+  const openapi = meta?.openapi;
+  return openapi ? `${openapi.method.toUpperCase()} ${REST_PREFIX}${openapi.path}` : `TRPC ${procedurePath}`;
+}
 
 function toPattern(template: string): RegExp {
   const escaped = template
@@ -55,7 +68,15 @@ export function buildRouteTable(procedures: Record<string, AnyProcedure>): Route
     if (!meta.openapi) continue;
     const method = meta.openapi.method.toUpperCase() as 'GET' | 'POST';
     const template = `${REST_PREFIX}${meta.openapi.path}`;
-    entries.push({ procedurePath, method, template, family: meta.family, meta, pattern: toPattern(template) });
+    entries.push({
+      procedurePath,
+      method,
+      template,
+      family: meta.family,
+      meta,
+      rateKey: rateKeyOf(meta, procedurePath),
+      pattern: toPattern(template),
+    });
   }
   // Static segments before parameters so `/vaults/schema` wins over `/vaults/{slug}`.
   return entries.sort((a, b) => b.template.split('{').length - a.template.split('{').length).reverse();

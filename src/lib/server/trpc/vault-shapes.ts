@@ -268,8 +268,19 @@ export const v2StatusShape = {
     pendingRedeemCount: stringReading,
   }),
   timelock: reading(
-    z.array(z.object({ id: bytes32Shape, label: z.string(), etaUnix: z.string(), eta: z.string(), ready: z.boolean() })),
-  ).describe('Pending timelocked operations with their ETAs'),
+    z.array(
+      z.object({
+        id: bytes32Shape,
+        label: z.string().nullable(),
+        etaUnix: z.string().nullable(),
+        eta: z.string().nullable(),
+        ready: z.boolean().nullable(),
+        etaUnknownReason: z.string().nullable(),
+      }),
+    ),
+  ).describe(
+    'Pending timelocked operations with their ETAs. An ETA the read did not give (or gave as 0, an unset ETA) is unknown: etaUnix, eta and ready are null and etaUnknownReason says why; it is never read as 1970 or as ready.',
+  ),
   rebalancing: z
     .object({
       state: z.literal('inactive_by_owner_policy'),

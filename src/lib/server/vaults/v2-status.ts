@@ -291,6 +291,47 @@ function stripIndex(c: Capacity & { limitingIndex?: number }): Capacity {
 }
 
 /**
+ * A pending timelocked operation. Its ETA is unknown (null, and so is `ready`) when the read
+ * gave none for it or gave 0, the value of an unset ETA: never 1970, never ready.
+ */
+export interface TimelockOp {
+  id: Hex;
+  label: string | null;
+  etaUnix: string | null;
+  /** ISO 8601; null when the ETA is unknown or later than a date can say. */
+  eta: string | null;
+  /** Whether the ETA has passed on the server's clock; null when the ETA is unknown. */
+  ready: boolean | null;
+  etaUnknownReason: string | null;
+}
+
+/** The latest instant a JavaScript Date can hold, in seconds (8.64e15 ms). */
+const MAX_DATE_SECONDS = 8_640_000_000_000n;
+
+function timelockOp(id: Hex, label: string | undefined, eta: bigint | undefined, serverSeconds: bigint): TimelockOp {
+  const known = { id, label: label ?? null };
+  if (eta === undefined || eta === 0n) {
+    return {
+      ...known,
+      etaUnix: null,
+      eta: null,
+      ready: null,
+      etaUnknownReason:
+        eta === undefined
+          ? 'pendingTimelockOps() gave no ETA for this operation'
+          : 'pendingTimelockOps() gave ETA 0, which marks an unset ETA, not a time',
+    };
+  }
+  return {
+    ...known,
+    etaUnix: eta.toString(),
+    eta: eta <= MAX_DATE_SECONDS ? new Date(Number(eta) * 1000).toISOString() : null,
+    ready: eta <= serverSeconds,
+    etaUnknownReason: null,
+  };
+}
+
+/**
  * `readAt` is the answer's clock; whether a timelock operation is `ready` is a check, so it
  * reads the server's clock.
  */
@@ -328,22 +369,12 @@ export async function readVaultV2Status(reader: ChainReader | null, clocks: Requ
         ok: true,
         value: v.toString(),
       })),
-      reads.call<
-        readonly [readonly Hex[], readonly string[], readonly bigint[]],
-        Array<{ id: Hex; label: string; etaUnix: string; eta: string; ready: boolean }>
-      >('vault', { abi: V2_VAULT_ABI, functionName: 'pendingTimelockOps' }, 'expected_unpublished', ([ids, labels, etas]) => ({
-        ok: true,
-        value: ids.map((id, i) => {
-          const eta = etas[i] ?? 0n;
-          return {
-            id,
-            label: labels[i] ?? '',
-            etaUnix: eta.toString(),
-            eta: new Date(Number(eta) * 1000).toISOString(),
-            ready: eta <= serverSeconds,
-          };
-        }),
-      })),
+      reads.call<readonly [readonly Hex[], readonly string[], readonly bigint[]], TimelockOp[]>(
+        'vault',
+        { abi: V2_VAULT_ABI, functionName: 'pendingTimelockOps' },
+        'expected_unpublished',
+        ([ids, labels, etas]) => ({ ok: true, value: ids.map((id, i) => timelockOp(id, labels[i], etas[i], serverSeconds)) }),
+      ),
     ]);
 
   const [

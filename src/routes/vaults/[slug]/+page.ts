@@ -1,13 +1,11 @@
-import { error } from '@sveltejs/kit';
-import { TRPCClientError } from '@trpc/client';
 import { createClient } from '$lib/trpc';
+import { refusedLoad } from '$lib/page-load';
 import type { PageLoad } from './$types';
 
-export const load: PageLoad = async ({ fetch, params }) => {
+export const load: PageLoad = async (event) => {
   try {
-    return { detail: await createClient(fetch).vaults.vault.query({ slug: params.slug }) };
+    return { detail: await createClient(event.fetch).vaults.vault.query({ slug: event.params.slug }) };
   } catch (e) {
-    if (e instanceof TRPCClientError && e.data?.httpStatus === 404) error(404, 'No registered vault has this slug');
-    throw e;
+    refusedLoad(e, event, 'No registered vault has this slug');
   }
 };

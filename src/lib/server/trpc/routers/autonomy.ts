@@ -20,7 +20,7 @@ import type { RequestContext } from '../context';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { commandPackSchema } from './stocks';
 import { fuseUnitOut, issueOut, receiptOut, shareCardOut } from './coil-schemas';
-import { persistReceipt } from './coil-shared';
+import { persistReceipt, shareUrlBaseField } from './coil-shared';
 import { artifactReceiptOut, pathReceiptOut, receiptInput } from './receipt-shapes';
 import { marketSessionOut } from './oracle-shapes';
 import { toolInputErrorCode } from './tools';
@@ -279,10 +279,7 @@ export const autonomyRouter = router({
       z.object({
         coil: coilField,
         options: pathOptionsField,
-        shareUrlBase: z
-          .url({ protocol: /^https?$/ })
-          .max(500)
-          .optional(),
+        shareUrlBase: shareUrlBaseField,
         nowIso: nowIsoField,
       }),
     )

@@ -1,4 +1,5 @@
 /** Helpers the tools and strategist routers (and the share-card image route) share. */
+import { z } from 'zod';
 import { scoreCoil } from '../../coil/health';
 import { buildShareCard, type ShareCard, type ShareCardInput } from '../../coil/share-card';
 import { validateCoil } from '../../coil/validate';
@@ -6,12 +7,25 @@ import { SvcError } from '../../errors';
 import { scanForExecutionClaims } from '../../guards/output-guard';
 import type { Coil } from '../../coil/manifest';
 import type { ServiceConfig } from '../../config';
-import { forkParentStore, saveCoilWithReceipt } from '../../db/coil-repository';
+import { saveCoilWithReceipt, storedCoilsVisibleTo, type StoredCoils } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
 import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
 import type { Receipt } from '../../receipts/receipt';
 import type { StrategistConfig } from '../../strategist';
+import { carriesCredentials } from '../../url-credentials';
 import type { RequestContext } from '../context';
+
+/**
+ * The base URL a share link is built on (`{shareUrlBase}/{receiptId}.svg`), for every route that
+ * makes a share card: an absolute http(s) URL that carries no credentials, since the link is
+ * published with the card.
+ */
+export const shareUrlBaseField = z
+  .url({ protocol: /^https?$/ })
+  .max(500)
+  .refine((u) => !carriesCredentials(u), 'a share link may not carry credentials')
+  .optional()
+  .describe('absolute http(s) URL the share link is built on; no user name or password');
 
 export function strategistConfigOf(config: ServiceConfig): StrategistConfig {
   return {
@@ -26,6 +40,15 @@ export function promptErrorCode(issue?: ErrorIssue): string {
 }
 
 /**
+ * The stored Coils and receipts this call may read: those saved under no wallet and the
+ * caller's own wallet's (receipts/visibility.ts, docs/visibility.md). Every procedure that
+ * reads a stored Coil or receipt reads it through here, so the caller's session decides.
+ */
+export async function storedCoilsOf(ctx: RequestContext): Promise<StoredCoils> {
+  return storedCoilsVisibleTo((await ctx.getSession())?.address ?? null);
+}
+
+/**
  * The parent manifest hash of a fork reference, resolved from the receipts the caller may
  * see (src/lib/server/receipts/lineage.ts): the one resolution every receipt-issuing route,
  * the strategist and verification use.
@@ -36,8 +59,7 @@ export async function forkParentFor(
   paths: ForkReferencePaths = COIL_FORK_PATHS,
 ): Promise<string | undefined> {
   if (!ref.forkOf) return ref.parentManifestHash ?? undefined;
-  const viewer = (await ctx.getSession())?.address ?? null;
-  return resolveForkParent(ref, forkParentStore(viewer), paths);
+  return resolveForkParent(ref, (await storedCoilsOf(ctx)).forkParents, paths);
 }
 
 /** The Coil with its fork's parent resolved and stamped (unchanged when it is not a fork). */
@@ -49,19 +71,30 @@ export async function withForkParent(ctx: RequestContext, coil: Coil, paths?: Fo
 
 /**
  * Saves a Coil and its receipt under the caller's wallet when signed in (else under no
- * wallet: the store still keeps them for lineage, provenance and passports).
+ * wallet: the store still keeps them for lineage, provenance and passports). `shared` is the
+ * share card's explicit act of sharing: the pair is also saved under no wallet, so the Coil
+ * and the card are public by their content addresses (docs/visibility.md#sharing), without
+ * naming the wallet.
  */
-export async function persistReceipt(ctx: RequestContext, coil: Coil, receipt: Receipt, agentId: string | null = null): Promise<void> {
+export async function persistReceipt(
+  ctx: RequestContext,
+  coil: Coil,
+  receipt: Receipt,
+  agentId: string | null = null,
+  shared = false,
+): Promise<void> {
   const owner = (await ctx.getSession())?.address ?? null;
-  await saveCoilWithReceipt({
-    coil,
-    manifestHash: receipt.manifestHash,
-    ownerAddress: owner,
-    agentId,
-    score: scoreCoil(coil).total,
-    storedAt: ctx.serverTime,
-    receipt,
-  });
+  const saveUnder = (ownerAddress: string | null) =>
+    saveCoilWithReceipt({
+      coil,
+      manifestHash: receipt.manifestHash,
+      ownerAddress,
+      agentId,
+      score: scoreCoil(coil).total,
+      storedAt: ctx.serverTime,
+      receipt,
+    });
+  await Promise.all(shared && owner !== null ? [saveUnder(owner), saveUnder(null)] : [saveUnder(owner)]);
 }
 
 /**

@@ -8,7 +8,13 @@ import { z } from 'zod';
 import { coilSchema } from '../../coil/manifest';
 import { buildReceipt, manifestHashOf } from '../../receipts/receipt';
 import { runStrategist, strategistStatus, type StrategistRequest } from '../../strategist';
-import { basketContextSchema, STRATEGIST_MODES, thesisPromptSchema, userPreferencesSchema } from '../../strategist/types';
+import {
+  basketContextSchema,
+  STRATEGIST_MODES,
+  thesisPromptSchema,
+  thesisReadingSchema,
+  userPreferencesSchema,
+} from '../../strategist/types';
 import { memoSchema } from '../../coil/manifest';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { coilOut, providerMetaOut, receiptOut, strategistScoreOut } from './coil-schemas';
@@ -61,7 +67,7 @@ export const strategistRouter = router({
       family: 'strategist',
       inputErrorCode: (path, issue) => (path === 'prompt' ? promptErrorCode(issue) : 'INPUT_INVALID'),
       openapi: rest('POST', '/agent/svc', 'Turn a thesis into a Coil (StrategistResponse)', {
-        description: `mode: \`paper\` gives a paper Coil (executionMode paper_only, liveExecutionAllowed false); \`brokerage-mcp-plan\` adds plan.steps a user's own brokerage MCP could follow (compile-only); omitted, the readiness-check planner answers (Coil mode readiness-check). basketContext is refined, not replaced: with a slug the result forks it (forkOf = its slug; parentManifestHash = the manifest hash of a complete Coil, which must be a stored receipt of that slug you may see, else the newest such receipt; 422 FORK_PARENT_NOT_FOUND / FORK_PARENT_MISMATCH otherwise, never a silent root). An empty or whitespace-only prompt is 400 PROMPT_REQUIRED. userPreferences.maxSingleAssetWeightBps bounds every weight (400 PREFERENCES_INFEASIBLE below 667 bps); riskTolerance shapes concentration. The same input and nowIso give a byte-identical response. The Coil and a coil_manifest receipt are saved; the receipt is returned too. ${FAILURE_DOC}`,
+        description: `mode: \`paper\` gives a paper Coil (executionMode paper_only, liveExecutionAllowed false); \`brokerage-mcp-plan\` adds plan.steps a user's own brokerage MCP could follow (compile-only); omitted, the readiness-check planner answers (Coil mode readiness-check). basketContext is refined, not replaced: with a slug the result forks it (forkOf = its slug; parentManifestHash = the manifest hash of a complete Coil, which must be a stored receipt of that slug you may see, else the newest such receipt; 422 FORK_PARENT_NOT_FOUND / FORK_PARENT_MISMATCH otherwise, never a silent root). An empty or whitespace-only prompt is 400 PROMPT_REQUIRED. userPreferences.maxSingleAssetWeightBps bounds every weight (400 PREFERENCES_INFEASIBLE below 667 bps); riskTolerance shapes concentration (without it, the thesis's risk words set it). \`reading\` says how the thesis was read: matched words, included, excluded, pinned weights, stance, risk words, words not understood; the partner's basket is held to it (one that holds an excluded asset or moves a pinned weight is GUARDRAIL_REJECTED). A thesis that excludes so much that no basket can hold what is left is 422 THESIS_NOT_EXPRESSIBLE. The same input and nowIso give a byte-identical response. The Coil and a coil_manifest receipt are saved; the receipt is returned too. ${FAILURE_DOC}`,
         tags: ['strategist'],
       }),
     })
@@ -82,6 +88,7 @@ export const strategistRouter = router({
         score: strategistScoreOut,
         providerMeta: providerMetaOut,
         disclaimers: z.array(z.string()),
+        reading: thesisReadingSchema,
         plan: z.object({ compileOnly: z.literal(true), steps: z.array(z.string()) }).optional(),
         receipt: receiptOut,
       }),

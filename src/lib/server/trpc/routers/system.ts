@@ -1,16 +1,14 @@
 /** Health, readiness and the canonical registry (interface 4.1, 2.8). */
 import { z } from 'zod';
-import { brokerChainClient } from '../../chain-client';
-import { getDb, providerOf } from '../../db/client';
-import { migrationState } from '../../db/migrate';
-import { rateLimitStoreState } from '../../http/rate-limit';
 import { checkCanonical, findAssetByTicker, publicRegistry } from '../../registry';
 import { agentsSchema } from '../../registry/agents';
 import { SvcError } from '../../errors';
 import { serviceHealth } from '../../system/health';
-import { deploymentCommit, overallReadiness, probeChain, x402ProviderStates, type DatabaseProbe } from '../../system/readiness';
+import { overallReadiness } from '../../system/dependency-checks';
+import { deploymentCommit, x402ProviderStates } from '../../system/readiness';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { toolOfEndpoint } from '../mcp-tools';
+import { readDependencies } from '../readiness-checks';
 
 const flagsSchema = z.object({
   partnerApiConfigured: z.boolean(),
@@ -22,7 +20,7 @@ const flagsSchema = z.object({
   brokerChainRpcConfigured: z.boolean(),
   facilitatorEnabled: z.boolean(),
   facilitatorConfigured: z.boolean(),
-  sharedRateLimitStore: z.boolean(),
+  sharedRateLimitStoreConfigured: z.boolean(),
   liveOrderPlacement: z.literal(false),
   custodyHeld: z.literal(false),
 });
@@ -35,9 +33,26 @@ const healthSchema = z.object({
   flags: flagsSchema,
 });
 
+const dependencyReadingSchema = z.object({
+  state: z.enum(['ok', 'degraded', 'down', 'not_configured', 'unknown']),
+  checkedAt: z.string().nullable().describe("the server's clock when the check last finished; null when it is not checked"),
+  reason: z.string(),
+});
+
 const readinessSchema = z.object({
   status: z.enum(['ready', 'degraded', 'not_ready']),
-  checkedAt: z.string(),
+  answeredAt: z.string().describe('the time of this answer (nowIso pins it; it never pins a check)'),
+  checks: z.object({
+    cachedForSeconds: z.number().int().describe('how long a check outcome is reused before the dependency is asked again'),
+    timeoutMs: z.number().int().describe('how long one check may take; a dependency that has not answered by then is down'),
+  }),
+  dependencies: z.object({
+    database: dependencyReadingSchema,
+    chain: dependencyReadingSchema,
+    rateLimitStore: dependencyReadingSchema,
+    facilitator: dependencyReadingSchema,
+    partner: dependencyReadingSchema,
+  }),
   database: z.object({
     provider: z.enum(['sqlite', 'postgresql']),
     reachable: z.boolean(),
@@ -101,21 +116,16 @@ const workflowSchema = z.object({
   truthRules: z.array(z.string()),
 });
 
-async function probeDatabase(databaseUrl: string): Promise<DatabaseProbe> {
-  const provider = providerOf(databaseUrl);
-  const db = getDb();
-  try {
-    await db.$queryRawUnsafe('SELECT 1');
-  } catch {
-    return { provider, reachable: false, migrations: 'unknown', appliedMigrations: 0, bundledMigrations: 0 };
-  }
-  const m = await migrationState((sql) => db.$queryRawUnsafe(sql), provider);
-  return { provider, reachable: true, migrations: m.state, appliedMigrations: m.applied, bundledMigrations: m.bundled };
-}
-
 export const systemRouter = router({
   health: publicProcedure
-    .meta({ family: 'system', staticAnswer: true, openapi: rest('GET', '/health', 'Service mode and feature flags (booleans only)') })
+    .meta({
+      family: 'system',
+      staticAnswer: true,
+      openapi: rest('GET', '/health', 'Service mode and feature flags (booleans only)', {
+        description:
+          'What this deployment is configured to do: each flag says whether something is set or switched on, never whether it answers. Whether each dependency answers right now: GET /api/readiness.',
+      }),
+    })
     .input(z.object({ nowIso: z.string().optional() }).optional())
     .output(healthSchema)
     .query(({ ctx }) => serviceHealth(ctx.config)),
@@ -124,22 +134,21 @@ export const systemRouter = router({
     .meta({
       family: 'system',
       openapi: rest('GET', '/readiness', 'Production readiness: database, chain, x402 providers, deployment commit (states only)', {
-        description: 'Always answers 200 with the state of each probe; a failed probe is reported as failed, never as healthy.',
+        description:
+          "Always answers 200. Each dependency (database, chain 4663, the shared rate-limit store, the facilitator, the partner) is checked live: ok, degraded, down, not_configured or unknown, with the server's time of its last check. A check's outcome is reused for checks.cachedForSeconds and a check is bounded by checks.timeoutMs. status is not_ready unless the database is ok, degraded while any configured dependency is not ok, else ready. A failed check is reported as failed, never as healthy, and configuration alone never makes a dependency ok.",
       }),
     })
     .input(z.object({ nowIso: z.string().optional() }).optional())
     .output(readinessSchema)
     .query(async ({ ctx }) => {
-      const [database, chain, rateLimitStore] = await Promise.all([
-        probeDatabase(ctx.config.databaseUrl),
-        probeChain(brokerChainClient(ctx.config)),
-        rateLimitStoreState(),
-      ]);
+      const { readings, database, chain, rateLimitStore } = await readDependencies(ctx.config);
       return {
-        status: overallReadiness(database, chain.state),
-        checkedAt: ctx.answerTime.toISOString(),
+        status: overallReadiness(readings),
+        answeredAt: ctx.answerTime.toISOString(),
+        checks: { cachedForSeconds: ctx.config.readinessChecks.ttlSeconds, timeoutMs: ctx.config.readinessChecks.timeoutMs },
+        dependencies: readings,
         database,
-        chain: { state: chain.state, expectedChainId: 4663 as const },
+        chain: { state: chain, expectedChainId: 4663 as const },
         rateLimitStore,
         x402Providers: x402ProviderStates(ctx.config),
         deployment: { commit: deploymentCommit(ctx.config.deployCommit) },

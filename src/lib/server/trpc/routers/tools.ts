@@ -10,7 +10,6 @@ import { driftCheck } from '../../coil/drift';
 import { scoreCoil } from '../../coil/health';
 import { coilSchema, executionModeSchema, HEX_ADDRESS, SHA256_HEX, type Coil } from '../../coil/manifest';
 import { validateCoil } from '../../coil/validate';
-import { coilingStrategists, findCoilByManifestHash, findReceipt, loadLineage, passportStats } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
 import { SvcError } from '../../errors';
 import { computePassport, PASSPORT_COMPONENTS } from '../../receipts/passport';
@@ -26,7 +25,7 @@ import { artifactReceiptOut, artifactVerificationOut, receiptInput } from './rec
 import { SYMBOL_SPACE_CONFUSION } from '../../registry/symbol-space';
 import type { McpToolName } from '../../registry/agents';
 import { generateCoil } from '../../strategist';
-import { thesisPromptSchema } from '../../strategist/types';
+import { thesisPromptSchema, thesisReadingSchema } from '../../strategist/types';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import type { RequestContext } from '../context';
 import {
@@ -44,7 +43,15 @@ import {
   validationOut,
   verificationOut,
 } from './coil-schemas';
-import { persistReceipt, promptErrorCode, shareCardOrRefusal, strategistConfigOf, withForkParent } from './coil-shared';
+import {
+  persistReceipt,
+  promptErrorCode,
+  shareCardOrRefusal,
+  shareUrlBaseField,
+  storedCoilsOf,
+  strategistConfigOf,
+  withForkParent,
+} from './coil-shared';
 import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
 
 /**
@@ -102,6 +109,10 @@ async function issueReceipt(ctx: RequestContext, coil: Coil, kind: ReceiptKind, 
   return receipt;
 }
 
+/** `providerMeta.fallbackReason` of svc_generate_coil over MCP, where the tools send nothing out (interface 4.9). */
+const MCP_TRANSMITS_NOTHING =
+  "MCP_TRANSMITS_NOTHING: over MCP no tool sends the caller's data to an outside party, so the local strategist answered and the partner was not asked";
+
 /** How many stored receipts the stored-Coil route returns. */
 const STORED_COIL_RECEIPTS = 20;
 
@@ -115,7 +126,7 @@ export const toolsRouter = router({
         'POST',
         '/tools/generate-coil',
         'Generate a Coil from a thesis',
-        `Runs the strategist (STRATEGIST_PROVIDER) on the thesis and returns a Coil that validates, its health, a coil_manifest receipt and the provider labels. Strategist failures in \`partner\` mode answer 503/502 \`{ error, code, prompt }\`. The Coil is saved with its receipt. ${COIL_MODES_DOC}`,
+        `Runs the strategist (STRATEGIST_PROVIDER) on the thesis and returns a Coil that validates, its health, a coil_manifest receipt, the provider labels and \`reading\` (how the thesis was read: matched words, included, excluded, pinned weights, stance, risk words, words not understood). A thesis that excludes so much that no basket can hold what is left is 422 THESIS_NOT_EXPRESSIBLE. Strategist failures in \`partner\` mode answer 503/502 \`{ error, code, prompt }\`. As the MCP tool svc_generate_coil it never asks the partner (MCP tools send nothing out): the local strategist answers, with providerMeta.usedFallback true and fallbackReason MCP_TRANSMITS_NOTHING unless mock was requested. The Coil is saved with its receipt. ${COIL_MODES_DOC}`,
       ),
     )
     .input(z.object({ prompt: thesisPromptSchema, executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
@@ -126,12 +137,17 @@ export const toolsRouter = router({
         receipt: receiptOut,
         providerMeta: providerMetaOut,
         disclaimers: z.array(z.string()),
+        reading: thesisReadingSchema,
       }),
     )
     .mutation(async ({ ctx, input }) => {
       const generated = await generateCoil(
         { prompt: input.prompt, executionMode: input.executionMode },
-        { config: strategistConfigOf(ctx.config), now: ctx.answerTime },
+        {
+          config: strategistConfigOf(ctx.config),
+          now: ctx.answerTime,
+          partnerNotAllowed: ctx.transmitsNothing ? MCP_TRANSMITS_NOTHING : undefined,
+        },
       );
       const coil = await withForkParent(ctx, generated.coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest', generated.providerMeta.provider);
@@ -279,7 +295,7 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const coil = await withForkParent(ctx, input.coil);
       const receipt = await issueReceipt(ctx, coil, input.kind ?? 'coil_manifest');
-      const lineage = await loadLineage(receipt.manifestHash);
+      const lineage = await (await storedCoilsOf(ctx)).lineage(receipt.manifestHash);
       return {
         tool: 'receipt' as const,
         generatedAt: ctx.answerTime.toISOString(),
@@ -300,12 +316,7 @@ export const toolsRouter = router({
     .input(
       z.object({
         coil: coilField,
-        shareUrlBase: z
-          .url({ protocol: /^https?$/ })
-          .max(500)
-          .refine((u) => !/^https?:\/\/[^/]*@/i.test(u), 'a share link may not carry credentials')
-          .optional()
-          .describe('absolute http(s) URL the share link is built on'),
+        shareUrlBase: shareUrlBaseField,
         nowIso: nowIsoField,
       }),
     )
@@ -315,7 +326,8 @@ export const toolsRouter = router({
       requireValidCoil(coil);
       const receipt = buildReceipt(coil, 'coil_manifest', ctx.answerTime);
       const card = shareCardOrRefusal({ coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
-      await persistReceipt(ctx, coil, receipt);
+      // Issuing a card is the act of sharing it: the Coil and the card become public.
+      await persistReceipt(ctx, coil, receipt, null, true);
       return { tool: 'share-card' as const, generatedAt: ctx.answerTime.toISOString(), card, receipt };
     }),
 
@@ -436,7 +448,7 @@ export const toolsRouter = router({
     .input(z.object({ manifestHash: z.string().regex(SHA256_HEX, 'expected 64 lowercase hex digits'), nowIso: nowIsoField }))
     .output(toolFields('provenance', { provenance: provenanceOut }))
     .query(async ({ ctx, input }) => {
-      const lineage = await loadLineage(input.manifestHash);
+      const lineage = await (await storedCoilsOf(ctx)).lineage(input.manifestHash);
       if (!lineage.has(input.manifestHash)) {
         throw new SvcError('MANIFEST_NOT_FOUND', 'No receipt of this manifest is stored', {
           issues: [{ code: 'MANIFEST_NOT_FOUND', message: 'issue a receipt first', path: 'manifestHash' }],
@@ -474,15 +486,16 @@ export const toolsRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
-      const stored = coilSchema.safeParse(await findCoilByManifestHash(input.manifestHash));
+      const rows = await storedCoilsOf(ctx);
+      const stored = coilSchema.safeParse(await rows.coil(input.manifestHash));
       if (!stored.success) {
         throw new SvcError('MANIFEST_NOT_FOUND', 'No Coil with this manifest hash is stored', {
           issues: [{ code: 'MANIFEST_NOT_FOUND', message: 'generate, validate or receipt a Coil first', path: 'manifestHash' }],
         });
       }
-      const [lineage, strategists] = await Promise.all([loadLineage(input.manifestHash), coilingStrategists(input.manifestHash)]);
+      const [lineage, strategists] = await Promise.all([rows.lineage(input.manifestHash), rows.coilingStrategists(input.manifestHash)]);
       const receiptIds = lineage.get(input.manifestHash)?.receiptIds.slice(0, STORED_COIL_RECEIPTS) ?? [];
-      const receipts = (await Promise.all(receiptIds.map((id) => findReceipt(id)))).filter((r): r is Receipt => r !== undefined);
+      const receipts = (await Promise.all(receiptIds.map((id) => rows.receipt(id)))).filter((r): r is Receipt => r !== undefined);
       return {
         tool: 'stored-coil' as const,
         generatedAt: ctx.answerTime.toISOString(),
@@ -520,7 +533,7 @@ export const toolsRouter = router({
     .query(async ({ ctx, input }) => {
       const wallet = input.agentId.startsWith('0x');
       const id = wallet ? checksumAddress(input.agentId)! : input.agentId;
-      const stats = await passportStats({ kind: wallet ? 'wallet' : 'strategist', id });
+      const stats = await (await storedCoilsOf(ctx)).passportStats({ kind: wallet ? 'wallet' : 'strategist', id });
       return {
         tool: 'passport' as const,
         generatedAt: ctx.answerTime.toISOString(),
