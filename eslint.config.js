@@ -77,6 +77,27 @@ export default defineConfig(
     },
   },
   {
+    // A ServerTime is made by reading the clock or by a repository reading back a column this
+    // server wrote (src/lib/server/clock.ts): anywhere else, turning a Date into one would let a
+    // caller's time into a check.
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    ignores: ['src/lib/server/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)clock$',
+              importNames: ['storedServerTime'],
+              message: 'Only repositories (src/lib/server/db/) turn a stored column into a ServerTime.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -24,6 +24,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { readServerClock, type ServerTime } from '$lib/server/clock';
 import { SvcError } from '$lib/server/errors';
 import { rejectCredentials } from '$lib/server/guards/credential-guard';
 import { requireWithinBodyCap } from '$lib/server/http/body';
@@ -43,7 +44,7 @@ export interface ToolCallFacts {
   requestId: string;
   clientAddress: string;
   /** The server's clock when the call arrived (never the caller's `nowIso`). */
-  serverTime: Date;
+  serverTime: ServerTime;
   url: URL;
 }
 
@@ -119,7 +120,7 @@ export function mcpToolDefinitions(): Tool[] {
 }
 
 function stdioFacts(tool: string): ToolCallFacts {
-  return { requestId: randomUUID(), clientAddress: 'stdio', serverTime: new Date(), url: new URL(`mcp://svc/${tool}`) };
+  return { requestId: randomUUID(), clientAddress: 'stdio', serverTime: readServerClock(), url: new URL(`mcp://svc/${tool}`) };
 }
 
 function success(answer: unknown): CallToolResult {

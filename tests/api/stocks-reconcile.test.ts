@@ -1,13 +1,15 @@
 /**
- * Stock receipt reconciliation against the real local chain 4663 (interface 3.1, 4.5). A
- * transaction proves a plan only when it is that plan's trade: mined after the plan was first
- * prepared here, its sender spent at most the plan's USDG and received the target token (a
- * test swap route, tests/support/chain/contracts/TestSwapRoute.sol, makes such trades), and no
- * other plan holds it (a unique constraint in the database; also on PostgreSQL). A stranger's
- * transfer proves nothing; a revert marks a plan only when it is tied to it. An unknown hash
- * proves nothing, an RPC of another chain is not trusted, an unreachable RPC changes nothing,
- * and on-chain proof is never undone by a later job poll. Persistence of receipts, their
- * history and the one-job rule across a restart.
+ * Stock receipt reconciliation against the real local chain 4663 (interface 3.1, 4.5; the proof
+ * rule, docs/proof-rule.md). A transaction proves a plan only when it is that plan's trade:
+ * mined after the plan was first prepared here, its sender spent the plan's USDG within its
+ * slippage (a dust swap proves nothing) and received the target token (a test swap route,
+ * tests/support/chain/contracts/TestSwapRoute.sol, makes such trades), and no other subject
+ * holds it (a unique key in the database; also on PostgreSQL), unless the plan's own partner
+ * job names it and another plan holds it on a caller's claim. A stranger's transfer proves
+ * nothing; a revert marks a plan only when it is tied to it. An unknown hash proves nothing, an
+ * RPC of another chain is not trusted, an unreachable RPC changes nothing, and on-chain proof
+ * is never undone by a later job poll. Every stored time is the server's clock. Persistence of
+ * receipts, their history and the one-job rule across a restart.
  */
 import { parseUnits, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,9 +150,9 @@ const failedCheck = (res: { json: { reconciliation: { proofChecks: Array<{ check
   res.json.reconciliation.proofChecks.find((c) => !c.passed)?.check;
 
 describe("a transaction proves a plan only when it is that plan's trade", () => {
-  it("a matching trade (the sender spent at most the plan's USDG and received the target) moves the receipt to onchain_confirmed with its block", async () => {
+  it("a matching trade (the sender spent the plan's USDG within its slippage and received the target) moves the receipt to onchain_confirmed with its block", async () => {
     const plan = await submitted(main);
-    const tx = await trade({ usdg: '24.5' });
+    const tx = await trade({ usdg: '24.8' });
     const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash });
     expect(res.status, res.text).toBe(200);
     expect(res.json.receipt).toMatchObject({
@@ -170,16 +172,16 @@ describe("a transaction proves a plan only when it is that plan's trade", () => 
       senderFlows: {
         sender: chain.accounts[TRADER]!.address,
         targetDelta: parseUnits('0.15', 18).toString(),
-        usdgDelta: (-parseUnits('24.5', 6)).toString(),
+        usdgDelta: (-parseUnits('24.8', 6)).toString(),
       },
     });
     expect(passedChecks(res)).toEqual([
-      'mined_after_plan',
-      'not_proof_of_other_plan',
+      'mined_after_first_sight',
+      'not_proof_of_other_subject',
       'moves_target_token',
       'target_leg_by_sender',
       'usdg_leg_by_sender',
-      'usdg_within_plan',
+      'amount_within_band',
     ]);
     const last = res.json.receipt.history.at(-1);
     expect(last).toMatchObject({
@@ -218,13 +220,13 @@ describe("a transaction proves a plan only when it is that plan's trade", () => 
 
   it("an over-spend proves nothing: more USDG than the plan's inputAmount", async () => {
     const plan = await submitted(main);
-    const larger = await prepared(main, { inputAmount: '26' });
+    const larger = await prepared(main, { inputAmount: '25.2' });
     const tx = await trade({ usdg: '25.000001' });
     const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash });
     expect(res.status).toBe(200);
     expect(res.json.receipt).toMatchObject({ status: 'prepared', statusReason: 'USDG_SPENT_ABOVE_PLAN', txHash: null });
-    expect(failedCheck(res)).toBe('usdg_within_plan');
-    // The same trade is within a larger plan, which it then proves.
+    expect(failedCheck(res)).toBe('amount_within_band');
+    // The same trade is within the band of a larger plan, which it then proves.
     expect((await main.post(RECONCILE, { planHash: larger.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe(
       'onchain_confirmed',
     );
@@ -244,26 +246,33 @@ describe("a transaction proves a plan only when it is that plan's trade", () => 
     expect(res.status, res.text).toBe(200);
     expect(res.json.receipt).toMatchObject({ status: 'prepared', txHash: null });
     expect(res.json.reconciliation).toMatchObject({ reason: 'TX_MINED_BEFORE_PLAN', moved: false });
-    expect(res.json.reconciliation.proofChecks).toEqual([{ check: 'mined_after_plan', passed: false }]);
+    expect(res.json.reconciliation.proofChecks).toEqual([{ check: 'mined_after_first_sight', passed: false }]);
   });
 
   it('@persistence one transaction proves one plan: the same trade presented for a second plan is refused, and the database itself refuses a second holder', async () => {
     const first = await submitted(main, { inputAmount: '30' });
     const second = await submitted(main, { inputAmount: '30' });
-    const tx = await trade({ usdg: '29' });
+    const tx = await trade({ usdg: '29.9' });
     expect((await main.post(RECONCILE, { planHash: first.planHash, txHash: tx.transactionHash })).json.receipt.status).toBe(
       'onchain_confirmed',
     );
     const again = await main.post(RECONCILE, { planHash: second.planHash, txHash: tx.transactionHash });
     expect(again.status).toBe(200);
     expect(again.json.receipt).toMatchObject({ status: 'prepared', statusReason: 'TX_PROVES_OTHER_PLAN', txHash: null });
-    expect(failedCheck(again)).toBe('not_proof_of_other_plan');
+    expect(failedCheck(again)).toBe('not_proof_of_other_subject');
     // The plan that holds it is unchanged, and reconciling by the hash alone finds that plan.
     expect((await main.post(RECONCILE, { txHash: tx.transactionHash })).json.receipt).toMatchObject({
       planHash: first.planHash,
       status: 'onchain_confirmed',
     });
     await expect(db.stockReceipt.update({ where: { planHash: second.planHash }, data: { txHash: tx.transactionHash } })).rejects.toThrow();
+    // The proof binding is keyed by the transaction: no second subject, of any lane, can hold it.
+    const secondId = (await db.stockReceipt.findUniqueOrThrow({ where: { planHash: second.planHash } })).id;
+    await expect(
+      db.proofBinding.create({
+        data: { txHash: tx.transactionHash, binding: 'partner_job', stockReceiptId: secondId, boundAt: new Date() },
+      }),
+    ).rejects.toThrow();
   });
 
   it('@persistence a race of reconciliations of one trade for several plans leaves exactly one winner', async () => {
@@ -280,6 +289,100 @@ describe("a transaction proves a plan only when it is that plan's trade", () => 
   });
 });
 
+describe("the proof rule's amount band and binding strength (issue 21, item 1)", () => {
+  it('a dust swap of the right token (1 micro-USDG for 1 base unit of NVDA) does not confirm a 25 USDG plan that was never submitted', async () => {
+    const plan = await prepared(main);
+    const dust = await chain.send(route, routeAbi(), 'swap', [USDG.address, NVDA, 1n, 1n], TRADER);
+    expect(dust.status).toBe('success');
+    const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: dust.transactionHash });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.receipt).toMatchObject({ status: 'prepared', txHash: null, proofBinding: null });
+    expect(res.json.reconciliation).toMatchObject({
+      reason: 'USDG_SPENT_BELOW_PLAN',
+      moved: false,
+      senderFlows: { targetDelta: '1', usdgDelta: '-1' },
+    });
+    expect(failedCheck(res)).toBe('amount_within_band');
+    // Nothing holds the dust swap: it stays free for a plan whose band it fits.
+    expect(await db.proofBinding.count({ where: { txHash: dust.transactionHash } })).toBe(0);
+  });
+
+  it("@persistence a victim's trade attached first to an attacker's plan is taken back once the victim's own partner job names it", async () => {
+    const attacker = await prepared(main, { inputAmount: '27' });
+    const victim = await submitted(main, { inputAmount: '27' });
+    const tx = await trade({ usdg: '27' });
+
+    const claimed = await main.post(RECONCILE, { planHash: attacker.planHash, txHash: tx.transactionHash });
+    expect(claimed.json.receipt).toMatchObject({ status: 'onchain_confirmed', txHash: tx.transactionHash, proofBinding: 'caller_claim' });
+
+    // Before the partner names it, the victim's claim is only a caller's claim too: the first holder keeps it.
+    const early = await main.post(RECONCILE, { planHash: victim.planHash, txHash: tx.transactionHash });
+    expect(early.json.receipt).toMatchObject({ status: 'prepared', statusReason: 'TX_PROVES_OTHER_PLAN', txHash: null });
+
+    partner.setJob(victim.jobId, { statuses: ['completed'], reads: 0, response: `Bought NVDA on broker: ${tx.transactionHash}` });
+    const res = await main.post(RECONCILE, { planHash: victim.planHash, txHash: tx.transactionHash });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.receipt).toMatchObject({ status: 'onchain_confirmed', txHash: tx.transactionHash, proofBinding: 'partner_job' });
+    expect(passedChecks(res)).toContain('not_proof_of_other_subject');
+
+    const lost = (await main.get(`/api/stocks/receipts/${attacker.planHash}`)).json.receipt;
+    expect(lost).toMatchObject({ status: 'prepared', statusReason: 'TX_CLAIMED_BY_PARTNER_JOB', txHash: null, proofBinding: null });
+    expect(lost.history.at(-1)).toMatchObject({ fromStatus: 'onchain_confirmed', toStatus: 'prepared', txHash: tx.transactionHash });
+
+    // The attacker cannot take it back: a caller's claim never outranks a partner job.
+    const again = await main.post(RECONCILE, { planHash: attacker.planHash, txHash: tx.transactionHash });
+    expect(again.json.receipt).toMatchObject({ status: 'prepared', txHash: null });
+    expect(again.json.reconciliation.reason).toBe('TX_PROVES_OTHER_PLAN');
+    expect(failedCheck(again)).toBe('not_proof_of_other_subject');
+    expect(await db.proofBinding.findUnique({ where: { txHash: tx.transactionHash } })).toMatchObject({ binding: 'partner_job' });
+  });
+
+  it("a stranger's matching trade attached to the victim's own plan gives way to the trade its partner job names", async () => {
+    const victim = await submitted(main, { inputAmount: '28' });
+    const decoy = await trade({ usdg: '28' });
+    expect((await main.post(RECONCILE, { planHash: victim.planHash, txHash: decoy.transactionHash })).json.receipt).toMatchObject({
+      status: 'onchain_confirmed',
+      txHash: decoy.transactionHash,
+      proofBinding: 'caller_claim',
+    });
+    const own = await trade({ usdg: '28' });
+    partner.setJob(victim.jobId, { statuses: ['completed'], reads: 0, response: `Done: ${own.transactionHash}` });
+    const res = await main.post(RECONCILE, { planHash: victim.planHash, txHash: own.transactionHash });
+    expect(res.json.receipt).toMatchObject({ status: 'onchain_confirmed', txHash: own.transactionHash, proofBinding: 'partner_job' });
+    // The decoy is free again.
+    expect(await db.proofBinding.count({ where: { txHash: decoy.transactionHash } })).toBe(0);
+  });
+});
+
+describe('the stock lane stores the server clock, never nowIso (issue 21, item 4)', () => {
+  it("createdAt, updatedAt and every history event's at, the onchain_confirmed move included, are the server's time; the answers keep nowIso", async () => {
+    const nowIso = new Date(Date.UTC(2020, 0, 1) + Math.floor(Math.random() * 1e9)).toISOString();
+    const notBefore = Date.now() - 1000;
+    const body = intent({ inputAmount: '26.5' });
+    const prep = await main.post(PREPARE, { intent: body, nowIso });
+    expect(prep.status, prep.text).toBe(200);
+    expect(prep.json.generatedAt).toBe(nowIso);
+    const planHash = prep.json.planHash as string;
+    const sub = await main.post('/api/stocks/submit-partner-intent', { intent: body, userConfirmedPlanHash: planHash, nowIso });
+    expect(sub.status, sub.text).toBe(200);
+    const poll = await main.get(`/api/stocks/partner-job/${sub.json.jobId}?nowIso=${encodeURIComponent(nowIso)}`);
+    expect(poll.status, poll.text).toBe(200);
+    expect(poll.json.polledAt).toBe(nowIso);
+    const tx = await trade({ usdg: '26.5' });
+    const res = await main.post(RECONCILE, { planHash, txHash: tx.transactionHash, nowIso });
+    expect(res.json.receipt.status).toBe('onchain_confirmed');
+    expect(res.json.reconciliation.checkedAt).toBe(nowIso);
+
+    const stored = await db.stockReceipt.findUniqueOrThrow({ where: { planHash }, include: { events: true } });
+    const rowTimes = [stored.createdAt, stored.updatedAt, stored.firstPreparedAt, ...stored.events.map((e) => e.at)];
+    expect(stored.events.map((e) => e.toStatus)).toContain('onchain_confirmed');
+    for (const at of rowTimes) expect(at.getTime()).toBeGreaterThanOrEqual(notBefore);
+    const shown = res.json.receipt;
+    for (const at of [shown.updatedAt, ...shown.history.map((h: { at: string }) => h.at)])
+      expect(Date.parse(at)).toBeGreaterThanOrEqual(notBefore);
+  });
+});
+
 describe('a reverted transaction marks a plan onchain_reverted only when it is tied to it', () => {
   it("a reverted AAPL transfer does not revert an NVDA plan, nor does a stranger's reverted NVDA transfer", async () => {
     const plan = await submitted(main);
@@ -287,7 +390,7 @@ describe('a reverted transaction marks a plan onchain_reverted only when it is t
       const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash });
       expect(res.status, res.text).toBe(200);
       expect(res.json.receipt).toMatchObject({ status: 'prepared', statusReason: 'REVERTED_TX_NOT_TIED_TO_PLAN', txHash: null });
-      expect(failedCheck(res)).toBe('tied_to_plan');
+      expect(failedCheck(res)).toBe('tied_to_subject');
     }
   });
 
@@ -322,7 +425,8 @@ describe('a reverted transaction marks a plan onchain_reverted only when it is t
     const res = await main.post(RECONCILE, { planHash: plan.planHash, txHash: tx.transactionHash });
     expect(res.status, res.text).toBe(200);
     expect(res.json.receipt).toMatchObject({ status: 'onchain_reverted', txHash: tx.transactionHash });
-    expect(res.json.reconciliation.proofChecks.at(-1)).toEqual({ check: 'tied_to_plan', passed: true });
+    expect(res.json.reconciliation.proofChecks.at(-1)).toEqual({ check: 'tied_to_subject', passed: true });
+    expect(res.json.receipt.proofBinding).toBe('partner_job');
     expect(res.text).not.toContain('The swap on broker reverted');
   });
 });

@@ -155,6 +155,15 @@ describe('deposit pack (Mode A)', () => {
     const otherAmount = await server.get(`/api/partnerbot/vault-deposit/status/${deposit.transactionHash}?amount=250.74`);
     expect(otherAmount.json.complete).toBe(false);
     expect(otherAmount.json.verification.amountMatches).toBe(false);
+    // The proof rule's checks, by name: a raw status has no stored subject, so it runs the facts only.
+    expect(exact.json.verification.proofChecks.map((c: { check: string }) => c.check)).toEqual([
+      'tx_succeeded',
+      'sent_to_vault',
+      'vault_deposit_event',
+      'credits_receiver',
+      'amount_within_band',
+    ]);
+    expect(otherAmount.json.verification.proofChecks.at(-1)).toEqual({ check: 'amount_within_band', passed: false });
     const otherReceiver = await server.get(
       `/api/partnerbot/vault-deposit/status/${deposit.transactionHash}?receiver=${chain.accounts[3]!.address}`,
     );

@@ -1,16 +1,21 @@
 /**
  * Mode B (interface 4.6) through the real server, the fake partner API and the local chain: the
- * refusals in their order, one prompt per plan for the operator's own partner wallet, a
- * status that completes only on the chain's proof, and jobs that survive a restart.
+ * refusals in their order, one prompt per plan for the operator's own partner wallet, a pack's
+ * lifetime on the server's clock from its first sight here, a status that completes only on
+ * the chain's proof bound to the job by the proof rule (mined after the job, the proof of no
+ * other subject of any lane, a partner-named deposit preferred to a caller's claim), and jobs
+ * that survive a restart.
  */
-import type { Address, Hex } from 'viem';
+import { parseUnits, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
 import { V1_VAULT } from '../../src/lib/server/vaults/registry';
 import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
 import { placeV1Vault, usdgUnits, type PlacedV1 } from '../support/chain/vaults';
+import { openTestDb, type TestDb } from '../support/db';
 import { startFakePartner, type FakePartner } from '../support/fake-partner';
 import { secretMarker, startServer, type TestServer } from '../support/server';
+import { intent, NVDA } from '../support/stock-intents';
 
 const WALLET_INDEX = 7;
 let chain: LocalChain;
@@ -22,6 +27,7 @@ let off: TestServer;
 let noOwner: TestServer;
 let noKey: TestServer;
 let full: TestServer;
+let db: TestDb; // full's database
 const extra: TestServer[] = [];
 
 function fullEnv(): Record<string, string> {
@@ -57,17 +63,25 @@ beforeAll(async () => {
     }),
     startServer({ env }),
   ]);
+  db = openTestDb(full.databaseUrl);
 });
 afterAll(async () => {
+  await db?.$disconnect();
   await Promise.all([off, noOwner, noKey, full, ...extra].map((s) => s?.stop()));
   await partner?.stop();
   await chain?.stop();
 });
 
-async function prepared(server: TestServer, amountUsdg: string, receiver: string = wallet) {
-  const res = await server.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg, receiver });
+async function prepared(server: TestServer, amountUsdg: string, receiver: string = wallet, extraFields: Record<string, unknown> = {}) {
+  const res = await server.post('/api/partnerbot/vault-deposit/prepare-command', { amountUsdg, receiver, ...extraFields });
   expect(res.status).toBe(200);
   return res.json.pack;
+}
+
+/** Moves the server's first sight of a pack `ms` into the past (tests control time through stored rows). */
+async function ageFirstSight(planHash: string, ms: number) {
+  const row = await db.depositPackSighting.findUniqueOrThrow({ where: { planHash } });
+  await db.depositPackSighting.update({ where: { planHash }, data: { firstSeenAt: new Date(row.firstSeenAt.getTime() - ms) } });
 }
 
 function submitBody(
@@ -170,29 +184,33 @@ describe('Mode B refusals, in order', () => {
   });
 
   it('an expired pack is refused even with its exact planHash', async () => {
-    const old = await full.post('/api/partnerbot/vault-deposit/prepare-command', {
-      amountUsdg: '5',
-      receiver: wallet,
-      nowIso: new Date(Date.now() - 3_600_000).toISOString(),
-    });
-    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(old.json.pack));
+    const pack = await prepared(full, '5', wallet, { nowIso: new Date(Date.now() - 3_600_000).toISOString() });
+    await ageFirstSight(pack.planHash, 3_600_000);
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('PACK_EXPIRED');
     expect(partner.submissions()).toHaveLength(0);
   });
 
   it('an expired pack sent with nowIso pinned to its creation time is still expired: the expiry reads the server clock', async () => {
-    const old = await full.post('/api/partnerbot/vault-deposit/prepare-command', {
-      amountUsdg: '5',
-      receiver: wallet,
-      nowIso: new Date(Date.now() - 3_600_000).toISOString(),
-    });
-    const res = await full.post(
-      '/api/partnerbot/vault-deposit/submit-intent',
-      submitBody(old.json.pack, { nowIso: old.json.pack.generatedAt }),
-    );
+    const pack = await prepared(full, '5.5');
+    await ageFirstSight(pack.planHash, 901_000);
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack, { nowIso: pack.generatedAt }));
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('PACK_EXPIRED');
+    expect(partner.submissions()).toHaveLength(0);
+  });
+
+  it("a pack's lifetime counts from this server's first sight, not from its generatedAt: nowIso a year ahead with expiresInSeconds 60 is refused after 60 s of server time (issue 21, item 3)", async () => {
+    const yearAhead = new Date(Date.now() + 365 * 86_400_000).toISOString();
+    const pack = await prepared(full, '5', wallet, { nowIso: yearAhead, expiresInSeconds: 60 });
+    expect(pack.expiresAt).toBe(new Date(Date.parse(yearAhead) + 60_000).toISOString());
+    await ageFirstSight(pack.planHash, 61_000);
+    for (const body of [submitBody(pack, { expiresInSeconds: 60 }), submitBody(pack, { expiresInSeconds: 60, nowIso: yearAhead })]) {
+      const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', body);
+      expect(res.status, res.text).toBe(409);
+      expect(res.json.error.code).toBe('PACK_EXPIRED');
+    }
     expect(partner.submissions()).toHaveLength(0);
   });
 });
@@ -350,5 +368,152 @@ describe('@persistence Mode B jobs', () => {
     const again = await second.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
     expect(again.json.error.code).toBe('PLAN_ALREADY_SUBMITTED');
     expect(partner.submissions().length).toBe(submissionsBefore);
+  });
+});
+
+describe('a Mode B job is completed only by a deposit the proof rule binds to it (issue 21, items 1 and 2)', () => {
+  const TRADER = 4;
+  let route: Address;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    route = await chain.deploy('TestSwapRoute');
+    await chain.send(NVDA as Address, chain.artifact('TestToken').abi, 'mint', [route, parseUnits('1000', 18)]);
+    await chain.send(USDG.address as Address, v1.usdgAbi, 'mint', [chain.accounts[TRADER]!.address, usdgUnits('1000')]);
+    await chain.send(USDG.address as Address, v1.usdgAbi, 'approve', [route, 2n ** 255n], TRADER);
+  });
+
+  /** A submitted job of `amount` USDG (a pack of its own: every pack has its own generatedAt). */
+  async function job(amount: string) {
+    const pack = await prepared(full, amount, wallet, { nowIso: new Date(Date.UTC(2027, 0, 1) + ++sequence * 1000).toISOString() });
+    const res = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack));
+    expect(res.status, res.text).toBe(200);
+    return { id: res.json.job.id as string, partnerJobId: res.json.job.partnerJobId as string, pack };
+  }
+
+  /** The operator wallet signs the pack: the approval, then the deposit. */
+  async function depositFor(pack: { assetAddress: Address; approveCalldata: Hex; vaultAddress: Address; depositCalldata: Hex }) {
+    await sendFromWallet(pack.assetAddress, pack.approveCalldata);
+    const deposit = await sendFromWallet(pack.vaultAddress, pack.depositCalldata);
+    expect(deposit.status).toBe('success');
+    return deposit.transactionHash;
+  }
+
+  const status = (jobId: string, txHash?: string) =>
+    full.get(`/api/partnerbot/vault-deposit/status/${jobId}${txHash ? `?txHash=${txHash}` : ''}`);
+
+  async function completedByPartner(j: { id: string; partnerJobId: string }, txHash: string) {
+    partner.setJob(j.partnerJobId, { statuses: ['completed'], reads: 0, response: `Deposit sent: ${txHash}` });
+    const res = await status(j.id);
+    expect(res.json).toMatchObject({ complete: true, verification: { txHash, proofBinding: 'partner_job' } });
+  }
+
+  it("job 1's deposit, passed as ?txHash= to the status of a later job 2 of the same amount, does not complete job 2", async () => {
+    const one = await job('2.5');
+    const deposit = await depositFor(one.pack);
+    await completedByPartner(one, deposit);
+
+    const two = await job('2.5');
+    // Job 2 was created after the deposit was mined. The chain's clock may run ahead of the
+    // server's, so its creation (a server-clock fact stored with the job) is placed a minute
+    // after the deposit's block.
+    const block = await chain.publicClient.getBlock({
+      blockHash: (await chain.publicClient.getTransactionReceipt({ hash: deposit })).blockHash,
+    });
+    await db.vaultDepositJob.update({ where: { id: two.id }, data: { createdAt: new Date(Number(block.timestamp) * 1000 + 60_000) } });
+
+    const res = await status(two.id, deposit);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.complete).toBe(false);
+    expect(res.json.verification).toMatchObject({ txHash: deposit, confirmedVaultDeposit: false, proofBinding: null });
+    expect(res.json.verification.proofChecks).toEqual([{ check: 'mined_after_first_sight', passed: false }]);
+    expect((await status(one.id)).json.complete).toBe(true);
+  });
+
+  it('@persistence a deposit that completes one job does not complete another job of the same amount created before it', async () => {
+    const first = await job('3.5');
+    const second = await job('3.5');
+    const deposit = await depositFor(first.pack);
+    await completedByPartner(first, deposit);
+
+    const res = await status(second.id, deposit);
+    expect(res.json.complete).toBe(false);
+    expect(res.json.verification.proofChecks).toEqual([
+      { check: 'mined_after_first_sight', passed: true },
+      { check: 'not_proof_of_other_subject', passed: false },
+    ]);
+    expect(await db.proofBinding.findUnique({ where: { txHash: deposit } })).toMatchObject({
+      vaultDepositJobId: first.id,
+      binding: 'partner_job',
+    });
+  });
+
+  it('@persistence a race of status reads claiming one deposit for several jobs leaves exactly one of them complete', async () => {
+    const jobs = [];
+    for (let i = 0; i < 3; i++) jobs.push(await job('1.75'));
+    const deposit = await depositFor(jobs[0]!.pack);
+    const answers = await Promise.all(jobs.map((j) => status(j.id, deposit)));
+    for (const res of answers) expect(res.status, res.text).toBe(200);
+    expect(answers.filter((r) => r.json.complete === true)).toHaveLength(1);
+    for (const res of answers.filter((r) => r.json.complete === false))
+      expect(res.json.verification.proofChecks.at(-1)).toEqual({ check: 'not_proof_of_other_subject', passed: false });
+    expect(await db.proofBinding.count({ where: { txHash: deposit } })).toBe(1);
+  });
+
+  it("@persistence a caller's claim of another job's deposit gives way once that job's own partner job names it", async () => {
+    const claimant = await job('4.25');
+    const owner = await job('4.25');
+    const deposit = await depositFor(owner.pack);
+
+    const claimed = await status(claimant.id, deposit);
+    expect(claimed.json).toMatchObject({ complete: true, verification: { proofBinding: 'caller_claim' } });
+
+    await completedByPartner(owner, deposit);
+    const lost = await status(claimant.id, deposit);
+    expect(lost.json.complete).toBe(false);
+    expect(lost.json.verification.proofChecks.at(-1)).toEqual({ check: 'not_proof_of_other_subject', passed: false });
+    expect((await status(claimant.id)).json.complete).toBe(false);
+  });
+
+  it('a transaction that proves a stock plan cannot complete a Mode B job, and a deposit that completes a job cannot prove a stock plan', async () => {
+    const RECONCILE = '/api/stocks/reconcile-receipt';
+    const stockPlan = async (inputAmount: string) => {
+      const res = await full.post('/api/stocks/prepare-partner-command', {
+        intent: intent({ inputAmount }),
+        nowIso: new Date(Date.UTC(2027, 6, 1) + ++sequence * 1000).toISOString(),
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.json.planHash as string;
+    };
+
+    const pendingJob = await job('6');
+    const plan = await stockPlan('6');
+    const swap = await chain.send(
+      route,
+      chain.artifact('TestSwapRoute').abi,
+      'swap',
+      [USDG.address, NVDA, usdgUnits('6'), parseUnits('0.03', 18)],
+      TRADER,
+    );
+    expect((await full.post(RECONCILE, { planHash: plan, txHash: swap.transactionHash })).json.receipt.status).toBe('onchain_confirmed');
+    const notADeposit = await status(pendingJob.id, swap.transactionHash);
+    expect(notADeposit.json.complete).toBe(false);
+    expect(notADeposit.json.verification.proofChecks).toEqual([
+      { check: 'mined_after_first_sight', passed: true },
+      { check: 'not_proof_of_other_subject', passed: false },
+    ]);
+
+    const otherPlan = await stockPlan('7');
+    const depositJob = await job('7');
+    const deposit = await depositFor(depositJob.pack);
+    await completedByPartner(depositJob, deposit);
+    const res = await full.post(RECONCILE, { planHash: otherPlan, txHash: deposit });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.receipt).toMatchObject({ status: 'prepared', txHash: null });
+    expect(res.json.reconciliation.reason).toBe('TX_PROVES_OTHER_PLAN');
+    expect(res.json.reconciliation.proofChecks).toEqual([
+      { check: 'mined_after_first_sight', passed: true },
+      { check: 'not_proof_of_other_subject', passed: false },
+    ]);
   });
 });

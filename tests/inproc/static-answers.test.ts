@@ -11,6 +11,7 @@ import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { appRouter } from '../../src/lib/server/trpc/router';
 import type { SvcMeta } from '../../src/lib/server/trpc/init';
 import { looseCaller } from '../support/caller';
+import { serverTimeAt } from '../support/clocks';
 
 const staticProcedures = Object.entries(procedureRecord(appRouter))
   .filter(([, p]) => (p._def.meta as SvcMeta | undefined)?.staticAnswer)
@@ -29,7 +30,7 @@ describe('static answers', () => {
 
   it.each(staticProcedures.map((p) => p.path))('%s answers the same whatever else differs between requests', async (path) => {
     const config = loadConfig({ FACILITATOR_ENABLED: 'true', FACILITATOR_API_KEY: 'static-answer-test-key' });
-    const first = await call(path, { config, serverTime: new Date('2026-01-01T00:00:00Z'), clientAddress: '203.0.113.1' });
+    const first = await call(path, { config, serverTime: serverTimeAt('2026-01-01T00:00:00Z'), clientAddress: '203.0.113.1' });
     // A Coil and its receipt stored in between, a day later, another client with a session,
     // and a pinned clock in the input and in the query string.
     await call('tools.receipt', { config }, { coil: (await call('tools.generateCoil', { config }, { prompt: 'AI chips' })).coil });
@@ -37,7 +38,7 @@ describe('static answers', () => {
       path,
       {
         config,
-        serverTime: new Date('2026-01-02T12:34:56Z'),
+        serverTime: serverTimeAt('2026-01-02T12:34:56Z'),
         clientAddress: '198.51.100.7',
         session: { address: '0x00000000000000000000000000000000000A11cE', chainId: 4663, expiresAt: new Date('2026-02-01T00:00:00Z') },
         url: '/api/x?nowIso=2030-01-01T00:00:00Z',

@@ -9,6 +9,7 @@
  * rate limits) stays in the real-server tests of tests/api.
  */
 import type { SessionInfo } from '../../src/lib/server/auth/session';
+import { answerTimeOfServer, readServerClock, type ServerTime } from '../../src/lib/server/clock';
 import { loadConfig, type ServiceConfig } from '../../src/lib/server/config';
 import { findSvcError, type SvcError } from '../../src/lib/server/errors';
 import type { CookieJar } from '../../src/lib/server/http/cookie-jar';
@@ -26,7 +27,7 @@ export interface TestContextOptions {
   headers?: Record<string, string>;
   cookies?: Record<string, string>;
   /** The server's clock at arrival (every check reads it); defaults to now. */
-  serverTime?: Date;
+  serverTime?: ServerTime;
   session?: SessionInfo | null;
   clientAddress?: string;
   /** As an MCP tool call (`RequestContext.transmitsNothing`). */
@@ -59,7 +60,7 @@ export function testCookies(
 let requestCounter = 0;
 
 export function testContext(options: TestContextOptions = {}): RequestContext {
-  const serverTime = options.serverTime ?? new Date();
+  const serverTime = options.serverTime ?? readServerClock();
   const config = options.config ?? loadConfig(options.env ?? {});
   const session = options.session ?? null;
   return {
@@ -71,7 +72,7 @@ export function testContext(options: TestContextOptions = {}): RequestContext {
     resHeaders: new Headers(),
     serverTime,
     // The clock middleware replaces it with `nowIso` when the input gives one.
-    answerTime: serverTime,
+    answerTime: answerTimeOfServer(serverTime),
     config,
     getSession: async () => session,
     transmitsNothing: options.transmitsNothing === true,

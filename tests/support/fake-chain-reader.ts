@@ -2,21 +2,13 @@
  * A scripted ChainReader for unit tests of the vault domain: chain id 4663 by default, and
  * every read that the test does not script fails loudly.
  */
-import type { ChainReader } from '../../src/lib/server/vaults/chain';
+import { readerFailingWith, type ChainReader } from '../../src/lib/server/vaults/chain';
 
 export function fakeReader(overrides: Partial<ChainReader>): ChainReader {
   const fail = async (): Promise<never> => {
     throw new Error('not scripted');
   };
-  return {
-    chainId: async () => 4663,
-    readContract: fail,
-    getCode: fail,
-    getTransactionReceipt: fail,
-    getTransaction: fail,
-    getBlockNumber: fail,
-    ...overrides,
-  };
+  return { ...readerFailingWith(fail), chainId: async () => 4663, ...overrides };
 }
 
 /** An error shaped like viem's, for classification (only the name chain matters). */

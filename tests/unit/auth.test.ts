@@ -11,9 +11,10 @@ import { checkSiweFields, parseSiweMessage } from '../../src/lib/server/auth/siw
 import { verifySignInSignature } from '../../src/lib/server/auth/signature';
 import { decodeCursor, encodeCursor } from '../../src/lib/server/db/page-cursor';
 import { SvcError } from '../../src/lib/server/errors';
+import { serverTimeAt } from '../support/clocks';
 
 const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const NOW = new Date('2026-05-01T10:00:00.000Z');
+const NOW = serverTimeAt('2026-05-01T10:00:00.000Z');
 const ORIGIN = 'https://svc.example:8443';
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -18,8 +18,9 @@ import { verifyArtifactReceipt } from '../../src/lib/server/receipts/artifact';
 import { ADDR, autonomyCoil, fullAck } from '../support/autonomy';
 import { rawCoil } from '../support/coils';
 import { svcError } from '../support/svc-error';
+import { serverTimeAt } from '../support/clocks';
 
-const SERVER = new Date('2026-03-04T15:00:00Z');
+const SERVER = serverTimeAt('2026-03-04T15:00:00Z');
 const NOW = new Date('2026-01-01T00:00:00Z');
 const coil = (o: Parameters<typeof autonomyCoil>[0] = {}) => coilSchema.parse(autonomyCoil(o));
 const deps = { now: NOW, serverTime: SERVER, stockNotionalCapUsd: 500 };

@@ -13,10 +13,11 @@ import {
   type DependencyName,
   type DependencyReading,
 } from '../../src/lib/server/system/dependency-checks';
+import { serverTimeAt } from '../support/clocks';
 
 function clock(startMs = 1_000_000) {
   let ms = startMs;
-  return { now: () => new Date(ms), advance: (by: number) => (ms += by) };
+  return { now: () => serverTimeAt(ms), advance: (by: number) => (ms += by) };
 }
 
 describe('CachedCheck', () => {

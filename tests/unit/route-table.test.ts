@@ -11,6 +11,7 @@ import { EXTRA_OPENAPI_PATHS } from '../../src/lib/server/trpc/extra-openapi';
 import { createCallerFactory } from '../../src/lib/server/trpc/init';
 import { procedureRecord, REST_PREFIX } from '../../src/lib/server/trpc/route-table';
 import { appRouter } from '../../src/lib/server/trpc/router';
+import { answerTimeOfServer, readServerClock } from '../../src/lib/server/clock';
 
 describe('the route table', () => {
   it("the procedure record is keyed by dotted path and carries each procedure's meta", () => {
@@ -77,8 +78,8 @@ describe('the route table', () => {
       headers: new Headers(),
       cookies: {} as never,
       resHeaders: new Headers(),
-      serverTime: new Date(),
-      answerTime: new Date(),
+      serverTime: readServerClock(),
+      answerTime: answerTimeOfServer(readServerClock()),
       config: (await import('../../src/lib/server/config')).config(),
       getSession: async () => null,
       transmitsNothing: false,

@@ -9,6 +9,7 @@ import { evaluateDepositGate } from '../../src/lib/server/vaults/deposit-gate';
 import { V1_VAULT, v2Contract } from '../../src/lib/server/vaults/registry';
 import { readVaultV2Status } from '../../src/lib/server/vaults/v2-status';
 import { fakeReader, viemError } from '../support/fake-chain-reader';
+import { answerTimeAt, serverTimeAt } from '../support/clocks';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const DEPOSITOR = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
@@ -213,23 +214,29 @@ describe('V2 status derivations', () => {
     });
 
   it('redemption capacity is the smaller of sell capacity and USDG cash, with the matching fuse', async () => {
-    const s = await readVaultV2Status(v2({}), { answerTime: NOW, serverTime: NOW });
+    const s = await readVaultV2Status(v2({}), { answerTime: answerTimeAt(NOW), serverTime: serverTimeAt(NOW) });
     expect(s.immediateDepositCapacityUsdg).toMatchObject({ state: 'live', usdg: '2000' });
     expect(s.immediateUsdgRedemptionCapacityUsdg).toMatchObject({ state: 'live', usdg: '500', limitingAssetTicker: 'USDG' });
     expect(s.limitingFuse.redemption).toMatchObject({ state: 'live', value: 'usdg_cash_buffer' });
     expect(s.limitingFuse.deposit).toMatchObject({ state: 'live', value: 'twap' });
-    const moreCash = await readVaultV2Status(v2({ usdgCash: 9_000_000_000n }), { answerTime: NOW, serverTime: NOW });
+    const moreCash = await readVaultV2Status(v2({ usdgCash: 9_000_000_000n }), {
+      answerTime: answerTimeAt(NOW),
+      serverTime: serverTimeAt(NOW),
+    });
     expect(moreCash.immediateUsdgRedemptionCapacityUsdg).toMatchObject({ usdg: '3000', limitingAssetTicker: 'AAPL' });
     expect(moreCash.limitingFuse.redemption).toMatchObject({ value: 'peg' });
     expect(scanForExecutionClaims(s)).toBeUndefined();
   });
 
   it('a live zero capacity stays a live zero; an unknown one is unknown, never zero', async () => {
-    const zero = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [true, 0n, 4] }), { answerTime: NOW, serverTime: NOW });
+    const zero = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [true, 0n, 4] }), {
+      answerTime: answerTimeAt(NOW),
+      serverTime: serverTimeAt(NOW),
+    });
     expect(zero.immediateDepositCapacityUsdg).toMatchObject({ state: 'live', usdg: '0' });
     const unknown = await readVaultV2Status(v2({ [`maxSafeBuyNotionalUsdg:${aapl}`]: [false, 0n, 4] }), {
-      answerTime: NOW,
-      serverTime: NOW,
+      answerTime: answerTimeAt(NOW),
+      serverTime: serverTimeAt(NOW),
     });
     expect(unknown.immediateDepositCapacityUsdg).toMatchObject({ state: 'unknown' });
     expect(unknown.immediateDepositCapacityUsdg).not.toHaveProperty('usdg');
@@ -237,8 +244,8 @@ describe('V2 status derivations', () => {
 
   it('an unset enum (code 0) is unknown, not the first value', async () => {
     const s = await readVaultV2Status(v2({ [`executionMode:${aapl}`]: 0, [`limitingFuse:${aapl},0`]: 0 }), {
-      answerTime: NOW,
-      serverTime: NOW,
+      answerTime: answerTimeAt(NOW),
+      serverTime: serverTimeAt(NOW),
     });
     expect(s.heldAssets.state === 'live' && s.heldAssets.value[0]!.executionMode.state).toBe('unknown');
     expect(s.mode.state).toBe('unknown');
@@ -246,7 +253,10 @@ describe('V2 status derivations', () => {
   });
 
   it('a failed held-asset read makes the capacities and MODE unknown', async () => {
-    const s = await readVaultV2Status(v2({ heldAssetCount: viemError('TimeoutError') }), { answerTime: NOW, serverTime: NOW });
+    const s = await readVaultV2Status(v2({ heldAssetCount: viemError('TimeoutError') }), {
+      answerTime: answerTimeAt(NOW),
+      serverTime: serverTimeAt(NOW),
+    });
     expect(s.heldAssets).toMatchObject({ state: 'unknown', reasonCode: 'rpc_timeout' });
     expect(s.immediateDepositCapacityUsdg.state).toBe('unknown');
     expect(s.immediateUsdgRedemptionCapacityUsdg.state).toBe('unknown');
@@ -257,8 +267,8 @@ describe('V2 status derivations', () => {
   it('a timelock operation the read gives no ETA for is unknown (null ETA, ready null), never epoch 0 and ready', async () => {
     const ids = [`0x${'01'.repeat(32)}`, `0x${'02'.repeat(32)}`, `0x${'03'.repeat(32)}`];
     const s = await readVaultV2Status(v2({ pendingTimelockOps: [ids, ['known', 'zero'], [1_000n, 0n]] }), {
-      answerTime: NOW,
-      serverTime: NOW,
+      answerTime: answerTimeAt(NOW),
+      serverTime: serverTimeAt(NOW),
     });
     expect(s.timelock.state).toBe('live');
     const ops = s.timelock.state === 'live' ? s.timelock.value : [];
@@ -271,7 +281,7 @@ describe('V2 status derivations', () => {
   });
 
   it('rebalancing is inactive by owner policy even when the chain flag reads true', async () => {
-    const s = await readVaultV2Status(v2({ rebalanceActive: true }), { answerTime: NOW, serverTime: NOW });
+    const s = await readVaultV2Status(v2({ rebalanceActive: true }), { answerTime: answerTimeAt(NOW), serverTime: serverTimeAt(NOW) });
     expect(s.rebalancing).toMatchObject({
       state: 'inactive_by_owner_policy',
       faultState: false,

@@ -19,9 +19,10 @@ import { verifyArtifactReceipt } from '../../src/lib/server/receipts/artifact';
 import { intent } from '../support/stock-intents';
 import { svcError } from '../support/svc-error';
 import { REBALANCE_REPORT, VAULT_MANIFEST_INPUT } from '../support/new-routes';
+import { serverTimeAt } from '../support/clocks';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
-const SERVER = new Date('2026-03-04T15:00:00Z');
+const SERVER = serverTimeAt('2026-03-04T15:00:00Z');
 
 describe('reward split', () => {
   it('floors each leg and gives the treasury exactly the remainder, so the legs sum to the amount', () => {

@@ -18,6 +18,8 @@ import { MemoryAuthorizationStore } from '../support/x402-memory-store';
 import { signAuthorization, v2PaymentHeader } from '../support/x402-payer';
 import { buildRequirements } from '../../src/lib/server/x402/requirements';
 import { vaultServiceLaneOf } from '../../src/lib/server/x402/lanes';
+import { answerTimeAt } from '../support/clocks';
+import { readServerClock } from '../../src/lib/server/clock';
 
 const PAY_TO = getAddress('0x00000000000000000000000000000000000a11ce');
 const pinned = { payTo: PAY_TO, origin: 'https://svc.example' };
@@ -46,7 +48,7 @@ function harness(settle: () => SettleOutcome, over: Partial<PaidCallDeps<{ score
     },
     store,
     chain: null,
-    clocks: { answerTime: new Date('2030-01-01T00:00:00Z'), serverTime: new Date() },
+    clocks: { answerTime: answerTimeAt('2030-01-01T00:00:00Z'), serverTime: readServerClock() },
     pinned,
     settlingInFlightMs: 10_000,
     runService: () => {

@@ -17,6 +17,8 @@ import { paidServiceInputErrorCode, runPaidService } from '../../src/lib/server/
 import { buildDepositPack } from '../../src/lib/server/vaults/deposit-pack';
 import { MemoryAuthorizationStore } from '../support/x402-memory-store';
 import { nowSeconds, signAuthorization, v1PaymentHeader, v2PaymentHeader } from '../support/x402-payer';
+import { answerTimeAt, serverTimeAt } from '../support/clocks';
+import { readServerClock } from '../../src/lib/server/clock';
 
 const PAY_TO = getAddress('0x00000000000000000000000000000000000a11ce');
 const configured: FacilitatorSettings = {
@@ -174,10 +176,12 @@ describe('payment checks', () => {
 
   it('accepts a correct v1 and v2 authorization and recovers the payer', async () => {
     const signed = await signAuthorization(account, { to: PAY_TO, value: 20_000n });
-    expect(await checkPayment(decodePayment('PAYMENT-SIGNATURE', v2PaymentHeader(signed, req.v2)), req, now)).toEqual({
+    expect(await checkPayment(decodePayment('PAYMENT-SIGNATURE', v2PaymentHeader(signed, req.v2)), req, serverTimeAt(now * 1000))).toEqual({
       payer: account.address,
     });
-    expect(await checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(signed)), req, now)).toEqual({ payer: account.address });
+    expect(await checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(signed)), req, serverTimeAt(now * 1000))).toEqual({
+      payer: account.address,
+    });
   });
 
   it('refuses a version on the wrong header, a Permit2 payload, a short signature and junk as malformed', async () => {
@@ -194,12 +198,14 @@ describe('payment checks', () => {
 
   it('refuses an amount above the exact price as well as below it', async () => {
     const more = await signAuthorization(account, { to: PAY_TO, value: 20_001n });
-    await expect(checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(more)), req, now)).rejects.toThrow(PaymentRejected);
+    await expect(checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(more)), req, serverTimeAt(now * 1000))).rejects.toThrow(
+      PaymentRejected,
+    );
   });
 
   it('checks the window against the clock it is given, with a settlement margin', async () => {
     const soon = await signAuthorization(account, { to: PAY_TO, value: 20_000n, validBefore: BigInt(now + 3) });
-    await expect(checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(soon)), req, now)).rejects.toMatchObject({
+    await expect(checkPayment(decodePayment('X-PAYMENT', v1PaymentHeader(soon)), req, serverTimeAt(now * 1000))).rejects.toMatchObject({
       reason: 'invalid_exact_evm_payload_authorization_valid_before',
     });
   });
@@ -293,7 +299,7 @@ describe('seller flow', () => {
         }),
         store,
         chain: null,
-        clocks: { answerTime: new Date('2030-01-01T00:00:00Z'), serverTime: new Date() },
+        clocks: { answerTime: answerTimeAt('2030-01-01T00:00:00Z'), serverTime: readServerClock() },
         pinned: { payTo: PAY_TO, origin: 'https://svc.example' },
         settlingInFlightMs: 10_000,
         runService: () => ({ score: 1 }),

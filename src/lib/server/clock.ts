@@ -23,23 +23,63 @@ export function parseIsoInstant(value: string): Date | undefined {
   return date;
 }
 
+declare const SERVER_CLOCK: unique symbol;
+declare const ANSWER_CLOCK: unique symbol;
+
 /**
- * The two clocks of a request, kept apart so a check can never read the caller's clock:
- * `answerTime` is what the answer's timestamps say (the caller's `nowIso` when given),
- * `serverTime` is the server's own clock at arrival and the only one any expiry, freshness
- * or validity check (and any stored time) may read.
+ * An instant of this server's own clock: the only time an expiry, freshness or validity check
+ * may read, and the only time a row may store. Two ways make one: `readServerClock()` (the
+ * wall clock now) and `storedServerTime()` (a column this server wrote with one, read back by
+ * a repository; the lint config allows that import under `src/lib/server/db/` only). Nothing
+ * parsed from a request can become one without a cast, so a caller's `nowIso` given to a
+ * check is a type error.
+ */
+export type ServerTime = Date & { readonly [SERVER_CLOCK]: true };
+
+/**
+ * The instant an answer's timestamps say: the caller's `nowIso` when given (so the same
+ * request answers byte-identically), else the server's clock at arrival. Never accepted where
+ * a `ServerTime` is required.
+ */
+export type AnswerTime = Date & { readonly [ANSWER_CLOCK]: true };
+
+/** The server's wall clock now. */
+export function readServerClock(): ServerTime {
+  return new Date() as ServerTime;
+}
+
+/** A time this server stored from its own clock, read back from the database. */
+export function storedServerTime(stored: Date): ServerTime {
+  return stored as ServerTime;
+}
+
+/** A deadline on the server's clock: `from` plus `ms` (an expiry counts from a server time). */
+export function serverTimeAfter(from: ServerTime, ms: number): ServerTime {
+  return new Date(from.getTime() + ms) as ServerTime;
+}
+
+/** The server's time as the answer's time (an answer may say when the server saw the request). */
+export function answerTimeOfServer(serverTime: ServerTime): AnswerTime {
+  return serverTime as Date as AnswerTime;
+}
+
+/**
+ * The two clocks of a request, kept apart by type so a check can never read the caller's
+ * clock: `answerTime` is what the answer's timestamps say, `serverTime` is the server's own
+ * clock at arrival and the only one any expiry, freshness or validity check (and any stored
+ * time) may read.
  */
 export interface RequestClocks {
-  answerTime: Date;
-  serverTime: Date;
+  answerTime: AnswerTime;
+  serverTime: ServerTime;
 }
 
 /**
  * The answer's clock of one request: `nowIso` pins it (so the same request gives a byte-identical
- * answer), otherwise the wall clock at the time the request arrived.
+ * answer), otherwise the server's clock at the time the request arrived.
  */
-export function resolveClock(nowIso: unknown, wallClock: Date = new Date()): Date {
-  if (nowIso === undefined || nowIso === null) return wallClock;
+export function resolveClock(nowIso: unknown, arrival: ServerTime = readServerClock()): AnswerTime {
+  if (nowIso === undefined || nowIso === null) return answerTimeOfServer(arrival);
   if (typeof nowIso !== 'string') {
     throw new SvcError('NOW_ISO_INVALID', 'nowIso must be an ISO 8601 timestamp string', {
       issues: [{ code: 'NOW_ISO_INVALID', message: 'expected an ISO 8601 string', path: 'nowIso' }],
@@ -57,7 +97,7 @@ export function resolveClock(nowIso: unknown, wallClock: Date = new Date()): Dat
       ],
     });
   }
-  return parsed;
+  return parsed as AnswerTime;
 }
 
 /** A Date as the canonical ISO string every response uses (UTC, milliseconds). */

@@ -6,6 +6,7 @@
 import { randomFillSync } from 'node:crypto';
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import { serverTimeAfter, type ServerTime } from '../clock';
 import { SESSION_RENEW_WITHIN_MS, SESSION_TTL_MS } from './policy';
 
 /** 20 random bytes (160 bits), base32 lower case: 32 characters of [a-z2-7]. */
@@ -27,14 +28,14 @@ export function sessionIdOf(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 }
 
-export function sessionExpiryFrom(now: Date): Date {
-  return new Date(now.getTime() + SESSION_TTL_MS);
+export function sessionExpiryFrom(now: ServerTime): ServerTime {
+  return serverTimeAfter(now, SESSION_TTL_MS);
 }
 
-export type SessionFreshness = { state: 'expired' } | { state: 'valid'; expiresAt: Date } | { state: 'renew'; expiresAt: Date };
+export type SessionFreshness = { state: 'expired' } | { state: 'valid'; expiresAt: Date } | { state: 'renew'; expiresAt: ServerTime };
 
 /** What a use of a session at `now` does to it: refuse it, keep it, or push its expiry back. */
-export function sessionFreshness(expiresAt: Date, now: Date): SessionFreshness {
+export function sessionFreshness(expiresAt: Date, now: ServerTime): SessionFreshness {
   if (now.getTime() >= expiresAt.getTime()) return { state: 'expired' };
   if (expiresAt.getTime() - now.getTime() < SESSION_RENEW_WITHIN_MS) return { state: 'renew', expiresAt: sessionExpiryFrom(now) };
   return { state: 'valid', expiresAt };

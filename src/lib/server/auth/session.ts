@@ -4,6 +4,7 @@
  * the second half of its life is renewed (sliding expiry). No framework, database or
  * configuration here: the cookie jar and the store are the glue's (`http/session-cookie.ts`).
  */
+import type { ServerTime } from '../clock';
 import { isSessionTokenShape } from './session-token';
 import { validateSessionToken, type AuthStore } from './sign-in';
 
@@ -25,7 +26,7 @@ export type SessionReading =
  * `cookieValue` is the raw cookie (undefined when none was sent). `now` is the server's clock
  * at arrival, never the caller's `nowIso`: a pinned clock must not revive an expired session.
  */
-export async function readSession(cookieValue: string | undefined, now: Date, store: AuthStore): Promise<SessionReading> {
+export async function readSession(cookieValue: string | undefined, now: ServerTime, store: AuthStore): Promise<SessionReading> {
   const session = isSessionTokenShape(cookieValue) ? await validateSessionToken(cookieValue, now, store) : null;
   if (!session) return { session: null, cookie: cookieValue === undefined ? 'keep' : 'clear' };
   return {

@@ -5,6 +5,7 @@
  */
 import type { Hex } from 'viem';
 import type { BrokerChainClient } from '../chain-client';
+import type { ServerTime } from '../clock';
 import { SvcError } from '../errors';
 import { AUTH_CODES } from './errors';
 import { nonceState, type NonceState } from './nonce';
@@ -29,11 +30,11 @@ export interface AuthStore {
    * Marks the nonce used if, and only if, it is unused and unexpired at `now`, in one
    * conditional write. True for exactly one caller per nonce.
    */
-  burnNonce(nonce: string, now: Date): Promise<boolean>;
+  burnNonce(nonce: string, now: ServerTime): Promise<boolean>;
   /** Creates the wallet user on its first sign-in, then the session. */
-  createSession(session: StoredSession & { id: string; createdAt: Date }): Promise<void>;
+  createSession(session: StoredSession & { id: string; expiresAt: ServerTime; createdAt: ServerTime }): Promise<void>;
   findSession(id: string): Promise<StoredSession | null>;
-  setSessionExpiry(id: string, expiresAt: Date): Promise<void>;
+  setSessionExpiry(id: string, expiresAt: ServerTime): Promise<void>;
   deleteSession(id: string): Promise<void>;
 }
 
@@ -41,7 +42,7 @@ export interface SignInSettings {
   /** ORIGIN: the SIWE domain and URI the message must name. */
   origin: string;
   /** The request's arrival time. Never a caller-pinned clock. */
-  now: Date;
+  now: ServerTime;
   /** The client of chain 4663, for contract-wallet signatures (null: EOAs only). */
   chain?: BrokerChainClient | null;
 }
@@ -110,7 +111,7 @@ export interface ValidatedSession extends StoredSession {
 }
 
 /** The session a token opens at `now`, renewing it when due; null when none (expired ones are deleted). */
-export async function validateSessionToken(token: string, now: Date, store: AuthStore): Promise<ValidatedSession | null> {
+export async function validateSessionToken(token: string, now: ServerTime, store: AuthStore): Promise<ValidatedSession | null> {
   const id = sessionIdOf(token);
   const session = await store.findSession(id);
   if (!session) return null;

@@ -6,6 +6,7 @@
  */
 import { ParsedMessage } from '@spruceid/siwe-parser';
 import { getAddress } from 'viem';
+import type { ServerTime } from '../clock';
 import { SvcError } from '../errors';
 import { AUTH_CODES, type AuthCode } from './errors';
 import { CLOCK_SKEW_MS, SIGN_IN_CHAIN_IDS } from './policy';
@@ -29,7 +30,7 @@ export interface SiweExpectations {
   /** This service's public origin (ORIGIN), e.g. `https://svc.example:8443`. */
   origin: string;
   /** The request's arrival time (never a caller-chosen clock: see `checkSiweFields`). */
-  now: Date;
+  now: ServerTime;
 }
 
 function refuse(code: AuthCode, message: string, field: string): never {

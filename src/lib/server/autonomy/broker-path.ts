@@ -22,6 +22,7 @@ import { buildCommandPack, VENUE_PHRASE, type CommandPack } from '../stocks/comm
 import { normalizeIntent, stockIntentIssues, type StockIntent } from '../stocks/intent';
 import { AUTONOMY_MODE_MEANING, type AutonomyMode } from './modes';
 import { fuseLimit, validateAutonomy, type AutonomyFuse, type AutonomyGate, type AutonomyRequest } from './validate';
+import type { ServerTime } from '../clock';
 
 export const COMMAND_PACK_VERSION = 'svc-partnerbot-command-pack-1.0.0';
 export const INSTRUCTIONS_VERSION = 'svc-broker-mcp-instructions-1.0.0';
@@ -37,7 +38,7 @@ export interface PathDeps {
   /** The answer's clock (`nowIso` pins it): every timestamp written into the path. */
   now: Date;
   /** The server's clock: the acknowledgment's age is checked against it. */
-  serverTime: Date;
+  serverTime: ServerTime;
   /** PARTNER_STOCK_TRADE_MAX_NOTIONAL_USD: the stock lane's cap applies to every partner command. */
   stockNotionalCapUsd: number;
 }

@@ -7,7 +7,7 @@
  * checks pass; the user's own agent may act within the fuses). No mode sends anything from
  * this service, and no mode string stands in for the acknowledgment.
  */
-import { parseIsoInstant } from '../clock';
+import { parseIsoInstant, type ServerTime } from '../clock';
 import type { ExecutionMode } from '../coil/manifest';
 
 export const AUTONOMY_MODES = ['paper', 'preview', 'live_candidate'] as const;
@@ -92,7 +92,7 @@ export interface AckIssue {
  * `nowIso`): every statement literally `true`, nothing else in the record, and an
  * `acknowledgedAt` that is neither ahead of the server nor older than a day.
  */
-export function checkLiveAutonomyAck(ack: Record<string, unknown> | undefined, serverTime: Date): AckIssue[] {
+export function checkLiveAutonomyAck(ack: Record<string, unknown> | undefined, serverTime: ServerTime): AckIssue[] {
   const path = 'liveAutonomyAck';
   if (ack === undefined) {
     return [

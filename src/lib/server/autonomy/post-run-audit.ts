@@ -10,7 +10,7 @@
  * claim, never relayed as a fact. The verdict names every breach.
  */
 import { z } from 'zod';
-import { parseIsoInstant } from '../clock';
+import { parseIsoInstant, type ServerTime } from '../clock';
 import { SvcError } from '../errors';
 import { quoteReportedText, type QuotedReport } from '../guards/reported-text';
 import { FUSE_KINDS, type FuseKind } from '../coil/fuse-catalogue';
@@ -141,7 +141,7 @@ export interface AuditDeps {
   /** The answer's clock (`nowIso`). */
   now: Date;
   /** The server's clock: a reported time ahead of it cannot have happened yet. */
-  serverTime: Date;
+  serverTime: ServerTime;
 }
 
 export function postRunAudit(receipt: Record<string, unknown>, activity: readonly ReportedActivity[], deps: AuditDeps) {

@@ -21,6 +21,7 @@ import {
   modeRank,
   type AutonomyMode,
 } from './modes';
+import type { ServerTime } from '../clock';
 
 export interface AutonomyRequest {
   autonomyMode?: AutonomyMode;
@@ -123,7 +124,7 @@ function mergeFuses(coil: Coil, added: readonly Fuse[]): { fuses: Map<FuseKind, 
 }
 
 /** Validates a Coil for the autonomy path; `serverTime` is the server's clock (the acknowledgment's age). */
-export function validateAutonomy(coil: Coil, request: AutonomyRequest, serverTime: Date): AutonomyEvaluation {
+export function validateAutonomy(coil: Coil, request: AutonomyRequest, serverTime: ServerTime): AutonomyEvaluation {
   const mode = request.autonomyMode ?? DEFAULT_AUTONOMY_MODE;
   const findings: Finding[] = [];
 

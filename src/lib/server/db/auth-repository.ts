@@ -3,15 +3,16 @@
  * Implements the `AuthStore` the auth domain functions take.
  */
 import type { AuthStore, StoredNonce, StoredSession } from '../auth/sign-in';
+import type { ServerTime } from '../clock';
 import { getDb } from './client';
 import { isUniqueViolation } from './unique-violation';
 
-export async function saveNonce(nonce: { nonce: string; issuedAt: Date; expiresAt: Date }): Promise<void> {
+export async function saveNonce(nonce: { nonce: string; issuedAt: ServerTime; expiresAt: ServerTime }): Promise<void> {
   await getDb().authNonce.create({ data: { nonce: nonce.nonce, createdAt: nonce.issuedAt, expiresAt: nonce.expiresAt } });
 }
 
 /** Removes nonces that expired before `before` (spent or not). */
-export async function sweepNonces(before: Date): Promise<number> {
+export async function sweepNonces(before: ServerTime): Promise<number> {
   const { count } = await getDb().authNonce.deleteMany({ where: { expiresAt: { lt: before } } });
   return count;
 }
@@ -21,7 +22,7 @@ export const authStore: AuthStore = {
     return getDb().authNonce.findUnique({ where: { nonce }, select: { expiresAt: true, usedAt: true } });
   },
 
-  async burnNonce(nonce: string, now: Date): Promise<boolean> {
+  async burnNonce(nonce: string, now: ServerTime): Promise<boolean> {
     // One UPDATE ... WHERE usedAt IS NULL AND expiresAt > now: SQLite serialises writers and
     // PostgreSQL re-checks the WHERE on the row a concurrent transaction just changed, so
     // exactly one caller sees count 1.
@@ -59,7 +60,7 @@ export const authStore: AuthStore = {
     return getDb().session.findUnique({ where: { id }, select: { address: true, chainId: true, expiresAt: true } });
   },
 
-  async setSessionExpiry(id: string, expiresAt: Date): Promise<void> {
+  async setSessionExpiry(id: string, expiresAt: ServerTime): Promise<void> {
     await getDb().session.updateMany({ where: { id }, data: { expiresAt } });
   },
 

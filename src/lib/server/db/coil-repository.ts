@@ -12,6 +12,7 @@
  */
 import type { Coil } from '../coil/manifest';
 import { canonicalJson, hashCanonical } from '../canonical';
+import type { ServerTime } from '../clock';
 import type { ForkParentStore } from '../receipts/lineage';
 import type { LineageNode } from '../receipts/provenance';
 import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
@@ -29,7 +30,7 @@ export interface SaveCoilInput {
   agentId: string | null;
   score: number | null;
   /** When the row is stored: the server's clock, never a caller's `nowIso`. */
-  storedAt: Date;
+  storedAt: ServerTime;
 }
 
 export function coilRowId(manifestHash: string, ownerAddress: string | null, agentId: string | null): string {

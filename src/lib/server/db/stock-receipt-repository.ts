@@ -2,12 +2,18 @@
  * Prisma persistence of stock-lane receipts and their history (the StockReceiptStore of
  * src/lib/server/stocks/store.ts). One row per plan hash (unique), one event per state change
  * (unique per receipt and sequence number); every change is a compare-and-set on `version`.
+ * The transaction a receipt holds as proof is bound in `ProofBinding` in the same write
+ * (db/proof-binding-repository.ts), so one transaction proves one subject of any lane.
  */
 import { randomUUID } from 'node:crypto';
+import type { Prisma } from '$generated/prisma-sqlite/client';
+import { storedServerTime, type ServerTime } from '../clock';
+import type { ProofBinding } from '../proof/rule';
 import type { PartnerJobStatus, ReceiptStatus } from '../stocks/status';
 import {
   ProofTransactionTakenError,
   type NewPreparedReceipt,
+  type ProofTakeOver,
   type ReceiptChange,
   type ReceiptEventInput,
   type ReceiptTrigger,
@@ -15,9 +21,15 @@ import {
   type StockReceiptStore,
 } from '../stocks/store';
 import { getDb } from './client';
+import { bindProofWithin, proofHolderOf, releaseCallerClaimWithin } from './proof-binding-repository';
 import { isUniqueViolation } from './unique-violation';
 
-const WITH_EVENTS = { events: { orderBy: { seq: 'asc' as const } } };
+const WITH_EVENTS = { events: { orderBy: { seq: 'asc' as const } }, proof: true };
+
+type Tx = Prisma.TransactionClient;
+
+/** The receipt moved between the read and the write: the whole write is rolled back. */
+class StaleReceipt extends Error {}
 
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof getDb>['stockReceipt']['findUnique']>>> & {
   events: Array<{
@@ -33,6 +45,7 @@ type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof getDb>['stockReceipt
     chainId: number | null;
     at: Date;
   }>;
+  proof: { binding: string } | null;
 };
 
 function toRecord(row: Row): StockReceiptRecord {
@@ -43,16 +56,17 @@ function toRecord(row: Row): StockReceiptRecord {
     statusReason: row.statusReason,
     intentJson: row.intentJson,
     generatedAt: row.generatedAt,
-    firstPreparedAt: row.firstPreparedAt,
+    firstPreparedAt: storedServerTime(row.firstPreparedAt),
     targetSymbol: row.targetSymbol,
     targetTokenAddress: row.targetTokenAddress,
     jobId: row.jobId,
     partnerJobStatus: row.partnerJobStatus as PartnerJobStatus | null,
     txHash: row.txHash,
     blockNumber: row.blockNumber,
+    proofBinding: (row.proof?.binding as ProofBinding | undefined) ?? null,
     version: row.version,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    createdAt: storedServerTime(row.createdAt),
+    updatedAt: storedServerTime(row.updatedAt),
     events: row.events.map((e) => ({
       seq: e.seq,
       trigger: e.trigger as ReceiptTrigger,
@@ -64,9 +78,47 @@ function toRecord(row: Row): StockReceiptRecord {
       txHash: e.txHash,
       blockNumber: e.blockNumber,
       chainId: e.chainId,
-      at: e.at,
+      at: storedServerTime(e.at),
     })),
   };
+}
+
+/** Writes one change and its event at `expectedVersion`, binding the change's transaction; throws StaleReceipt when moved. */
+async function writeChange(tx: Tx, id: string, expectedVersion: number, change: ReceiptChange, event: ReceiptEventInput): Promise<void> {
+  const result = await tx.stockReceipt.updateMany({
+    where: { id, version: expectedVersion },
+    data: {
+      status: change.status,
+      statusReason: change.statusReason,
+      ...(change.jobId !== undefined ? { jobId: change.jobId } : {}),
+      ...(change.partnerJobStatus !== undefined ? { partnerJobStatus: change.partnerJobStatus } : {}),
+      ...(change.txHash !== undefined ? { txHash: change.txHash } : {}),
+      ...(change.blockNumber !== undefined ? { blockNumber: change.blockNumber } : {}),
+      ...(change.releaseSubmitClaim ? { submitClaimedAt: null } : {}),
+      version: expectedVersion + 1,
+      updatedAt: event.at,
+    },
+  });
+  if (result.count !== 1) throw new StaleReceipt();
+  await tx.stockReceiptEvent.create({
+    data: {
+      id: randomUUID(),
+      receiptId: id,
+      seq: expectedVersion + 1,
+      trigger: event.trigger,
+      fromStatus: event.fromStatus ?? null,
+      toStatus: change.status,
+      reason: event.reason,
+      jobId: event.jobId,
+      partnerJobStatus: event.partnerJobStatus,
+      txHash: event.txHash,
+      blockNumber: event.blockNumber,
+      chainId: event.chainId,
+      at: event.at,
+    },
+  });
+  // A receipt that lets go of its transaction (`txHash: null`) releases its binding.
+  if (change.txHash === null) await tx.proofBinding.deleteMany({ where: { stockReceiptId: id } });
 }
 
 export class PrismaStockReceiptStore implements StockReceiptStore {
@@ -116,7 +168,7 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
     }
   }
 
-  async claimSubmission(planHash: string, now: Date, leaseMs: number): Promise<boolean> {
+  async claimSubmission(planHash: string, now: ServerTime, leaseMs: number): Promise<boolean> {
     const result = await getDb().stockReceipt.updateMany({
       where: {
         planHash,
@@ -138,54 +190,50 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
     expectedVersion: number,
     change: ReceiptChange,
     event: ReceiptEventInput,
+    takeOver?: ProofTakeOver,
   ): Promise<StockReceiptRecord | null> {
     const db = getDb();
-    const write = db.$transaction(async (tx) => {
-      const result = await tx.stockReceipt.updateMany({
-        where: { id, version: expectedVersion },
-        data: {
-          status: change.status,
-          statusReason: change.statusReason,
-          ...(change.jobId !== undefined ? { jobId: change.jobId } : {}),
-          ...(change.partnerJobStatus !== undefined ? { partnerJobStatus: change.partnerJobStatus } : {}),
-          ...(change.txHash !== undefined ? { txHash: change.txHash } : {}),
-          ...(change.blockNumber !== undefined ? { blockNumber: change.blockNumber } : {}),
-          ...(change.releaseSubmitClaim ? { submitClaimedAt: null } : {}),
-          version: expectedVersion + 1,
-          updatedAt: event.at,
-        },
-      });
-      if (result.count !== 1) return false;
-      await tx.stockReceiptEvent.create({
-        data: {
-          id: randomUUID(),
-          receiptId: id,
-          seq: expectedVersion + 1,
-          trigger: event.trigger,
-          fromStatus: event.fromStatus ?? null,
-          toStatus: change.status,
-          reason: event.reason,
-          jobId: event.jobId,
-          partnerJobStatus: event.partnerJobStatus,
-          txHash: event.txHash,
-          blockNumber: event.blockNumber,
-          chainId: event.chainId,
-          at: event.at,
-        },
-      });
-      return true;
-    });
-    let updated: boolean;
     try {
-      updated = await write;
+      await db.$transaction(async (tx) => {
+        if (takeOver && change.txHash) {
+          // The plan that held the transaction by a caller claim lets go of it first: its
+          // receipt still names the transaction, whose hash is unique among receipts.
+          await releaseCallerClaimWithin(tx, change.txHash, { lane: 'stock_plan', id: takeOver.receiptId });
+          const loserRow = await tx.stockReceipt.findUnique({ where: { id: takeOver.receiptId }, include: WITH_EVENTS });
+          if (!loserRow || loserRow.txHash !== change.txHash) throw new ProofTransactionTakenError(change.txHash);
+          const loser = toRecord(loserRow);
+          const lost = takeOver.changeFor(loser);
+          await writeChange(tx, loser.id, loser.version, lost.change, { ...lost.event, fromStatus: loser.status });
+        }
+        await writeChange(tx, id, expectedVersion, change, event);
+        if (change.txHash) {
+          await bindProofWithin(tx, {
+            subject: { lane: 'stock_plan', id },
+            txHash: change.txHash,
+            binding: change.proofBinding ?? 'caller_claim',
+            at: event.at,
+          });
+        }
+      });
     } catch (error) {
-      // The unique txHash: another receipt recorded this transaction as its proof first.
+      if (error instanceof StaleReceipt) return null;
+      // The unique txHash: another subject recorded this transaction as its proof first.
       if (change.txHash && isUniqueViolation(error)) throw new ProofTransactionTakenError(change.txHash);
       throw error;
     }
-    if (!updated) return null;
     const row = await db.stockReceipt.findUnique({ where: { id }, include: WITH_EVENTS });
     return row ? toRecord(row) : null;
+  }
+
+  async strengthenProofBinding(id: string, txHash: string): Promise<void> {
+    await getDb().proofBinding.updateMany({
+      where: { txHash, stockReceiptId: id, binding: 'caller_claim' },
+      data: { binding: 'partner_job' },
+    });
+  }
+
+  holderOf(txHash: string) {
+    return proofHolderOf(txHash);
   }
 }
 

@@ -1,13 +1,21 @@
 /**
  * Mode B vault deposit jobs over the database (SQLite or PostgreSQL). Documents are stored
- * as canonical JSON text so both providers return byte-identical content.
+ * as canonical JSON text so both providers return byte-identical content. The deposit that
+ * proves a job is its `ProofBinding` (db/proof-binding-repository.ts); the first sight of each
+ * pack is a `DepositPackSighting`.
  */
 import { canonicalJson } from '../canonical';
+import { storedServerTime, type ServerTime } from '../clock';
+import { ProofTransactionTakenError, type ProofBinding } from '../proof/rule';
 import type { DepositPack } from '../vaults/deposit-pack';
-import type { JobSubmitState, VaultDepositJobRecord, VaultDepositJobStore } from '../vaults/mode-b';
-import type { VaultDepositJob as Row } from '$generated/prisma-sqlite/client';
+import type { JobSubmitState, PackSightingStore, VaultDepositJobRecord, VaultDepositJobStore } from '../vaults/mode-b';
+import type { VaultDepositJob } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
+import { bindProofWithin, proofHolderOf, releaseCallerClaimWithin } from './proof-binding-repository';
 import { isUniqueViolation } from './unique-violation';
+
+type Row = VaultDepositJob & { proof: { txHash: string; binding: string } | null };
+const WITH_PROOF = { proof: true } as const;
 
 function toRecord(row: Row): VaultDepositJobRecord {
   return {
@@ -23,21 +31,22 @@ function toRecord(row: Row): VaultDepositJobRecord {
     partnerJobId: row.partnerJobId,
     txHashes: JSON.parse(row.txHashesJson) as string[],
     pack: JSON.parse(row.packJson) as DepositPack,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    createdAt: storedServerTime(row.createdAt),
+    updatedAt: storedServerTime(row.updatedAt),
+    proof: row.proof ? { txHash: row.proof.txHash, binding: row.proof.binding as ProofBinding } : null,
   };
 }
 
 export const vaultDepositJobRepository: VaultDepositJobStore = {
   async findById(id) {
-    const row = await getDb().vaultDepositJob.findUnique({ where: { id } });
+    const row = await getDb().vaultDepositJob.findUnique({ where: { id }, include: WITH_PROOF });
     return row ? toRecord(row) : null;
   },
 
   async findByPlanHash(planHash) {
     // Jobs stored before plan hashes carried `0x` hold the bare hex of the same plan.
     const forms = [planHash, planHash.replace(/^0x/, '')];
-    const row = await getDb().vaultDepositJob.findFirst({ where: { planHash: { in: forms } } });
+    const row = await getDb().vaultDepositJob.findFirst({ where: { planHash: { in: forms } }, include: WITH_PROOF });
     return row ? toRecord(row) : null;
   },
 
@@ -84,5 +93,39 @@ export const vaultDepositJobRepository: VaultDepositJobStore = {
       const merged = [...new Set([...(JSON.parse(row.txHashesJson) as string[]), ...hashes])];
       await tx.vaultDepositJob.update({ where: { id }, data: { txHashesJson: canonicalJson(merged), updatedAt: at } });
     });
+  },
+
+  holderOf(txHash) {
+    return proofHolderOf(txHash);
+  },
+
+  async bindProof({ jobId, txHash, binding, at, takeOverFrom }) {
+    const subject = { lane: 'vault_deposit_job' as const, id: jobId };
+    try {
+      await getDb().$transaction(async (tx) => {
+        if (takeOverFrom) await releaseCallerClaimWithin(tx, txHash, { lane: 'vault_deposit_job', id: takeOverFrom });
+        await bindProofWithin(tx, { subject, txHash, binding, at });
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof ProofTransactionTakenError || isUniqueViolation(error)) return false;
+      throw error;
+    }
+  },
+};
+
+export const depositPackSightings: PackSightingStore = {
+  async firstSight(planHash: string, at: ServerTime): Promise<ServerTime> {
+    const db = getDb();
+    try {
+      await db.depositPackSighting.create({ data: { planHash, firstSeenAt: at } });
+      return at;
+    } catch (error) {
+      // Seen before (or by a concurrent request): the first sight stored is the one that counts.
+      if (!isUniqueViolation(error)) throw error;
+    }
+    const row = await db.depositPackSighting.findUnique({ where: { planHash } });
+    if (!row) throw new Error('a pack sighting disappeared');
+    return storedServerTime(row.firstSeenAt);
   },
 };

@@ -6,6 +6,7 @@
  */
 import type { X402Authorization as AuthorizationRow } from '$generated/prisma-sqlite/client';
 import { canonicalJson } from '../canonical';
+import type { ServerTime } from '../clock';
 import type { PaymentReceipt } from '../x402/receipts';
 import {
   authorizationStatusSchema,
@@ -43,7 +44,7 @@ export const x402AuthorizationStore: AuthorizationStore = {
     return row ? toStored(row) : null;
   },
 
-  async reserve(row: StoredAuthorization, at: Date) {
+  async reserve(row: StoredAuthorization, at: ServerTime) {
     const db = getDb();
     // Settled answers past their keeping time are dropped here, on the one write every paid call makes.
     await db.x402Authorization.updateMany({ where: { answerKeptUntil: { lt: at } }, data: { answerJson: null, answerKeptUntil: null } });

@@ -21,6 +21,7 @@
  * of a request that does little work (docs/performance.md).
  */
 import { randomUUID } from 'node:crypto';
+import { readServerClock, type ServerTime } from '../clock';
 import { config } from '../config';
 import { SvcError } from '../errors';
 import { rejectCredentials } from '../guards/credential-guard';
@@ -79,7 +80,7 @@ export interface ApiRequest {
 export interface McpRequest {
   requestId: string;
   clientAddress: string;
-  serverTime: Date;
+  serverTime: ServerTime;
   url: URL;
   headers: Headers;
   rawBody: string;
@@ -177,7 +178,7 @@ function queryForGuard(url: URL, surface: Surface): Record<string, unknown> {
 export function createApiFront(doors: ApiDoors): ApiFront {
   async function answer(request: ApiRequest): Promise<ApiAnswer> {
     const startedAtMs = performance.now();
-    const serverTime = new Date();
+    const serverTime = readServerClock();
     const requestId = validRequestId(request.headers.get('x-request-id')) ?? randomUUID();
     const { method } = request;
     const url = new URL(config().origin + request.target);

@@ -6,6 +6,7 @@
 import { readSession, type SessionInfo } from '../auth/session';
 import { SESSION_COOKIE } from '../auth/policy';
 import { isSessionTokenShape } from '../auth/session-token';
+import type { ServerTime } from '../clock';
 import { config } from '../config';
 import type { CookieJar, CookieOptions } from './cookie-jar';
 import { authStore } from '../db/auth-repository';
@@ -38,7 +39,7 @@ export function sessionTokenOf(cookies: CookieJar): string | undefined {
 }
 
 /** `now` is the server's clock at arrival (the context passes `serverTime`). */
-export async function resolveSession(cookies: CookieJar, now: Date): Promise<SessionInfo | null> {
+export async function resolveSession(cookies: CookieJar, now: ServerTime): Promise<SessionInfo | null> {
   const reading = await readSession(cookies.get(SESSION_COOKIE), now, authStore);
   if (reading.cookie === 'clear') clearSessionCookie(cookies);
   if (reading.cookie === 'renew') setSessionCookie(cookies, reading.token, reading.session.expiresAt);

@@ -14,6 +14,7 @@ import {
   type RegistryAsset,
 } from './index';
 import { MARKET_SESSION } from './market-session';
+import type { ServerTime } from '../clock';
 
 /** Freshness bound of a live-traded stock or ETF price. */
 export const EXCHANGE_LIVE_MAX_AGE_SECONDS = ORACLE_POLICY.maxStalenessSeconds;
@@ -93,7 +94,7 @@ export interface ClassifiedReading {
 export function classifyPriceReading(
   asset: RegistryAsset,
   reading: { updatedAt: Date; price?: string } | undefined,
-  serverTime: Date,
+  serverTime: ServerTime,
 ): ClassifiedReading {
   const policy = assetOraclePolicy(asset);
   const base = { tokenAddress: asset.address, ticker: asset.ticker, maxPriceAgeSeconds: policy.maxPriceAgeSeconds };
@@ -135,7 +136,7 @@ export const READING_MEANING: Readonly<Record<ReadingReason, string>> = {
  */
 export function explainOraclePolicy(
   readings: ReadonlyArray<{ tokenAddress: string; updatedAt: Date; price?: string }> | undefined,
-  serverTime: Date,
+  serverTime: ServerTime,
 ) {
   const policy = {
     oraclePolicyVersion: ORACLE_POLICY_VERSION,

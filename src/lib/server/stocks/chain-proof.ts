@@ -2,7 +2,7 @@
  * Reads what one transaction did on chain (interface 4.5): the RPC must first prove it serves
  * chain 4663 (`eth_chainId`); only then are its answers trusted. What is read is facts only
  * (status, block and its time, sender, ERC-20 transfers, and for a revert the calldata);
- * whether those facts prove a plan is decided by `judgeTransaction` (proof-match.ts).
+ * whether those facts prove a plan is decided by `judgeTransaction` (proof/stock-trade.ts).
  *
  * The RPC URL is server-only: it is used here and appears in no result, error or log (viem's
  * own error messages, which quote it, are dropped).

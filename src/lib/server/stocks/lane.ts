@@ -4,6 +4,7 @@
  * these. They take configuration, the clock and the store as arguments.
  */
 import type { BrokerChainClient } from '../chain-client';
+import type { ServerTime } from '../clock';
 import { SvcError, type ErrorIssue } from '../errors';
 import { BROKER_CHAIN_ID, findAssetByAddress, USDG } from '../registry';
 import { extractTxHashes } from '../vaults/mode-b';
@@ -13,10 +14,12 @@ import { normalizeIntent, validateStockIntent, type StockIntent, type StockInten
 import { isPlausibleJobId, readPartnerJob, submitPartnerPrompt, type PartnerEndpoint } from '../partner/agent-api';
 import { canonicalJson } from '../canonical';
 import { buildPlan, computePlanHash, HARD_FLAGS, planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS, type PreparedPlan } from './plan';
-import { judgeTransaction, usdgUnits, type Judgement, type PlanTerms, type ProofCheck, type SenderFlows } from './proof-match';
+import { judgeTransaction, usdgUnits, type Judgement, type PlanTerms, type SenderFlows } from '../proof/stock-trade';
+import { PROOF_BINDING_MEANING, type ClaimStanding, type ProofBinding, type ProofCheck } from '../proof/rule';
 import {
   chainProofTransition,
   jobStatusTransition,
+  proofTakenTransition,
   REASON,
   REASON_MEANING,
   STATUS_MEANING,
@@ -27,6 +30,7 @@ import {
 } from './status';
 import {
   ProofTransactionTakenError,
+  type ProofTakeOver,
   type ReceiptChange,
   type ReceiptEventInput,
   type StockReceiptRecord,
@@ -147,6 +151,8 @@ export function publicReceipt(record: StockReceiptRecord) {
     partnerJobStatus: record.partnerJobStatus,
     txHash: record.txHash,
     blockNumber: record.blockNumber,
+    proofBinding: record.proofBinding,
+    proofBindingMeaning: record.proofBinding ? PROOF_BINDING_MEANING[record.proofBinding] : null,
     updatedAt: record.updatedAt.toISOString(),
     history: record.events.map((e) => ({
       seq: e.seq,
@@ -167,7 +173,7 @@ export function publicReceipt(record: StockReceiptRecord) {
 
 export type PublicReceipt = ReturnType<typeof publicReceipt>;
 
-type ChangeFor = (current: StockReceiptRecord) => { change: ReceiptChange; event: ReceiptEventInput } | null;
+type ChangeFor = (current: StockReceiptRecord) => { change: ReceiptChange; event: ReceiptEventInput; takeOver?: ProofTakeOver } | null;
 
 /**
  * Applies a change computed from the receipt's latest version; when another writer moved the
@@ -179,7 +185,13 @@ async function transition(store: StockReceiptStore, start: StockReceiptRecord, c
   for (let attempt = 0; attempt < 8; attempt++) {
     const next = changeFor(current);
     if (!next) return current;
-    const updated = await store.applyChange(current.id, current.version, next.change, { ...next.event, fromStatus: current.status });
+    const updated = await store.applyChange(
+      current.id,
+      current.version,
+      next.change,
+      { ...next.event, fromStatus: current.status },
+      next.takeOver,
+    );
     if (updated) return updated;
     const reread = await store.findByPlanHash(current.planHash);
     if (!reread) throw new SvcError(STOCK_ERROR.STOCK_RECEIPT_UNKNOWN, 'The receipt disappeared while it was being updated');
@@ -196,8 +208,11 @@ export interface PrepareDeps {
   store: StockReceiptStore;
   /** The request's clock (`nowIso` or the arrival): the plan's `generatedAt`. */
   now: Date;
-  /** The server's clock at arrival: the plan's first-prepared time when this server has not seen it yet. */
-  serverTime: Date;
+  /**
+   * The server's clock at arrival: the plan's first-prepared time when this server has not
+   * seen it yet, and the time of every stored row.
+   */
+  serverTime: ServerTime;
 }
 
 /**
@@ -215,7 +230,7 @@ export async function prepareStockCommand(intentInput: StockIntentInput, deps: P
     firstPreparedAt: deps.serverTime,
     targetSymbol: target.ticker,
     targetTokenAddress: target.address,
-    at: deps.now,
+    at: deps.serverTime,
   });
   const prepared: PreparedPlan = buildPlan(intent, target, deps.now, {
     notionalCapUsd: deps.config.partner.stockTradeMaxNotionalUsd,
@@ -248,9 +263,9 @@ export interface SubmitDeps {
   config: StockLaneConfig;
   store: StockReceiptStore;
   /** The real time of the request: the time recorded for the submission and its lease. */
-  observedAt: Date;
+  observedAt: ServerTime;
   /** Real time, for the submission lease and for how long a concurrent submit waits for the first. */
-  wallClock: () => Date;
+  wallClock: () => ServerTime;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -467,10 +482,18 @@ export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
 export interface PollDeps {
   config: StockLaneConfig;
   store: StockReceiptStore;
+  /** The answer's clock (`polledAt`). */
   now: Date;
+  /** The server's clock: the time of every stored change. */
+  serverTime: ServerTime;
 }
 
-function jobChange(current: StockReceiptRecord, partnerStatus: PartnerJobStatus, trigger: 'job_poll' | 'reconcile', at: Date) {
+function jobChange(
+  current: StockReceiptRecord,
+  partnerStatus: PartnerJobStatus,
+  trigger: 'job_poll' | 'reconcile',
+  at: ServerTime,
+): { change: ReceiptChange; event: ReceiptEventInput } | null {
   const t = jobStatusTransition(current.status, partnerStatus);
   if (t.next === current.status && current.partnerJobStatus === partnerStatus) return null;
   return {
@@ -498,7 +521,7 @@ export async function pollPartnerJob(jobId: string, deps: PollDeps) {
   }
   const endpoint = requireLane(deps.config);
   const { partnerStatus } = await readPartnerJob(endpoint, jobId);
-  const updated = await transition(deps.store, record, (current) => jobChange(current, partnerStatus, 'job_poll', deps.now));
+  const updated = await transition(deps.store, record, (current) => jobChange(current, partnerStatus, 'job_poll', deps.serverTime));
   const kept = jobStatusTransition(updated.status, partnerStatus).reason;
   return {
     jobId,
@@ -524,7 +547,10 @@ export interface ReconcileInput {
 export interface ReconcileDeps {
   config: StockLaneConfig;
   store: StockReceiptStore;
+  /** The answer's clock (`checkedAt`). */
   now: Date;
+  /** The server's clock: the time of every stored change. */
+  serverTime: ServerTime;
   /** The client of chain 4663, or null when no RPC is configured. */
   chain: BrokerChainClient | null;
   /** Injectable for tests (the real one reads through `chain`). */
@@ -548,6 +574,12 @@ interface ChainJudgement {
   verdict: ChainVerdict;
   checks: ProofCheck[];
   flows: SenderFlows | null;
+  /** How the transaction is tied to this plan (null when no mined transaction was read). */
+  binding: ProofBinding | null;
+  /** Where the claim stands against the transaction's holder, when it proves the plan. */
+  standing: ClaimStanding | null;
+  /** The plan that held the transaction by a caller claim, when this claim takes it over. */
+  takeOverFrom: string | null;
   partnerErrorCode?: string;
 }
 
@@ -557,35 +589,84 @@ function verdictOf(tx: MinedTransaction, judged: Judgement): ChainVerdict {
 }
 
 /**
- * Whether a transaction read from chain 4663 is this plan's trade (stocks/proof-match.ts).
- * The store says whether another plan already holds it; for a revert not tied by its
- * calldata, the partner's answer for the plan's job is read for its hash (a failed read ties
- * nothing).
+ * Whether the partner's answer for the plan's own job names the transaction: what makes it a
+ * `partner_job` binding rather than a caller's claim. A plan without a job, a lane that is off
+ * or a failed read names nothing.
+ */
+async function partnerJobNames(record: StockReceiptRecord, txHash: string, cfg: StockLaneConfig) {
+  const endpoint = partnerEndpoint(cfg);
+  if (!record.jobId || !endpoint) return { named: false };
+  try {
+    const job = await readPartnerJob(endpoint, record.jobId);
+    const named: string[] = [...job.transactionHashes, ...extractTxHashes(job.response), ...extractTxHashes(job.error)];
+    return { named: named.includes(txHash) };
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error;
+    return { named: false, partnerErrorCode: error.code };
+  }
+}
+
+/**
+ * Whether a transaction read from chain 4663 is this plan's trade, by the proof rule
+ * (proof/stock-trade.ts). The plan's claim on it is a `partner_job` binding when the partner's
+ * answer for the plan's job names it, else a caller's claim; the store says who holds it.
  */
 async function judgeChainRead(proof: ChainRead['proof'], record: StockReceiptRecord, deps: ReconcileDeps): Promise<ChainJudgement> {
-  if (proof.kind !== 'transaction') return { verdict: proof, checks: [], flows: null };
-  const terms = planTermsOf(record);
-  const holder = await deps.store.findByTxHash(proof.txHash);
-  const context = { provesOtherPlan: holder !== null && holder.id !== record.id, partnerJobNamesTx: false };
-  let judged = judgeTransaction(proof, terms, context);
-  let partnerErrorCode: string | undefined;
-  const endpoint = partnerEndpoint(deps.config);
-  if (judged.outcome === 'no_proof' && judged.reason === REASON.REVERTED_TX_NOT_TIED_TO_PLAN && record.jobId && endpoint) {
-    try {
-      const job = await readPartnerJob(endpoint, record.jobId);
-      const named = [...job.transactionHashes, ...extractTxHashes(job.response), ...extractTxHashes(job.error)];
-      if (named.includes(proof.txHash)) judged = judgeTransaction(proof, terms, { ...context, partnerJobNamesTx: true });
-    } catch (error) {
-      if (!(error instanceof SvcError)) throw error;
-      partnerErrorCode = error.code;
-    }
-  }
-  return { verdict: verdictOf(proof, judged), checks: judged.checks, flows: judged.flows, partnerErrorCode };
+  if (proof.kind !== 'transaction') return { verdict: proof, checks: [], flows: null, binding: null, standing: null, takeOverFrom: null };
+  const { named, partnerErrorCode } = await partnerJobNames(record, proof.txHash, deps.config);
+  const binding: ProofBinding = named ? 'partner_job' : 'caller_claim';
+  const holder = await deps.store.holderOf(proof.txHash);
+  const judged = judgeTransaction(proof, planTermsOf(record), { subject: { lane: 'stock_plan', id: record.id }, binding, holder });
+  const standing = judged.outcome === 'no_proof' ? null : judged.standing;
+  return {
+    verdict: verdictOf(proof, judged),
+    checks: judged.checks,
+    flows: judged.flows,
+    binding,
+    standing,
+    takeOverFrom: standing === 'takes_over' ? holder!.id : null,
+    partnerErrorCode,
+  };
+}
+
+/** The history event of a reconciliation that read `verdict`'s transaction. */
+function reconcileEvent(jobId: string | null, verdict: ChainVerdict, reason: ReasonCode | undefined, at: ServerTime): ReceiptEventInput {
+  return {
+    trigger: 'reconcile',
+    reason: reason ?? null,
+    jobId,
+    partnerJobStatus: null,
+    txHash: verdict.txHash,
+    blockNumber: 'blockNumber' in verdict ? verdict.blockNumber : null,
+    chainId: BROKER_CHAIN_ID,
+    at,
+  };
+}
+
+/** The plan that loses a caller-claimed transaction to another plan's partner job. */
+function proofTakenFrom(receiptId: string, verdict: ChainVerdict, at: ServerTime): ProofTakeOver {
+  return {
+    receiptId,
+    changeFor: (loser) => {
+      const t = proofTakenTransition();
+      return {
+        change: { status: t.next, statusReason: t.reason ?? null, txHash: null, blockNumber: null },
+        event: reconcileEvent(loser.jobId, verdict, t.reason, at),
+      };
+    },
+  };
 }
 
 /** The change a chain verdict makes to a receipt, or null when nothing new is to be written. */
-function chainChange(current: StockReceiptRecord, verdict: ChainVerdict, at: Date, onReason: (reason: ReasonCode | undefined) => void) {
-  const t = chainProofTransition(current.status, current.txHash, verdict);
+function chainChange(
+  current: StockReceiptRecord,
+  judged: Pick<ChainJudgement, 'verdict' | 'binding' | 'takeOverFrom'>,
+  at: ServerTime,
+  onReason: (reason: ReasonCode | undefined) => void,
+): ReturnType<ChangeFor> {
+  const { verdict } = judged;
+  const outranksCurrentProof = judged.binding === 'partner_job' && current.proofBinding === 'caller_claim';
+  const t = chainProofTransition(current.status, current.txHash, verdict, outranksCurrentProof);
   onReason(t.reason);
   if (verdict.kind === 'unverified') return null;
   const provenByThis = (verdict.kind === 'confirmed' || verdict.kind === 'reverted') && t.reason === undefined;
@@ -596,18 +677,12 @@ function chainChange(current: StockReceiptRecord, verdict: ChainVerdict, at: Dat
     change: {
       status: t.next,
       statusReason: t.reason ?? null,
-      ...(provenByThis ? { txHash: verdict.txHash, blockNumber: verdict.blockNumber } : {}),
+      ...(provenByThis ? { txHash: verdict.txHash, blockNumber: verdict.blockNumber, proofBinding: judged.binding ?? 'caller_claim' } : {}),
     },
-    event: {
-      trigger: 'reconcile' as const,
-      reason: t.reason ?? null,
-      jobId: current.jobId,
-      partnerJobStatus: null,
-      txHash: verdict.txHash,
-      blockNumber: 'blockNumber' in verdict ? verdict.blockNumber : null,
-      chainId: BROKER_CHAIN_ID,
-      at,
-    },
+    event: reconcileEvent(current.jobId, verdict, t.reason, at),
+    ...(provenByThis && judged.takeOverFrom && current.txHash !== verdict.txHash
+      ? { takeOver: proofTakenFrom(judged.takeOverFrom, verdict, at) }
+      : {}),
   };
 }
 
@@ -663,22 +738,30 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
     proofChecks = judged.checks;
     senderFlows = judged.flows;
     partnerErrorCode = judged.partnerErrorCode;
-    const apply = (verdict: ChainVerdict) =>
-      transition(deps.store, record, (current) => chainChange(current, verdict, deps.now, (r) => (reason = r)));
+    const apply = (verdict: ChainVerdict, takeOverFrom: string | null) =>
+      transition(deps.store, record, (current) =>
+        chainChange(current, { verdict, binding: judged.binding, takeOverFrom }, deps.serverTime, (r) => (reason = r)),
+      );
     try {
-      updated = await apply(judged.verdict);
+      updated = await apply(judged.verdict, judged.takeOverFrom);
     } catch (error) {
       if (!(error instanceof ProofTransactionTakenError) || judged.verdict.kind === 'unverified' || judged.verdict.kind === 'not_found')
         throw error;
-      // A concurrent reconciliation of another plan recorded this transaction first: the
-      // database's unique txHash decided, and for this plan it is no proof.
-      proofChecks = [...judged.checks.filter((c) => c.check === 'mined_after_plan'), { check: 'not_proof_of_other_plan', passed: false }];
-      updated = await apply({
-        kind: 'no_proof',
-        txHash: judged.verdict.txHash,
-        blockNumber: judged.verdict.blockNumber,
-        reason: REASON.TX_PROVES_OTHER_PLAN,
-      });
+      // A concurrent reconciliation of another subject recorded this transaction first: the
+      // database's unique key decided, and for this plan it is no proof.
+      proofChecks = [
+        ...judged.checks.filter((c) => c.check === 'mined_after_first_sight'),
+        { check: 'not_proof_of_other_subject', passed: false },
+      ];
+      updated = await apply(
+        { kind: 'no_proof', txHash: judged.verdict.txHash, blockNumber: judged.verdict.blockNumber, reason: REASON.TX_PROVES_OTHER_PLAN },
+        null,
+      );
+    }
+    // The plan already held this transaction on a caller's word; its own partner job now names it.
+    if (judged.standing === 'own' && judged.binding === 'partner_job' && updated.proofBinding === 'caller_claim' && updated.txHash) {
+      await deps.store.strengthenProofBinding(updated.id, updated.txHash);
+      updated = (await deps.store.findByPlanHash(updated.planHash)) ?? updated;
     }
   } else if (record.jobId) {
     source = 'partner_job';
@@ -696,7 +779,7 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
         partnerErrorCode = error.code;
       }
       updated = partnerStatus
-        ? await transition(deps.store, record, (current) => jobChange(current, partnerStatus, 'reconcile', deps.now))
+        ? await transition(deps.store, record, (current) => jobChange(current, partnerStatus, 'reconcile', deps.serverTime))
         : record;
       if (partnerStatus) reason = jobStatusTransition(updated.status, partnerStatus).reason;
     }
@@ -718,7 +801,7 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
           txHash: null,
           blockNumber: null,
           chainId: null,
-          at: deps.now,
+          at: deps.serverTime,
         },
       };
     });

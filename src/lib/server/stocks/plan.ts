@@ -9,6 +9,7 @@
  * values; submit recomputes it from the intent it is sent and its `nowIso`.
  */
 import { hashCanonical } from '../canonical';
+import { serverTimeAfter, type ServerTime } from '../clock';
 import { BROKER_CHAIN_ID, findAssetByAddress, REGISTRY_VERSION, USDG, type RegistryAsset } from '../registry';
 import { buildCommandPack, type CommandPack } from './command-pack';
 import { z } from 'zod';
@@ -23,8 +24,8 @@ export const PLAN_VERSION = 'svc-stock-plan-1.0.0';
  */
 export const STOCK_PLAN_LIFETIME_SECONDS = 900;
 
-export function planExpiresAt(firstPreparedAt: Date): Date {
-  return new Date(firstPreparedAt.getTime() + STOCK_PLAN_LIFETIME_SECONDS * 1000);
+export function planExpiresAt(firstPreparedAt: ServerTime): ServerTime {
+  return serverTimeAfter(firstPreparedAt, STOCK_PLAN_LIFETIME_SECONDS * 1000);
 }
 export const PLAN_HASH_RULE =
   'planHash = hex(SHA-256(RFC 8785 canonical JSON of { "generatedAt": <generatedAt>, "intent": <plan.intent> }))';
@@ -84,7 +85,7 @@ export interface PlanSettings {
    * this server never records because it can never be submitted here (a
    * vault_operator_rebalance plan): it has no submit deadline, so `expiresAt` is null.
    */
-  firstPreparedAt?: Date;
+  firstPreparedAt?: ServerTime;
   /** PARTNER_API_URL, when configured (the command pack then names the real address). */
   partnerApiUrl?: string;
 }

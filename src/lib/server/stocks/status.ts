@@ -48,7 +48,7 @@ export const STATUS_MEANING: Record<ReceiptStatus, string> = {
   job_failed: 'The partner reports the job as failed. No on-chain proof is recorded for this plan.',
   job_cancelled: 'The partner reports the job as cancelled. No on-chain proof is recorded for this plan.',
   onchain_confirmed:
-    "onchain_confirmed: a chain 4663 transaction with status 0x1, mined after this plan was prepared, in which the transaction's sender received the plan's target token and spent at most the plan's USDG amount (the reverse for a sell), is recorded as this plan's proof.",
+    "onchain_confirmed: a chain 4663 transaction with status 0x1, mined after this plan was first prepared here and the proof of no other subject, in which the transaction's sender received the plan's target token and spent the plan's USDG amount within its slippage (the reverse for a sell), is recorded as this plan's proof.",
   onchain_reverted:
     "onchain_reverted: the recorded chain 4663 transaction, tied to this plan by the partner's job or by its calldata, has status 0x0, so that transaction moved no tokens.",
 };
@@ -69,6 +69,9 @@ export const REASON = {
   SENDER_DID_NOT_RECEIVE_USDG: 'SENDER_DID_NOT_RECEIVE_USDG',
   USDG_SPENT_ABOVE_PLAN: 'USDG_SPENT_ABOVE_PLAN',
   USDG_RECEIVED_ABOVE_PLAN: 'USDG_RECEIVED_ABOVE_PLAN',
+  USDG_SPENT_BELOW_PLAN: 'USDG_SPENT_BELOW_PLAN',
+  USDG_RECEIVED_BELOW_PLAN: 'USDG_RECEIVED_BELOW_PLAN',
+  TX_CLAIMED_BY_PARTNER_JOB: 'TX_CLAIMED_BY_PARTNER_JOB',
   REVERTED_TX_NOT_TIED_TO_PLAN: 'REVERTED_TX_NOT_TIED_TO_PLAN',
   PROOF_RESET_TX_SHARED_BY_PLANS: 'PROOF_RESET_TX_SHARED_BY_PLANS',
   CHAIN_RPC_NOT_CONFIGURED: 'CHAIN_RPC_NOT_CONFIGURED',
@@ -86,7 +89,8 @@ export type ReasonCode = (typeof REASON)[keyof typeof REASON];
 export const REASON_MEANING: Record<ReasonCode, string> = {
   TX_RECEIPT_NOT_FOUND: 'chain 4663 has no transaction receipt for this hash; no proof was obtained',
   TX_MINED_BEFORE_PLAN: "the transaction's block is older than this plan's first prepare on this server, so it cannot be this plan's trade",
-  TX_PROVES_OTHER_PLAN: 'the transaction is already the proof of another plan; one transaction proves at most one plan',
+  TX_PROVES_OTHER_PLAN:
+    'the transaction is already the proof of another subject (a plan or a vault deposit job); one transaction proves at most one',
   TX_NOT_FOR_TARGET_TOKEN:
     "the transaction has status 0x1 but emitted no Transfer of the plan's target token, so it is no proof of this plan",
   SENDER_DID_NOT_RECEIVE_TARGET:
@@ -98,6 +102,12 @@ export const REASON_MEANING: Record<ReasonCode, string> = {
   USDG_SPENT_ABOVE_PLAN: "the transaction's sender spent more USDG than the plan's inputAmount, so it is not this plan's trade",
   USDG_RECEIVED_ABOVE_PLAN:
     "the transaction's sender received more USDG than the plan's inputAmount plus its slippage allowance, so it is not this plan's sale",
+  USDG_SPENT_BELOW_PLAN:
+    "the transaction's sender spent less USDG than the plan's inputAmount less its slippage allowance, so it is not this plan's trade",
+  USDG_RECEIVED_BELOW_PLAN:
+    "the transaction's sender received less USDG than the plan's inputAmount less its slippage allowance, so it is not this plan's sale",
+  TX_CLAIMED_BY_PARTNER_JOB:
+    "the transaction this plan held on a caller's word is named by another plan's own partner job, which outranks a caller's claim; this plan holds no proof now",
   REVERTED_TX_NOT_TIED_TO_PLAN:
     "the transaction reverted, but neither the partner's answer for this plan's job names it nor does its calldata carry this plan's parameters, so it says nothing about this plan",
   PROOF_RESET_TX_SHARED_BY_PLANS:
@@ -127,7 +137,7 @@ export function jobStatusTransition(current: ReceiptStatus, partnerStatus: Partn
 
 /**
  * What a reconciliation concluded about one transaction for one plan: `confirmed` and
- * `reverted` only for a transaction that is that plan's trade (stocks/proof-match.ts).
+ * `reverted` only for a transaction that is that plan's trade (proof/stock-trade.ts).
  */
 export type ChainVerdict =
   | { kind: 'confirmed'; txHash: string; blockNumber: string }
@@ -138,10 +148,22 @@ export type ChainVerdict =
   /** Nothing trustworthy was read (no RPC, unreachable, another chain, a failed read). */
   | { kind: 'unverified'; txHash: string; reason: ReasonCode };
 
-export function chainProofTransition(current: ReceiptStatus, currentTxHash: string | null, verdict: ChainVerdict): Transition {
+/**
+ * `outranksCurrentProof`: the verdict's transaction is named by the plan's own partner job
+ * while the recorded proof is only a caller's claim, so a proof moves even from
+ * `onchain_confirmed` (the partner's naming is preferred to an unbound claim, proof/rule.ts).
+ */
+export function chainProofTransition(
+  current: ReceiptStatus,
+  currentTxHash: string | null,
+  verdict: ChainVerdict,
+  outranksCurrentProof = false,
+): Transition {
   if (verdict.kind === 'unverified') return { next: current, reason: verdict.reason };
   const sameTx = currentTxHash !== null && currentTxHash.toLowerCase() === verdict.txHash.toLowerCase();
-  if (current === 'onchain_confirmed' && !sameTx) return { next: current, reason: REASON.ALREADY_CONFIRMED_BY_OTHER_TX };
+  const proves = verdict.kind === 'confirmed' || verdict.kind === 'reverted';
+  if (current === 'onchain_confirmed' && !sameTx && !(proves && outranksCurrentProof))
+    return { next: current, reason: REASON.ALREADY_CONFIRMED_BY_OTHER_TX };
   if (verdict.kind === 'not_found') {
     return isOnchainStatus(current)
       ? { next: current, reason: REASON.ONCHAIN_PROOF_KEPT }
@@ -152,4 +174,9 @@ export function chainProofTransition(current: ReceiptStatus, currentTxHash: stri
     return isOnchainStatus(current) ? { next: current, reason: verdict.reason } : { next: 'prepared', reason: verdict.reason };
   }
   return { next: verdict.kind === 'reverted' ? 'onchain_reverted' : 'onchain_confirmed' };
+}
+
+/** A plan whose caller-claimed proof another plan's partner job took: it holds no proof now. */
+export function proofTakenTransition(): Transition {
+  return { next: 'prepared', reason: REASON.TX_CLAIMED_BY_PARTNER_JOB };
 }

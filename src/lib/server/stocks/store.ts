@@ -3,7 +3,11 @@
  * src/lib/server/db/stock-receipt-repository.ts; the lane functions take a store as an
  * argument so they run the same from HTTP, the MCP server or a test.
  */
+import type { ServerTime } from '../clock';
+import { ProofTransactionTakenError, type ProofBinding, type ProofHolderReader } from '../proof/rule';
 import type { PartnerJobStatus, ReceiptStatus } from './status';
+
+export { ProofTransactionTakenError };
 
 export type ReceiptTrigger = 'prepare' | 'submit' | 'job_poll' | 'reconcile';
 
@@ -18,7 +22,8 @@ export interface StockReceiptEventRecord {
   txHash: string | null;
   blockNumber: string | null;
   chainId: number | null;
-  at: Date;
+  /** The server's clock when the change was stored (never a pinned `nowIso`). */
+  at: ServerTime;
 }
 
 export interface StockReceiptRecord {
@@ -30,16 +35,19 @@ export interface StockReceiptRecord {
   intentJson: string;
   generatedAt: Date;
   /** This server's clock when it first saw the plan (prepare, or a submit of an unprepared plan). */
-  firstPreparedAt: Date;
+  firstPreparedAt: ServerTime;
   targetSymbol: string;
   targetTokenAddress: string;
   jobId: string | null;
   partnerJobStatus: PartnerJobStatus | null;
   txHash: string | null;
   blockNumber: string | null;
+  /** How `txHash` is bound to this plan (proof/rule.ts); null when it holds none. */
+  proofBinding: ProofBinding | null;
   version: number;
-  createdAt: Date;
-  updatedAt: Date;
+  /** The server's clock, like every stored time of a receipt. */
+  createdAt: ServerTime;
+  updatedAt: ServerTime;
   events: StockReceiptEventRecord[];
 }
 
@@ -49,10 +57,11 @@ export interface NewPreparedReceipt {
   intentJson: string;
   generatedAt: Date;
   /** The server's clock (never a pinned `nowIso`); kept from the first write only. */
-  firstPreparedAt: Date;
+  firstPreparedAt: ServerTime;
   targetSymbol: string;
   targetTokenAddress: string;
-  at: Date;
+  /** The server's clock: the row's `createdAt`, `updatedAt` and its first event's `at`. */
+  at: ServerTime;
 }
 
 /** The fields a change writes; omitted fields keep their value. */
@@ -63,6 +72,8 @@ export interface ReceiptChange {
   partnerJobStatus?: PartnerJobStatus;
   txHash?: string | null;
   blockNumber?: string | null;
+  /** With a `txHash`: how it is bound to the plan (written to the proof binding). */
+  proofBinding?: ProofBinding;
   /** Ends the submission lease in the same write. */
   releaseSubmitClaim?: boolean;
 }
@@ -73,7 +84,16 @@ export interface ReceiptEventInput extends Omit<StockReceiptEventRecord, 'seq' |
   fromStatus?: ReceiptStatus;
 }
 
-export interface StockReceiptStore {
+/**
+ * A plan whose caller-claimed proof is taken over in the same write: the change its receipt
+ * makes (computed from the version read inside that write) and the event.
+ */
+export interface ProofTakeOver {
+  receiptId: string;
+  changeFor: (current: StockReceiptRecord) => { change: ReceiptChange; event: ReceiptEventInput };
+}
+
+export interface StockReceiptStore extends ProofHolderReader {
   findByPlanHash(planHash: string): Promise<StockReceiptRecord | null>;
   findByJobId(jobId: string): Promise<StockReceiptRecord | null>;
   /** The receipt that records this transaction hash as its proof (at most one: the hash is unique). */
@@ -84,21 +104,23 @@ export interface StockReceiptStore {
    * Takes the submission lease of a plan in one atomic write: succeeds only while no job is
    * recorded and no other unexpired lease is held.
    */
-  claimSubmission(planHash: string, now: Date, leaseMs: number): Promise<boolean>;
+  claimSubmission(planHash: string, now: ServerTime, leaseMs: number): Promise<boolean>;
   releaseSubmission(planHash: string): Promise<void>;
   /**
    * Writes a change and its event if the receipt is still at `expectedVersion`; returns the
-   * updated receipt, or null when another writer moved it first. Throws
-   * `ProofTransactionTakenError` when the change records a `txHash` that another receipt
-   * already holds (the store's unique constraint decides, so concurrent writers have one winner).
+   * updated receipt, or null when another writer moved it first. A change that records a
+   * `txHash` binds it to the plan in the same write (and, with `takeOver`, first moves it from
+   * the plan that held it by a caller claim). Throws `ProofTransactionTakenError` when another
+   * subject holds the transaction (the store's unique key decides, so concurrent writers have
+   * one winner); nothing is written then.
    */
-  applyChange(id: string, expectedVersion: number, change: ReceiptChange, event: ReceiptEventInput): Promise<StockReceiptRecord | null>;
-}
-
-/** The transaction of a change is already the proof of another plan (one transaction proves at most one plan). */
-export class ProofTransactionTakenError extends Error {
-  constructor(readonly txHash: string) {
-    super('this transaction is already the proof of another plan');
-    this.name = 'ProofTransactionTakenError';
-  }
+  applyChange(
+    id: string,
+    expectedVersion: number,
+    change: ReceiptChange,
+    event: ReceiptEventInput,
+    takeOver?: ProofTakeOver,
+  ): Promise<StockReceiptRecord | null>;
+  /** Strengthens the plan's binding of the transaction it holds to `partner_job`. */
+  strengthenProofBinding(id: string, txHash: string): Promise<void>;
 }

@@ -10,6 +10,7 @@
  * the dependencies; concurrent readers share one check in flight, and every check is bounded
  * by `timeoutMs` (a check that takes longer is `down`: the dependency did not answer in time).
  */
+import type { ServerTime } from '../clock';
 import type { PartnerReachability } from '../partner/agent-api';
 import type { Reachability } from '../x402/directory';
 import type { ChainState, DatabaseProbe } from './readiness';
@@ -39,7 +40,7 @@ export interface CheckPolicy {
   /** How long one check may take. */
   timeoutMs: number;
   /** The server's clock (never a caller's). */
-  now: () => Date;
+  now: () => ServerTime;
 }
 
 /** One dependency's check, run at most once per `ttlMs` and never longer than `timeoutMs`. */

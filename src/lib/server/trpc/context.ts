@@ -1,5 +1,6 @@
 import { NO_COOKIES, type CookieJar } from '../http/cookie-jar';
 import { resolveSession, type SessionInfo } from '../http/session-cookie';
+import { answerTimeOfServer, type AnswerTime, type ServerTime } from '../clock';
 import { config, type ServiceConfig } from '../config';
 
 /** The request's headers as a procedure reads them (a web `Headers` fits). */
@@ -29,15 +30,16 @@ export interface RequestContext {
    * The server's own clock when the request arrived. Every expiry, freshness and validity
    * check reads it (Mode B pack expiry, x402 validity windows, SIWE messages, nonces and
    * sessions, timelock readiness) and so does every time a row is stored: a caller can
-   * never move it.
+   * never move it. Its type cannot be built from input (`ServerTime`, clock.ts).
    */
-  serverTime: Date;
+  serverTime: ServerTime;
   /**
    * The instant the answer's timestamps say: the caller's `nowIso` when given (so the same
    * request answers byte-identically), else `serverTime`. Used ONLY for timestamps written
-   * in answers, never for a check. The clock middleware sets it.
+   * in answers, never for a check (a check that is given it is a type error). The clock
+   * middleware sets it.
    */
-  answerTime: Date;
+  answerTime: AnswerTime;
   config: ServiceConfig;
   /** The caller's wallet session (read once, on first use), or null when anonymous. */
   getSession: () => Promise<SessionInfo | null>;
@@ -53,7 +55,7 @@ export interface InnerContextOptions {
   url: URL;
   requestId: string;
   clientAddress: string;
-  serverTime: Date;
+  serverTime: ServerTime;
   resHeaders?: HeaderWriter;
   headers?: HeaderReader;
   /** Absent for callers without cookies (the MCP doors): no session, nothing can be set. */
@@ -79,7 +81,7 @@ export function createInnerContext(options: InnerContextOptions): RequestContext
     cookies,
     resHeaders: options.resHeaders ?? new Headers(),
     serverTime: options.serverTime,
-    answerTime: options.serverTime,
+    answerTime: answerTimeOfServer(options.serverTime),
     config: options.config ?? config(),
     getSession: () => (session ??= options.cookies ? resolveSession(cookies, options.serverTime) : Promise.resolve(null)),
     transmitsNothing: options.transmitsNothing === true,

@@ -8,6 +8,7 @@
  * (trpc/openapi.ts).
  */
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import type { ServerTime } from '../clock';
 import { SvcError } from '../errors';
 import { findMalformedInput } from '../guards/input-text';
 import { scanForExecutionClaims } from '../guards/output-guard';
@@ -97,7 +98,7 @@ export interface DispatchRequest {
   url: URL;
   requestId: string;
   clientAddress: string;
-  serverTime: Date;
+  serverTime: ServerTime;
   headers: HeaderReader;
   cookies: RequestCookieJar;
   /** The POST body as received and as parsed (read, capped and guarded by the front). */

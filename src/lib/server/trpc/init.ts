@@ -12,7 +12,7 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { resolveClock } from '../clock';
+import { resolveClock, type AnswerTime } from '../clock';
 import type { RequestContext } from './context';
 import { secretValues } from '../config';
 import { isDatabaseUnavailable } from '../db/unavailable';
@@ -140,7 +140,7 @@ export const createCallerFactory = t.createCallerFactory;
  * The answer's clock: `nowIso` in the input (or the query string), else the server's clock.
  * `ctx.serverTime` is left alone: `nowIso` never moves the clock of a check.
  */
-function answerTimeOf(raw: unknown, ctx: RequestContext): Date {
+function answerTimeOf(raw: unknown, ctx: RequestContext): AnswerTime {
   const fromInput = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).nowIso : undefined;
   const fromQuery = ctx.url.searchParams.get('nowIso') ?? undefined;
   return resolveClock(fromInput ?? fromQuery, ctx.serverTime);
@@ -204,7 +204,7 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, path, getRawInput, ne
 
   // Refusals before the procedure runs (malformed input, a malformed nowIso) get their own
   // status here: thrown past this middleware, tRPC would answer them as 500s on /trpc.
-  let answerTime: Date;
+  let answerTime: AnswerTime;
   try {
     requireWellFormedInput(raw);
     answerTime = answerTimeOf(raw, ctx);

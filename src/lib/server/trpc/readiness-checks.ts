@@ -6,6 +6,7 @@
  * facilitator's supported route (with its key); a GET of the partner's base URL (no key, no
  * caller data).
  */
+import { readServerClock } from '../clock';
 import { brokerChainClient } from '../chain-client';
 import type { ServiceConfig } from '../config';
 import { getDb, providerOf } from '../db/client';
@@ -57,7 +58,7 @@ function checksFor(cfg: ServiceConfig): ReadinessChecks {
   const policy: CheckPolicy = {
     ttlMs: cfg.readinessChecks.ttlSeconds * 1000,
     timeoutMs: cfg.readinessChecks.timeoutMs,
-    now: () => new Date(),
+    now: readServerClock,
   };
   const chain = brokerChainClient(cfg);
   const { facilitator, partner } = cfg;

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import type { ServiceConfig } from '../config';
 import { brokerChainClient } from '../chain-client';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
-import type { DepositPackDeps } from '../vaults/deposit-pack';
+import type { RequestClocks } from '../clock';
+import { depositPackSightings } from '../db/vault-deposit-job-repository';
+import { buildDepositPack, type DepositPackDeps, type DepositPackRequest, type DepositPackResult } from '../vaults/deposit-pack';
 import { modeBConfigOf, type ModeBConfig } from '../vaults/mode-b-gates';
 import type { ModeBSettings } from '../vaults/mode-b';
 import { depositVerificationSchema, observedDepositEventSchema } from '../vaults/completion';
@@ -49,6 +51,21 @@ export function modeBConfigFor(cfg: ServiceConfig): ModeBConfig {
  */
 export function depositPackDepsFor(cfg: ServiceConfig, now: Date): DepositPackDeps {
   return { now, appOrigin: cfg.origin, chain: chainReaderFor(cfg), modeB: modeBConfigFor(cfg) };
+}
+
+/**
+ * A pack of the routes a Mode B submission starts from (prepare-command and its vault-pinned
+ * twin), with this server's first sight of it stored: a Mode B submission's lifetime counts
+ * from there, never from the pack's `generatedAt` (the caller's `nowIso`).
+ */
+export async function buildSightedDepositPack(
+  request: DepositPackRequest,
+  cfg: ServiceConfig,
+  clocks: RequestClocks,
+): Promise<DepositPackResult> {
+  const result = await buildDepositPack(request, depositPackDepsFor(cfg, clocks.answerTime));
+  await depositPackSightings.firstSight(result.pack.planHash, clocks.serverTime);
+  return result;
 }
 
 /**

@@ -54,6 +54,21 @@ export interface ChainReader {
   /** null when the node knows no such transaction. */
   getTransaction(hash: Hex): Promise<Transaction | null>;
   getBlockNumber(): Promise<bigint>;
+  /** The block's timestamp in seconds (the chain's own clock). */
+  getBlockTimestamp(blockNumber: bigint): Promise<bigint>;
+}
+
+/** A reader whose every read is `fail`: the base of a reader that cannot read, or answers some reads only. */
+export function readerFailingWith(fail: () => Promise<never>): ChainReader {
+  return {
+    chainId: fail,
+    readContract: fail,
+    getCode: fail,
+    getTransactionReceipt: fail,
+    getTransaction: fail,
+    getBlockNumber: fail,
+    getBlockTimestamp: fail,
+  };
 }
 
 function errorNames(error: unknown): { names: string[]; messages: string[]; status?: number } {
@@ -107,6 +122,7 @@ export function createRpcChainReader(client: BrokerChainClient): ChainReader {
     readContract: <T>(read: ContractRead) => wrap(() => client.readContract(read as never) as Promise<T>),
     getCode: (address) => wrap(() => client.getCode({ address })),
     getBlockNumber: () => wrap(() => client.getBlockNumber({ cacheTime: 0 })),
+    getBlockTimestamp: (blockNumber) => wrap(async () => (await client.getBlock({ blockNumber })).timestamp),
     getTransactionReceipt: async (hash) => {
       try {
         return await client.getTransactionReceipt({ hash });

@@ -1,11 +1,15 @@
 /**
  * Deposit completion from proof only (interface 3.2, 3.3). Every call re-reads the chain: chain
- * id first, then the transaction receipt. A deposit is complete exactly when a confirmed
- * transaction to the vault emitted the vault's own Deposit event for the receiver and the
- * amount. A partner job status, an interface message or an earlier answer never counts.
+ * id first, then the transaction receipt. Whether what was read proves the deposit is the proof
+ * rule's (proof/vault-deposit.ts): a confirmed transaction to the vault whose own Deposit event
+ * credits the receiver with exactly the amount, and for a Mode B job one mined after the job was
+ * created and held by no other subject. A partner job status, an interface message or an
+ * earlier answer never counts.
  */
 import { decodeEventLog, getAddress, toEventSelector, type Address, type Hex } from 'viem';
 import { z } from 'zod';
+import { PROOF_BINDINGS, PROOF_CHECK_NAMES, type ProofClaim } from '../proof/rule';
+import { judgeDeposit, type DepositJudgement } from '../proof/vault-deposit';
 import { DEPOSIT_EVENT } from './abi';
 import { checkChain, classifyChainError, READ_FAILURE_TEXT, type ChainReader, type ReadFailureReason } from './chain';
 import { address0x, bytes32_0x } from './pack-shapes';
@@ -55,12 +59,21 @@ export const depositVerificationSchema = z
     receiverMatches: z.boolean().nullable(),
     amountMatches: z.boolean().nullable(),
     confirmedVaultDeposit: z.boolean(),
+    proofChecks: z
+      .array(z.object({ check: z.enum(PROOF_CHECK_NAMES), passed: z.boolean() }))
+      .describe('each check of the proof rule that ran, in order, up to the first that failed (empty when no mined transaction was read)'),
+    proofBinding: z
+      .enum(PROOF_BINDINGS)
+      .nullable()
+      .describe(
+        "how the transaction is bound to the Mode B job it proves: partner_job (the job's partner job names it) or caller_claim (a hash given with the request); null when it proves no job",
+      ),
     reason: z.string(),
   })
   .meta({
     id: 'DepositVerification',
     description:
-      "Re-read on chain at every call (chain id first). confirmedVaultDeposit: a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount",
+      "Re-read on chain at every call (chain id first). confirmedVaultDeposit: a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount (for a Mode B job also: mined after the job was created here, and the proof of no other subject)",
   });
 export type DepositVerification = z.infer<typeof depositVerificationSchema>;
 
@@ -84,6 +97,8 @@ function base(txHash: Hex | null, expectation: DepositExpectation, now: Date): D
     receiverMatches: null,
     amountMatches: null,
     confirmedVaultDeposit: false,
+    proofChecks: [],
+    proofBinding: null,
     reason: '',
   };
 }
@@ -97,12 +112,40 @@ export function noTransactionYet(expectation: DepositExpectation, now: Date, why
   return { ...base(null, expectation, now), reason: why };
 }
 
-/** Re-verifies one transaction hash against the chain. Never throws for chain trouble: it says what it could not read. */
+/** What a failed check of the proof rule says, in the answer's words. */
+function failureReason(judged: Extract<DepositJudgement, { proven: false }>, expectation: DepositExpectation): string {
+  switch (judged.failed) {
+    case 'mined_after_first_sight':
+      return "The transaction was mined before this job was created on this server: it cannot be this job's deposit.";
+    case 'not_proof_of_other_subject':
+      return 'The transaction is already the proof of another subject (one transaction proves at most one): it does not complete this job.';
+    case 'tx_succeeded':
+      return 'The transaction reverted (receipt status 0x0): nothing was deposited.';
+    case 'sent_to_vault':
+      return 'The transaction was not sent to the vault: it is not a vault deposit, whatever events it emitted.';
+    case 'vault_deposit_event':
+      return 'The transaction to the vault emitted no Deposit event from the vault: it is not a deposit.';
+    case 'credits_receiver':
+      return expectation.receiver
+        ? "The vault's Deposit event credits another receiver than the expected one."
+        : "The vault's Deposit event credits another receiver than the depositor (the receiver must be the depositor).";
+    default:
+      return "The vault's Deposit event carries another amount than the expected one.";
+  }
+}
+
+/**
+ * Re-verifies one transaction hash against the chain and judges it by the proof rule. `claim`
+ * is the Mode B job's claim on the transaction (its creation time, its binding, the
+ * transaction's holder); null for a raw status, which binds nothing. Never throws for chain
+ * trouble: it says what it could not read.
+ */
 export async function verifyVaultDeposit(
   reader: ChainReader | null,
   txHash: Hex,
   expectation: DepositExpectation,
   now: Date,
+  claim: ProofClaim | null = null,
 ): Promise<DepositVerification> {
   let v = base(txHash, expectation, now);
   const chain = await checkChain(reader);
@@ -145,6 +188,14 @@ export async function verifyVaultDeposit(
   } catch {
     // The confirmation count is informative only; the receipt itself is the proof.
   }
+  let blockTimestamp: number | null = null;
+  if (claim?.firstSeenAt) {
+    try {
+      blockTimestamp = Number(await reader!.getBlockTimestamp(receipt.blockNumber));
+    } catch (error) {
+      return unreadable(v, classifyChainError(error));
+    }
+  }
   v = {
     ...v,
     found: true,
@@ -174,27 +225,25 @@ export async function verifyVaultDeposit(
       // A log that does not decode as the Deposit event is not one.
     }
   }
-  const matching = events.find(
-    (e) => e.receiver === wantReceiver && (expectation.amountUnits === undefined || BigInt(e.assets) === expectation.amountUnits),
+  const judged = judgeDeposit(
+    {
+      success: receipt.status === 'success',
+      toIsVault,
+      blockTimestamp,
+      events: events.map((e) => ({ receiver: e.receiver, assets: BigInt(e.assets) })),
+    },
+    { receiver: wantReceiver, amountUnits: expectation.amountUnits },
+    claim,
   );
-  const shown = matching ?? events[0] ?? null;
+  const shown = judged.proven ? events[judged.matching]! : (events.find((e) => e.receiver === wantReceiver) ?? events[0] ?? null);
   const receiverMatches = shown ? shown.receiver === wantReceiver : null;
   const amountMatches = shown && expectation.amountUnits !== undefined ? BigInt(shown.assets) === expectation.amountUnits : null;
-  const confirmedVaultDeposit = v.txStatus === 'success' && toIsVault && Boolean(matching);
 
-  let reason: string;
-  if (v.txStatus === 'reverted') reason = 'The transaction reverted (receipt status 0x0): nothing was deposited.';
-  else if (!toIsVault) reason = 'The transaction was not sent to the vault: it is not a vault deposit, whatever events it emitted.';
-  else if (events.length === 0) reason = 'The transaction to the vault emitted no Deposit event from the vault: it is not a deposit.';
-  else if (!matching && receiverMatches === false)
-    reason = expectation.receiver
-      ? "The vault's Deposit event credits another receiver than the expected one."
-      : "The vault's Deposit event credits another receiver than the depositor (the receiver must be the depositor).";
-  else if (!matching) reason = "The vault's Deposit event carries another amount than the expected one.";
-  else
-    reason = `onchain_confirmed: the vault's Deposit event for ${matching.receiver} and ${matching.assets} units is in block ${v.blockNumber}${
-      expectation.amountUnits === undefined ? ' (no amount was given to check; the observed amount is reported)' : ''
-    }.`;
+  const reason = judged.proven
+    ? `onchain_confirmed: the vault's Deposit event for ${shown!.receiver} and ${shown!.assets} units is in block ${v.blockNumber}${
+        expectation.amountUnits === undefined ? ' (no amount was given to check; the observed amount is reported)' : ''
+      }.`
+    : failureReason(judged, expectation);
 
   return {
     ...v,
@@ -202,7 +251,9 @@ export async function verifyVaultDeposit(
     expectedReceiver: expectation.receiver ?? from,
     receiverMatches,
     amountMatches,
-    confirmedVaultDeposit,
+    confirmedVaultDeposit: judged.proven,
+    proofChecks: judged.checks,
+    proofBinding: judged.proven && claim ? claim.binding : null,
     reason,
   };
 }

@@ -4,7 +4,7 @@
  * The claim is the partner's word: it is never proof of payment, and nothing here moves or
  * verifies money. Rules reject, never clamp: 422 FEE_CLAIM_INVALID with one issue per rule.
  */
-import { parseIsoInstant } from '../clock';
+import { parseIsoInstant, type ServerTime } from '../clock';
 import { SvcError, type ErrorIssue } from '../errors';
 import { buildArtifactReceipt } from '../receipts/artifact';
 import { checkCanonical } from '../registry';
@@ -29,7 +29,7 @@ export interface FeeClaimInput {
 export interface FeeClaimDeps {
   now: Date;
   /** The server's clock: a period that has not ended cannot be claimed yet. */
-  serverTime: Date;
+  serverTime: ServerTime;
 }
 
 const issue = (code: string, message: string, path: string): ErrorIssue => ({ code, message, path: `claim.${path}` });

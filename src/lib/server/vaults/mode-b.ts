@@ -8,13 +8,20 @@
  * (RECEIVER_NOT_PARTNER_WALLET), then an exact `confirmPlanHash` of the rebuilt pack. When
  * all pass, exactly one prompt goes to the partner per plan (a plan is never submitted
  * twice) and the job is recorded; completion is never stored, only re-verified on chain.
+ *
+ * A pack's lifetime counts from this server's first sight of it (stored by its planHash when
+ * prepare-command builds it, or at its submission when it was never seen), never from its
+ * `generatedAt`, which the caller's `nowIso` pins. A job is completed only by a deposit that
+ * the proof rule binds to it (proof/rule.ts): mined after the job was created here, and the
+ * proof of no other subject.
  */
 import { randomBytes } from 'node:crypto';
 import { getAddress, type Hex } from 'viem';
-import { parseIsoInstant, type RequestClocks } from '../clock';
+import { parseIsoInstant, serverTimeAfter, type RequestClocks, type ServerTime } from '../clock';
 import { SvcError } from '../errors';
+import { claimStanding, type ProofBinding, type ProofClaim, type ProofHolderReader } from '../proof/rule';
 import type { ChainReader } from './chain';
-import { noTransactionYet, verifyVaultDeposit, type DepositVerification } from './completion';
+import { noTransactionYet, verifyVaultDeposit, type DepositExpectation, type DepositVerification } from './completion';
 import { closedModeBGates, modeBConfigOf, type ModeBGateSettings } from './mode-b-gates';
 import { buildDepositPack, normalizePlanHash, validateReceiver, type DepositPack, type DepositPackResult } from './deposit-pack';
 import { readPartnerJob, submitPartnerPrompt, type PartnerEndpoint, type PartnerJobStatus } from '../partner/agent-api';
@@ -42,19 +49,42 @@ export interface VaultDepositJobRecord {
   partnerJobId: string | null;
   txHashes: string[];
   pack: DepositPack;
-  createdAt: Date;
-  updatedAt: Date;
+  /** The server's clock when the job was created: a deposit mined before it is not this job's. */
+  createdAt: ServerTime;
+  updatedAt: ServerTime;
+  /** The transaction the job holds as its proof, and how it is bound (null: none). */
+  proof: { txHash: string; binding: ProofBinding } | null;
+}
+
+export interface BindJobProof {
+  jobId: string;
+  txHash: string;
+  binding: ProofBinding;
+  at: ServerTime;
+  /** The job that holds the transaction by a caller claim this binding outranks. */
+  takeOverFrom?: string;
 }
 
 /** Persistence of Mode B jobs (implemented over the database in db/vault-deposit-job-repository.ts). */
-export interface VaultDepositJobStore {
+export interface VaultDepositJobStore extends ProofHolderReader {
   findById(id: string): Promise<VaultDepositJobRecord | null>;
   findByPlanHash(planHash: string): Promise<VaultDepositJobRecord | null>;
   /** Inserts the job; false when a job with the same planHash already exists. */
   reserve(job: VaultDepositJobRecord): Promise<boolean>;
-  markSubmitted(id: string, partnerJobId: string, at: Date): Promise<void>;
-  markFailed(id: string, failureCode: string, at: Date): Promise<void>;
-  addTxHashes(id: string, hashes: string[], at: Date): Promise<void>;
+  markSubmitted(id: string, partnerJobId: string, at: ServerTime): Promise<void>;
+  markFailed(id: string, failureCode: string, at: ServerTime): Promise<void>;
+  addTxHashes(id: string, hashes: string[], at: ServerTime): Promise<void>;
+  /**
+   * Binds the transaction to the job as its proof (releasing the job's other one); false when
+   * another subject holds it (the unique key decides a race).
+   */
+  bindProof(request: BindJobProof): Promise<boolean>;
+}
+
+/** The server's first sight of each pack, by planHash. */
+export interface PackSightingStore {
+  /** Records `at` as the pack's first sight unless one is stored; returns the stored first sight. */
+  firstSight(planHash: string, at: ServerTime): Promise<ServerTime>;
 }
 
 function refuse(code: string, message: string, path?: string): never {
@@ -103,6 +133,7 @@ export interface SubmitDeps extends RequestClocks {
   chain: ChainReader | null;
   settings: ModeBSettings;
   store: VaultDepositJobStore;
+  sightings: PackSightingStore;
   newJobId?: () => string;
 }
 
@@ -146,9 +177,17 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
       'confirmPlanHash',
     );
   }
-  // An expiry is a check: the server's clock, never the caller's `nowIso`.
-  if (deps.serverTime.getTime() > Date.parse(pack.expiresAt)) {
-    refuse('PACK_EXPIRED', `The pack expired at ${pack.expiresAt}; prepare a new one`, 'packGeneratedAt');
+  // An expiry is a check: the server's clock, counted from the server's first sight of the
+  // pack, never from its generatedAt (the caller's `nowIso`).
+  const lifetimeMs = Date.parse(pack.expiresAt) - Date.parse(pack.generatedAt);
+  const firstSeenAt = await deps.sightings.firstSight(pack.planHash, deps.serverTime);
+  const deadline = serverTimeAfter(firstSeenAt, lifetimeMs);
+  if (deps.serverTime.getTime() > deadline.getTime()) {
+    refuse(
+      'PACK_EXPIRED',
+      `The pack expired at ${deadline.toISOString()}, ${lifetimeMs / 1000} s after this server first saw it; prepare a new one`,
+      'packGeneratedAt',
+    );
   }
   if (!settings.partnerApiUrl) {
     refuse('PARTNER_NOT_CONFIGURED', 'The partner API address (PARTNER_API_URL) is not configured, so nothing can be submitted.');
@@ -177,6 +216,7 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
     pack,
     createdAt: deps.serverTime,
     updatedAt: deps.serverTime,
+    proof: null,
   };
   if (!(await deps.store.reserve(job))) {
     refuse('PLAN_ALREADY_SUBMITTED', 'This plan is already being submitted; a plan is never submitted twice', 'confirmPlanHash');
@@ -212,6 +252,7 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
 export interface StatusDeps extends RequestClocks {
   chain: ChainReader | null;
   settings: ModeBSettings;
+  /** The jobs, and the proof bindings of every lane (read) and of this job (written). */
   store: VaultDepositJobStore;
 }
 
@@ -221,8 +262,9 @@ export type PartnerJobView =
 
 /**
  * A Mode B job's status: the partner's job is polled for its status and for transaction
- * hashes it mentions; each candidate hash (and one given by the caller) is verified on chain.
- * `complete` is true only for a confirmed vault deposit for the job's receiver and amount.
+ * hashes it mentions; each candidate hash (and one given by the caller) is verified on chain
+ * and judged by the proof rule. `complete` is true only for a confirmed vault deposit for the
+ * job's receiver and amount, mined after the job was created here, that proves no other subject.
  */
 export async function modeBJobStatus(jobId: string, extraTxHash: Hex | undefined, deps: StatusDeps) {
   const job = await deps.store.findById(jobId);
@@ -273,7 +315,7 @@ export async function modeBJobStatus(jobId: string, extraTxHash: Hex | undefined
   }
   const fresh = fromPartner.filter((h) => !job.txHashes.includes(h));
   if (fresh.length) await deps.store.addTxHashes(job.id, fresh, deps.serverTime);
-  const candidates = [...new Set([...(extraTxHash ? [extraTxHash.toLowerCase()] : []), ...job.txHashes, ...fromPartner])] as Hex[];
+  const candidates = jobCandidates(job, fromPartner, extraTxHash);
 
   const expectation = { vault, receiver: getAddress(job.receiver), amountUnits: BigInt(job.amountUnits) };
   let verification: DepositVerification = noTransactionYet(
@@ -281,19 +323,73 @@ export async function modeBJobStatus(jobId: string, extraTxHash: Hex | undefined
     deps.answerTime,
     'No transaction hash is known for this job yet: nothing on chain proves a deposit, so it is not complete.',
   );
-  for (const hash of candidates) {
-    const checked = await verifyVaultDeposit(deps.chain, hash, expectation, deps.answerTime);
-    verification = checked;
-    if (checked.confirmedVaultDeposit) break;
+  for (const { txHash, binding } of candidates) {
+    verification = await proveJobDeposit(job, txHash, binding, expectation, deps);
+    if (verification.confirmedVaultDeposit) break;
   }
   return {
     kind: 'partner-job' as const,
     jobId: job.id,
     job: jobView(job),
     partnerJob,
-    txHashCandidates: candidates,
+    txHashCandidates: candidates.map((c) => c.txHash),
     verification,
     complete: verification.confirmedVaultDeposit,
+  };
+}
+
+/**
+ * The hashes that may prove a job, each with its binding: those the job's partner job names
+ * first (`partner_job`, preferred), then the one the job already holds, then the caller's.
+ */
+function jobCandidates(job: VaultDepositJobRecord, fromPartner: string[], extraTxHash: Hex | undefined) {
+  const named = new Set([...job.txHashes, ...fromPartner].map((h) => h.toLowerCase()));
+  const out: Array<{ txHash: Hex; binding: ProofBinding }> = [...named].map((h) => ({ txHash: h as Hex, binding: 'partner_job' }));
+  const held = job.proof?.txHash.toLowerCase();
+  if (held && !named.has(held)) out.push({ txHash: held as Hex, binding: job.proof!.binding });
+  const extra = extraTxHash?.toLowerCase();
+  if (extra && !out.some((c) => c.txHash === extra)) out.push({ txHash: extra as Hex, binding: 'caller_claim' });
+  return out;
+}
+
+/**
+ * Verifies one candidate against the job by the proof rule and, when it proves the job, binds
+ * it (taking it from another job's caller claim when this one's partner job names it). A bind
+ * that loses a race is no proof: the check that names it fails.
+ */
+async function proveJobDeposit(
+  job: VaultDepositJobRecord,
+  txHash: Hex,
+  binding: ProofBinding,
+  expectation: DepositExpectation,
+  deps: StatusDeps,
+): Promise<DepositVerification> {
+  const holder = await deps.store.holderOf(txHash);
+  const claim: ProofClaim = { subject: { lane: 'vault_deposit_job', id: job.id }, firstSeenAt: job.createdAt, binding, holder };
+  const checked = await verifyVaultDeposit(deps.chain, txHash, expectation, deps.answerTime, claim);
+  if (!checked.confirmedVaultDeposit) return checked;
+  const standing = claimStanding(claim, holder);
+  const held = standing === 'own' && holder!.binding === binding;
+  if (
+    held ||
+    (await deps.store.bindProof({
+      jobId: job.id,
+      txHash,
+      binding,
+      at: deps.serverTime,
+      takeOverFrom: standing === 'takes_over' ? holder!.id : undefined,
+    }))
+  )
+    return checked;
+  return {
+    ...checked,
+    confirmedVaultDeposit: false,
+    proofBinding: null,
+    proofChecks: [
+      ...checked.proofChecks.filter((c) => c.check === 'mined_after_first_sight'),
+      { check: 'not_proof_of_other_subject', passed: false },
+    ],
+    reason: 'The transaction is already the proof of another subject (one transaction proves at most one): it does not complete this job.',
   };
 }
 

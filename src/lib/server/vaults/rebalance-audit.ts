@@ -6,7 +6,7 @@
  * claims an execution is quoted as an unconfirmed claim, and the verdict names every breach.
  * What the report leaves out is unknown, never a pass.
  */
-import { parseIsoInstant } from '../clock';
+import { parseIsoInstant, type ServerTime } from '../clock';
 import { quoteReportedText } from '../guards/reported-text';
 import { buildArtifactReceipt } from '../receipts/artifact';
 import { checkCanonical, findAssetByAddress } from '../registry';
@@ -57,7 +57,7 @@ interface Finding {
 export interface RebalanceAuditDeps {
   now: Date;
   /** The server's clock: a report dated ahead of it cannot be true yet. */
-  serverTime: Date;
+  serverTime: ServerTime;
 }
 
 const key = (address: string) => address.toLowerCase();

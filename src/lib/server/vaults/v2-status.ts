@@ -31,6 +31,7 @@ import {
   checkChain,
   classifyChainError,
   READ_FAILURE_TEXT,
+  readerFailingWith,
   type ChainReader,
   type ContractRead,
   type ReadFailureReason,
@@ -135,10 +136,9 @@ class Reads {
 
 /** A reader that fails every read with one reason: used when the chain itself is not usable. */
 function failingReader(reason: ReadFailureReason): ChainReader {
-  const fail = async (): Promise<never> => {
+  return readerFailingWith(async () => {
     throw new ChainReadError(reason);
-  };
-  return { chainId: fail, readContract: fail, getCode: fail, getTransactionReceipt: fail, getTransaction: fail, getBlockNumber: fail };
+  });
 }
 
 const live = <T>(r: Reading<T> | DerivedReading<T>): r is Extract<Reading<T>, { state: 'live' }> => r.state === 'live';

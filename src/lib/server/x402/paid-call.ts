@@ -113,7 +113,7 @@ export async function payForAnswer<R, A>(deps: PaidCallDeps<R, A>, request: Paid
   if (previous) return answerRetry(call, previous);
 
   try {
-    checkValidityWindow(payment.authorization, Math.floor(deps.clocks.serverTime.getTime() / 1000));
+    checkValidityWindow(payment.authorization, deps.clocks.serverTime);
   } catch (error) {
     if (error instanceof PaymentRejected) {
       return { kind: 'refused', outcome: { kind: 'rejected', requirements, reason: error.reason, message: error.message } };
@@ -306,7 +306,7 @@ async function reconcile<R, A>(call: RetryCall<R, A>, previous: StoredAuthorizat
       }
   }
   try {
-    checkValidityWindow(signed.authorization, Math.floor(now.getTime() / 1000));
+    checkValidityWindow(signed.authorization, now);
   } catch {
     // Unused but too close to validBefore to land: final once the chain passes it.
     return stillUnknown({ tooCloseToExpiry: true });

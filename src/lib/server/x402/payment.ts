@@ -14,6 +14,7 @@ import { authorizationTypes } from '@x402/evm';
 import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
 import { FACILITATOR_LANE, SETTLEMENT_MARGIN_SECONDS, X402_HEADERS, X402_SCHEME } from './constants';
 import type { BuiltRequirements } from './requirements';
+import type { ServerTime } from '../clock';
 
 export interface Eip3009Authorization {
   from: string;
@@ -178,11 +179,11 @@ const sameAddress = (a: unknown, b: string) => typeof a === 'string' && a.toLowe
 
 /**
  * Checks a decoded payment against the rebuilt requirements at the server's real clock
- * (`nowSeconds`: never a buyer-pinned `nowIso`, which would let an expired authorization
+ * (`now`: never a buyer-pinned `nowIso`, which would let an expired authorization
  * through). Throws PaymentRejected with the first failing reason.
  */
-export async function checkPayment(payment: DecodedPayment, req: BuiltRequirements, nowSeconds: number): Promise<{ payer: string }> {
-  checkValidityWindow(payment.authorization, nowSeconds);
+export async function checkPayment(payment: DecodedPayment, req: BuiltRequirements, now: ServerTime): Promise<{ payer: string }> {
+  checkValidityWindow(payment.authorization, now);
   return checkPaymentTerms(payment, req);
 }
 
@@ -191,7 +192,8 @@ export async function checkPayment(payment: DecodedPayment, req: BuiltRequiremen
  * the transfer to land. A retry of an authorization presented before is not held to it (a
  * settled one stays paid after it expires); a new settlement always is.
  */
-export function checkValidityWindow(auth: Pick<Eip3009Authorization, 'validAfter' | 'validBefore'>, nowSeconds: number): void {
+export function checkValidityWindow(auth: Pick<Eip3009Authorization, 'validAfter' | 'validBefore'>, now: ServerTime): void {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
   if (BigInt(auth.validAfter) > BigInt(nowSeconds)) {
     throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_after', 'The authorization is not valid yet');
   }

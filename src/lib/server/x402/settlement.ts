@@ -13,6 +13,7 @@
  * (or `report_mismatch`) until a retry proves what happened.
  */
 import { hashCanonical, sha256Hex } from '../canonical';
+import { serverTimeAfter, type ServerTime } from '../clock';
 import type { SettleResponse } from '@x402/core/types';
 import { z } from 'zod';
 import { SvcError } from '../errors';
@@ -86,7 +87,7 @@ export interface StoredAuthorization extends AuthorizationKey {
 }
 
 /** Whether the answer an authorization paid for is still kept for a retry (on the server's clock). */
-export function answerKept(row: Pick<StoredAuthorization, 'answer' | 'answerKeptUntil'>, now: Date): boolean {
+export function answerKept(row: Pick<StoredAuthorization, 'answer' | 'answerKeptUntil'>, now: ServerTime): boolean {
   return row.answer !== null && (row.answerKeptUntil === null || row.answerKeptUntil > now);
 }
 
@@ -95,19 +96,19 @@ export interface AuthorizationStore {
   find(key: AuthorizationKey): Promise<StoredAuthorization | null>;
   findByPaymentIdentifier(payer: string, paymentIdentifier: string): Promise<StoredAuthorization | null>;
   /** Inserts a `settling` row with its answer; false when the authorization (or the payer's payment identifier) is already stored. */
-  reserve(row: StoredAuthorization, at: Date): Promise<boolean>;
+  reserve(row: StoredAuthorization, at: ServerTime): Promise<boolean>;
   /** Records an outcome other than a settlement; an unpaid final status drops the answer. */
   finish(
     id: string,
     status: Exclude<AuthorizationStatus, 'settling' | 'settled'>,
     facilitatorReason: string | null,
     transaction: string | null,
-    at: Date,
+    at: ServerTime,
   ): Promise<void>;
   /** Moves a row back to `settling` only if it is still as it was read (one retry settles it, never two). */
-  claim(id: string, seen: { status: AuthorizationStatus; updatedAt: Date }, at: Date): Promise<boolean>;
+  claim(id: string, seen: { status: AuthorizationStatus; updatedAt: Date }, at: ServerTime): Promise<boolean>;
   /** Marks the row settled and stores the receipt, atomically; returns the receipt stored (a first one wins). */
-  recordSettled(id: string, receipt: PaymentReceipt, at: Date, answerKeptUntil: Date): Promise<PaymentReceipt>;
+  recordSettled(id: string, receipt: PaymentReceipt, at: ServerTime, answerKeptUntil: ServerTime): Promise<PaymentReceipt>;
   findReceipt(receiptId: string): Promise<PaymentReceipt | null>;
 }
 
@@ -292,7 +293,7 @@ export interface RecordSettlementInput {
   store: AuthorizationStore;
   id: string;
   receipt: PaymentReceipt;
-  serverTime: Date;
+  serverTime: ServerTime;
   onStoreError?: (error: unknown) => void;
 }
 
@@ -301,7 +302,7 @@ export interface RecordSettlementInput {
  * the answer, so the error is reported and the row stays as it was (a retry proves it again).
  */
 export async function recordSettlement(input: RecordSettlementInput): Promise<{ receipt: PaymentReceipt; receiptStored: boolean }> {
-  const keptUntil = new Date(input.serverTime.getTime() + PAID_ANSWER_KEPT_SECONDS * 1000);
+  const keptUntil = serverTimeAfter(input.serverTime, PAID_ANSWER_KEPT_SECONDS * 1000);
   try {
     return { receipt: await input.store.recordSettled(input.id, input.receipt, input.serverTime, keptUntil), receiptStored: true };
   } catch (error) {
@@ -324,7 +325,7 @@ export interface SettleStepInput {
   /** The answer's clock, for the receipt's timestamp (may be pinned by `nowIso`). */
   answerTime: Date;
   /** The server's clock: rows are stamped with it, never `nowIso`. */
-  serverTime: Date;
+  serverTime: ServerTime;
   onStoreError?: (error: unknown) => void;
 }
 

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { brokerChainClient } from '../../chain-client';
+import { serverTimeAfter } from '../../clock';
 import { issueNonce } from '../../auth/nonce';
 import { checkRequestOrigin } from '../../auth/origin';
 import { MAX_MESSAGE_CHARS, MAX_SIGNATURE_CHARS, NONCE_RETENTION_MS } from '../../auth/policy';
@@ -58,7 +59,7 @@ export const authRouter = router({
       noStore(ctx.resHeaders);
       const issued = issueNonce(ctx.serverTime);
       await saveNonce(issued);
-      await sweepNonces(new Date(ctx.serverTime.getTime() - NONCE_RETENTION_MS));
+      await sweepNonces(serverTimeAfter(ctx.serverTime, -NONCE_RETENTION_MS));
       return { nonce: issued.nonce, issuedAt: issued.issuedAt.toISOString(), expiresAt: issued.expiresAt.toISOString() };
     }),
 

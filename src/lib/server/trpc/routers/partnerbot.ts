@@ -5,12 +5,12 @@
  * response.
  */
 import { z } from 'zod';
-import { vaultDepositJobRepository } from '../../db/vault-deposit-job-repository';
+import { depositPackSightings, vaultDepositJobRepository } from '../../db/vault-deposit-job-repository';
 import { SvcError } from '../../errors';
 import { partnerbotSchema } from '../../autonomy/partnerbot-schema';
 import { parseUsdgAmount } from '../../vaults/amount';
 import { vaultServiceLaneOf } from '../../x402/lanes';
-import { buildDepositCommand, buildDepositPack } from '../../vaults/deposit-pack';
+import { buildDepositCommand } from '../../vaults/deposit-pack';
 import { importPartnerFeeClaim } from '../../vaults/fee-claim';
 import { ackVerificationShape, addressShape, modesShape } from '../../vaults/pack-shapes';
 import { buildArtifactReceipt } from '../../receipts/artifact';
@@ -23,6 +23,7 @@ import type { DepositVerification } from '../../vaults/completion';
 import { symbolSpaceAware } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
+  buildSightedDepositPack,
   bytes32Shape,
   depositPackRequestShape,
   depositPackResultShape,
@@ -185,7 +186,7 @@ export const partnerbotRouter = router({
     .input(z.object(packRequestShape))
     .output(stampedOutput(prepareOutputShape))
     .mutation(async ({ ctx, input }) => {
-      const result = await buildDepositPack(input, depositPackDepsFor(ctx.config, ctx.answerTime));
+      const result = await buildSightedDepositPack(input, ctx.config, ctx);
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),
 
@@ -310,7 +311,7 @@ export const partnerbotRouter = router({
         "Mode B: submit one deposit prompt for the operator's own partner wallet",
         {
           description:
-            'Refuses, in this order: 503 MODE_B_DISABLED (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED), 403 OWNER_APPROVAL_REQUIRED (OWNER_APPROVED_PARTNER_WALLET_DEPOSIT), 503 PARTNER_KEY_MISSING (PARTNER_API_KEY), all three before any field of the request is looked at; then 400 for a missing or malformed field, 403 RECEIVER_NOT_PARTNER_WALLET (receiver must be PARTNER_WALLET_ADDRESS), 409 CONFIRM_PLAN_HASH_MISMATCH unless confirmPlanHash equals the planHash of the pack rebuilt from this request at packGeneratedAt, 409 PACK_EXPIRED (on the server clock, whatever nowIso says). A plan is submitted at most once (409 PLAN_ALREADY_SUBMITTED). When every gate passes, one prompt goes to the partner and the answer is a bvd_ job with complete: false. Never a user-deposit path.',
+            'Refuses, in this order: 503 MODE_B_DISABLED (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED), 403 OWNER_APPROVAL_REQUIRED (OWNER_APPROVED_PARTNER_WALLET_DEPOSIT), 503 PARTNER_KEY_MISSING (PARTNER_API_KEY), all three before any field of the request is looked at; then 400 for a missing or malformed field, 403 RECEIVER_NOT_PARTNER_WALLET (receiver must be PARTNER_WALLET_ADDRESS), 409 CONFIRM_PLAN_HASH_MISMATCH unless confirmPlanHash equals the planHash of the pack rebuilt from this request at packGeneratedAt, 409 PACK_EXPIRED (the lifetime counts from the first sight of the pack on this server, stored when prepare-command built it or at this submission, on the server clock: never from packGeneratedAt or nowIso). A plan is submitted at most once (409 PLAN_ALREADY_SUBMITTED). When every gate passes, one prompt goes to the partner and the answer is a bvd_ job with complete: false. Never a user-deposit path.',
         },
       ),
     })
@@ -338,6 +339,7 @@ export const partnerbotRouter = router({
         chain: chainReaderFor(ctx.config),
         settings: modeBSettingsFor(ctx.config),
         store: vaultDepositJobRepository,
+        sightings: depositPackSightings,
       });
       return { ...out, ...vaultChainBlocksFor(ctx.config) };
     }),
@@ -353,7 +355,7 @@ export const partnerbotRouter = router({
         'Deposit status from on-chain proof only (a bvd_ job or a raw transaction hash)',
         {
           description:
-            "Re-reads the chain at every call: eth_chainId first, then the transaction receipt. `complete` is true exactly when a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount (verification.confirmedVaultDeposit). A partner job status, interface text or an earlier answer never counts. A raw hash answers kind `tx-reconcile`.",
+            "Re-reads the chain at every call: eth_chainId first, then the transaction receipt. `complete` is true exactly when a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount (verification.confirmedVaultDeposit). A partner job status, interface text or an earlier answer never counts. verification.proofChecks lists the checks of the proof rule that ran (docs/proof-rule.md). For a bvd_ job the deposit must also be mined after the job was created on this server (mined_after_first_sight) and be the proof of no other job or stock plan (not_proof_of_other_subject): hashes the job's partner job names are tried first and bound as partner_job, a txHash given here is a caller_claim, and the deposit that completes the job is bound to it (verification.proofBinding). A raw hash answers kind `tx-reconcile` and binds nothing.",
         },
       ),
     })

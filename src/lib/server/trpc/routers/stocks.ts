@@ -23,7 +23,8 @@ import {
 import { buildArtifactReceipt } from '../../receipts/artifact';
 import { artifactReceiptOut } from './receipt-shapes';
 import { hardFlagFields, PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS, stockPlanSchema } from '../../stocks/plan';
-import { PROOF_CHECKS } from '../../stocks/proof-match';
+import { PROOF_BINDINGS, PROOF_CHECK_NAMES } from '../../proof/rule';
+import { readServerClock } from '../../clock';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput, withInvariants } from '../init';
 
@@ -53,7 +54,7 @@ const historyEntry = z.object({
   txHash: z.string().nullable().describe('the transaction this step read (on-chain steps)'),
   blockNumber: z.string().nullable(),
   chainId: z.number().int().nullable(),
-  at: z.string(),
+  at: z.string().describe("this server's clock when the change was stored (never nowIso)"),
 });
 
 const receiptSchema = z
@@ -78,7 +79,14 @@ const receiptSchema = z
     partnerJobStatus: partnerJobStatus.nullable().describe('the last job status the partner reported (its word, not settlement)'),
     txHash: z.string().nullable().describe('the transaction whose receipt proves the on-chain status (onchain_* only)'),
     blockNumber: z.string().nullable().describe('decimal block number of that transaction'),
-    updatedAt: z.string(),
+    proofBinding: z
+      .enum(PROOF_BINDINGS)
+      .nullable()
+      .describe(
+        "how txHash is bound to this plan: partner_job (the plan's own partner job names it; it takes a transaction another plan holds on a caller's word) or caller_claim (a hash given to reconcile-receipt); null when the plan holds none",
+      ),
+    proofBindingMeaning: z.string().nullable(),
+    updatedAt: z.string().describe("this server's clock when the receipt last changed (never nowIso)"),
     history: z.array(historyEntry).describe('every state change with its proof, oldest first'),
     svcExecutesTrade: z.literal(false),
   })
@@ -138,7 +146,7 @@ const reconcileOutput = z.object({
     expectedChainId: z.literal(4663),
     txHash: z.string().nullable(),
     proofChecks: z
-      .array(z.object({ check: z.enum(PROOF_CHECKS), passed: z.boolean() }))
+      .array(z.object({ check: z.enum(PROOF_CHECK_NAMES), passed: z.boolean() }))
       .describe(
         'each check of the transaction against the plan, in order, up to the first that failed (empty when no mined transaction was read)',
       ),
@@ -326,7 +334,7 @@ export const stocksRouter = router({
     .mutation(async ({ input, ctx }) => {
       const answer = await submitStockIntent(
         { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
-        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: () => new Date() },
+        { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: readServerClock },
       );
       logger.info(
         { event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed },
@@ -345,7 +353,9 @@ export const stocksRouter = router({
     })
     .input(z.object({ jobId: z.string().min(1).max(256), nowIso: nowIsoField }))
     .output(pollOutput)
-    .query(({ input, ctx }) => pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime })),
+    .query(({ input, ctx }) =>
+      pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, serverTime: ctx.serverTime }),
+    ),
 
   reconcile: publicProcedure
     .meta({
@@ -353,7 +363,7 @@ export const stocksRouter = router({
       tool: 'svc_reconcile_partner_stock_token_job',
       openapi: rest('POST', '/stocks/reconcile-receipt', 'Reconcile a stock receipt from proof', {
         description:
-          "Names the receipt by planHash or jobId (or a txHash already recorded). With txHash: eth_chainId must answer 4663 before anything is trusted; then the transaction must be this plan's trade. Status 0x1 → onchain_confirmed only when, in order: its block is not older than the plan's first prepare on this server (TX_MINED_BEFORE_PLAN), no other plan holds it as proof (TX_PROVES_OTHER_PLAN; one transaction proves at most one plan, enforced by a unique constraint), it moved the target token (TX_NOT_FOR_TARGET_TOKEN), its sender received the target token (SENDER_DID_NOT_RECEIVE_TARGET; for a sell SENDER_DID_NOT_SPEND_TARGET) and spent USDG (SENDER_DID_NOT_SPEND_USDG; for a sell SENDER_DID_NOT_RECEIVE_USDG), at most the plan's inputAmount (USDG_SPENT_ABOVE_PLAN; a sell may receive at most inputAmount plus maxSlippageBps, USDG_RECEIVED_ABOVE_PLAN). Status 0x0 → onchain_reverted only when tied to the plan: the partner's answer for the plan's job names the hash, or the calldata carries the USDG address, the plan's USDG amount in 6-decimal units and the target token (REVERTED_TX_NOT_TIED_TO_PLAN). A transaction that fails a check is no proof: the receipt returns to prepared (an on-chain status stays), with the failed check as reason and reconciliation.proofChecks listing each check. No receipt → prepared with TX_RECEIPT_NOT_FOUND. A read that fails (CHAIN_RPC_NOT_CONFIGURED, CHAIN_RPC_UNREACHABLE, CHAIN_ID_MISMATCH, TX_RECEIPT_READ_FAILED) changes nothing and says why. Without txHash: the recorded partner job is read and mapped as in the job poll; with no job either → prepared (NO_PROOF_SUPPLIED). onchain_confirmed is never undone by missing proof, only by a new receipt of the same transaction. The RPC location never appears in a response. 404 STOCK_RECEIPT_UNKNOWN; 409 RECEIPT_REFERENCE_MISMATCH when planHash and jobId name different receipts.",
+          "Names the receipt by planHash or jobId (or a txHash already recorded). With txHash: eth_chainId must answer 4663 before anything is trusted; then the transaction must be this plan's trade by the service's one proof rule (docs/proof-rule.md), checks listed in reconciliation.proofChecks. Status 0x1 → onchain_confirmed only when, in order: mined_after_first_sight, its block is not older than the plan's first prepare on this server (TX_MINED_BEFORE_PLAN); not_proof_of_other_subject, no other plan or Mode B job holds it as proof (TX_PROVES_OTHER_PLAN; one transaction proves at most one subject, enforced by the database); moves_target_token (TX_NOT_FOR_TARGET_TOKEN); target_leg_by_sender, its sender received the target token (SENDER_DID_NOT_RECEIVE_TARGET; for a sell SENDER_DID_NOT_SPEND_TARGET); usdg_leg_by_sender, it spent USDG (SENDER_DID_NOT_SPEND_USDG; for a sell SENDER_DID_NOT_RECEIVE_USDG); amount_within_band, the plan's inputAmount within its maxSlippageBps, never more for a buy (USDG_SPENT_BELOW_PLAN, USDG_SPENT_ABOVE_PLAN; a sell USDG_RECEIVED_BELOW_PLAN, USDG_RECEIVED_ABOVE_PLAN). Status 0x0 → onchain_reverted only when tied to the plan (tied_to_subject): the partner's answer for the plan's job names the hash, or the calldata carries the USDG address, the plan's USDG amount in 6-decimal units and the target token (REVERTED_TX_NOT_TIED_TO_PLAN). receipt.proofBinding: partner_job when the partner's answer for the plan's own job names the transaction, else caller_claim; a partner_job claim takes the transaction from another plan holding it on a caller's claim (that plan returns to prepared, TX_CLAIMED_BY_PARTNER_JOB). A transaction that fails a check is no proof: the receipt returns to prepared (an on-chain status stays), with the failed check as reason. No receipt → prepared with TX_RECEIPT_NOT_FOUND. A read that fails (CHAIN_RPC_NOT_CONFIGURED, CHAIN_RPC_UNREACHABLE, CHAIN_ID_MISMATCH, TX_RECEIPT_READ_FAILED) changes nothing and says why. Without txHash: the recorded partner job is read and mapped as in the job poll; with no job either → prepared (NO_PROOF_SUPPLIED). onchain_confirmed is never undone by missing proof, only by a new receipt of the same transaction or by a transaction the plan's own partner job names. Every stored time is the server's clock, never nowIso. The RPC location never appears in a response. 404 STOCK_RECEIPT_UNKNOWN; 409 RECEIPT_REFERENCE_MISMATCH when planHash and jobId name different receipts.",
       }),
     })
     .input(
@@ -369,7 +379,13 @@ export const stocksRouter = router({
     .mutation(({ input, ctx }) =>
       reconcileStockReceipt(
         { txHash: input.txHash, jobId: input.jobId, planHash: input.planHash },
-        { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, chain: brokerChainClient(ctx.config) },
+        {
+          config: ctx.config,
+          store: stockReceiptStore(),
+          now: ctx.answerTime,
+          serverTime: ctx.serverTime,
+          chain: brokerChainClient(ctx.config),
+        },
       ),
     ),
 

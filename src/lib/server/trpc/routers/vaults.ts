@@ -32,6 +32,7 @@ import { vaultServiceLaneOf } from '../../x402/lanes';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import {
   addressShape,
+  buildSightedDepositPack,
   bytes32Shape,
   chainReaderFor,
   depositPackDepsFor,
@@ -363,9 +364,10 @@ export const vaultsRouter = router({
     .input(z.object({ slug: slugInput, ...packRequestShape }).omit({ vaultId: true }))
     .output(stampedOutput(prepareOutputShape))
     .mutation(async ({ ctx, input }) => {
-      const result = await buildDepositPack(
+      const result = await buildSightedDepositPack(
         { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
-        depositPackDepsFor(ctx.config, ctx.answerTime),
+        ctx.config,
+        ctx,
       );
       return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
     }),

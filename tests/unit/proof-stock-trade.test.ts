@@ -1,26 +1,30 @@
 /**
- * Whether a mined transaction is one plan's trade (stocks/proof-match.ts): every check on
- * its own, both sides of the trade, the revert ties, and the reconciliation's answer when the
- * store's unique transaction hash refuses a second holder in a race.
+ * Whether a mined transaction is one plan's trade (the stock lane's terms of the proof rule,
+ * proof/stock-trade.ts): every check on its own, both sides of the trade and the USDG band,
+ * the revert ties, where a claim stands against the transaction's holder, and the
+ * reconciliation's answer when the store's unique transaction hash refuses a second holder in
+ * a race.
  */
 import { getAddress, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
 import type { MinedTransaction, TokenTransfer } from '../../src/lib/server/stocks/chain-proof';
 import { reconcileStockReceipt, type StockLaneConfig } from '../../src/lib/server/stocks/lane';
-import { calldataCarriesPlan, judgeTransaction, usdgUnits, type PlanTerms } from '../../src/lib/server/stocks/proof-match';
+import { calldataCarriesPlan, judgeTransaction, planUsdgBand, usdgUnits, type PlanTerms } from '../../src/lib/server/proof/stock-trade';
+import type { ProofHolder } from '../../src/lib/server/proof/rule';
 import {
   ProofTransactionTakenError,
   type ReceiptChange,
   type StockReceiptRecord,
   type StockReceiptStore,
 } from '../../src/lib/server/stocks/store';
+import { serverTimeAt } from '../support/clocks';
 import { AAPL, NVDA } from '../support/stock-intents';
 
 const SENDER = getAddress('0x00000000000000000000000000000000000000a1');
 const POOL = getAddress('0x00000000000000000000000000000000000000b2');
 const TX = `0x${'cd'.repeat(32)}`;
-const PREPARED_AT = new Date('2026-05-01T12:00:00.500Z');
+const PREPARED_AT = serverTimeAt('2026-05-01T12:00:00.500Z');
 const PREPARED_SECOND = Math.floor(PREPARED_AT.getTime() / 1000);
 
 const plan = (over: Partial<PlanTerms> = {}): PlanTerms => ({
@@ -49,11 +53,15 @@ const buyTx = (usdg: bigint, shares = 10n ** 17n, over: Partial<MinedTransaction
   ...over,
 });
 
-const free = { provesOtherPlan: false, partnerJobNamesTx: false };
+const SELF = { lane: 'stock_plan' as const, id: 'srcpt_self' };
+/** A caller's claim on a transaction nobody holds. */
+const free = { subject: SELF, binding: 'caller_claim' as const, holder: null };
+const heldBy = (holder: ProofHolder) => ({ ...free, holder });
+const otherPlan = (binding: ProofHolder['binding']): ProofHolder => ({ lane: 'stock_plan', id: 'srcpt_other', binding });
 const reasonOf = (j: ReturnType<typeof judgeTransaction>) => (j.outcome === 'no_proof' ? j.reason : j.outcome);
 
 describe('judging a successful transaction against a plan', () => {
-  it("confirms a buy: the sender spent at most the plan's USDG and received the target", () => {
+  it("confirms a buy: the sender spent the plan's USDG within its slippage and received the target", () => {
     const judged = judgeTransaction(buyTx(25_000_000n), plan(), free);
     expect(judged.outcome).toBe('confirmed');
     expect(judged.checks.every((c) => c.passed)).toBe(true);
@@ -64,7 +72,7 @@ describe('judging a successful transaction against a plan', () => {
   it('names the first check that fails, in order', () => {
     expect(reasonOf(judgeTransaction(buyTx(25_000_001n), plan(), free))).toBe('USDG_SPENT_ABOVE_PLAN');
     expect(reasonOf(judgeTransaction(buyTx(1n, 1n, { blockTimestamp: PREPARED_SECOND - 1 }), plan(), free))).toBe('TX_MINED_BEFORE_PLAN');
-    expect(reasonOf(judgeTransaction(buyTx(1n), plan(), { ...free, provesOtherPlan: true }))).toBe('TX_PROVES_OTHER_PLAN');
+    expect(reasonOf(judgeTransaction(buyTx(1n), plan(), heldBy(otherPlan('caller_claim'))))).toBe('TX_PROVES_OTHER_PLAN');
     expect(reasonOf(judgeTransaction(buyTx(1n), plan({ targetTokenAddress: AAPL }), free))).toBe('TX_NOT_FOR_TARGET_TOKEN');
     // A plain transfer of the target to the sender: no USDG left the sender.
     const gift = buyTx(0n, 5n, { transfers: [move(NVDA, POOL, SENDER, 5n)] });
@@ -75,21 +83,34 @@ describe('judging a successful transaction against a plan', () => {
   });
 
   it('counts a block in the same second as the first prepare as after it (the block clock has whole seconds)', () => {
-    expect(reasonOf(judgeTransaction(buyTx(1n, 1n, { blockTimestamp: PREPARED_SECOND }), plan(), free))).toBe('confirmed');
+    expect(reasonOf(judgeTransaction(buyTx(25_000_000n, 1n, { blockTimestamp: PREPARED_SECOND }), plan(), free))).toBe('confirmed');
   });
 
   it("never takes an address other than the sender as the trader: the pool of someone else's sale does not prove a buy", () => {
     // The sender sells the target to the pool; the pool's flows look like a purchase.
-    const sale = buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n), move(USDG.address, POOL, SENDER, 20_000_000n)] });
+    const sale = buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n), move(USDG.address, POOL, SENDER, 25_000_000n)] });
     expect(reasonOf(judgeTransaction(sale, plan(), free))).toBe('SENDER_DID_NOT_RECEIVE_TARGET');
     expect(reasonOf(judgeTransaction(sale, plan({ side: 'sell' }), free))).toBe('confirmed');
   });
 
-  it("bounds a sale's USDG by the plan's amount plus its slippage allowance", () => {
+  it("a dust trade of the right token proves nothing: a buy spends the plan's amount within its slippage, not 1 micro-USDG", () => {
+    const dust = judgeTransaction(buyTx(1n, 1n), plan(), free);
+    expect(reasonOf(dust)).toBe('USDG_SPENT_BELOW_PLAN');
+    expect(dust.checks.at(-1)).toEqual({ check: 'amount_within_band', passed: false });
+    // 100 bps of 25 USDG: from 24.75 up to 25 (a buy never spends more than its input amount).
+    expect(planUsdgBand(plan())).toEqual({ min: 24_750_000n, max: 25_000_000n });
+    expect(reasonOf(judgeTransaction(buyTx(24_750_000n), plan(), free))).toBe('confirmed');
+    expect(reasonOf(judgeTransaction(buyTx(24_749_999n), plan(), free))).toBe('USDG_SPENT_BELOW_PLAN');
+    expect(reasonOf(judgeTransaction(buyTx(24_999_999n), plan({ maxSlippageBps: 0 }), free))).toBe('USDG_SPENT_BELOW_PLAN');
+  });
+
+  it("bounds a sale's USDG by the plan's amount less and plus its slippage allowance", () => {
     const sale = (usdg: bigint) =>
       buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n), move(USDG.address, POOL, SENDER, usdg)] });
     expect(reasonOf(judgeTransaction(sale(25_250_000n), plan({ side: 'sell' }), free))).toBe('confirmed');
+    expect(reasonOf(judgeTransaction(sale(24_750_000n), plan({ side: 'sell' }), free))).toBe('confirmed');
     expect(reasonOf(judgeTransaction(sale(25_250_001n), plan({ side: 'sell' }), free))).toBe('USDG_RECEIVED_ABOVE_PLAN');
+    expect(reasonOf(judgeTransaction(sale(24_749_999n), plan({ side: 'sell' }), free))).toBe('USDG_RECEIVED_BELOW_PLAN');
     const noUsdg = buyTx(0n, 0n, { transfers: [move(NVDA, SENDER, POOL, 10n ** 17n)] });
     expect(reasonOf(judgeTransaction(noUsdg, plan({ side: 'sell' }), free))).toBe('SENDER_DID_NOT_RECEIVE_USDG');
     expect(reasonOf(judgeTransaction(buyTx(1n), plan({ side: 'sell' }), free))).toBe('SENDER_DID_NOT_SPEND_TARGET');
@@ -118,7 +139,7 @@ describe('judging a reverted transaction', () => {
     expect(judgeTransaction(reverted(swapCall(25_000_000n)), plan(), free).outcome).toBe('reverted');
     expect(reasonOf(judgeTransaction(reverted(swapCall(24_000_000n)), plan(), free))).toBe('REVERTED_TX_NOT_TIED_TO_PLAN');
     expect(reasonOf(judgeTransaction(reverted(swapCall(25_000_000n, AAPL)), plan(), free))).toBe('REVERTED_TX_NOT_TIED_TO_PLAN');
-    expect(judgeTransaction(reverted(null), plan(), { ...free, partnerJobNamesTx: true }).outcome).toBe('reverted');
+    expect(judgeTransaction(reverted(null), plan(), { ...free, binding: 'partner_job' }).outcome).toBe('reverted');
   });
 
   it("a call to the target token itself needs the plan's USDG parameters too: a plain transfer is not tied", () => {
@@ -133,9 +154,30 @@ describe('judging a reverted transaction', () => {
     expect(reasonOf(judgeTransaction({ ...reverted(swapCall(25_000_000n)), blockTimestamp: PREPARED_SECOND - 60 }, plan(), free))).toBe(
       'TX_MINED_BEFORE_PLAN',
     );
-    expect(reasonOf(judgeTransaction(reverted(swapCall(25_000_000n)), plan(), { ...free, provesOtherPlan: true }))).toBe(
+    expect(reasonOf(judgeTransaction(reverted(swapCall(25_000_000n)), plan(), heldBy(otherPlan('partner_job'))))).toBe(
       'TX_PROVES_OTHER_PLAN',
     );
+  });
+});
+
+describe("where a plan's claim stands against the transaction's holder", () => {
+  const standing = (claim: Parameters<typeof judgeTransaction>[2]) => {
+    const judged = judgeTransaction(buyTx(25_000_000n), plan(), claim);
+    return judged.outcome === 'no_proof' ? judged.reason : judged.standing;
+  };
+
+  it("a plan's own partner job outranks another plan's caller claim, and nothing else does", () => {
+    expect(standing({ ...heldBy(otherPlan('caller_claim')), binding: 'partner_job' })).toBe('takes_over');
+    expect(standing(heldBy(otherPlan('caller_claim')))).toBe('TX_PROVES_OTHER_PLAN');
+    expect(standing({ ...heldBy(otherPlan('partner_job')), binding: 'partner_job' })).toBe('TX_PROVES_OTHER_PLAN');
+    expect(standing(heldBy(otherPlan('partner_job')))).toBe('TX_PROVES_OTHER_PLAN');
+    expect(standing(heldBy({ ...SELF, binding: 'caller_claim' }))).toBe('own');
+    expect(standing(free)).toBe('free');
+  });
+
+  it('a transaction another lane holds stays there, whatever binds it here (no transaction passes both lanes)', () => {
+    const job: ProofHolder = { lane: 'vault_deposit_job', id: 'bvd_1', binding: 'caller_claim' };
+    expect(standing({ ...heldBy(job), binding: 'partner_job' })).toBe('TX_PROVES_OTHER_PLAN');
   });
 });
 
@@ -155,6 +197,7 @@ describe('reconciliation when the store refuses a second holder of a transaction
       partnerJobStatus: 'pending',
       txHash: null,
       blockNumber: null,
+      proofBinding: null,
       version: 2,
       createdAt: PREPARED_AT,
       updatedAt: PREPARED_AT,
@@ -164,8 +207,9 @@ describe('reconciliation when the store refuses a second holder of a transaction
     const store: StockReceiptStore = {
       findByPlanHash: async () => record,
       findByJobId: async () => record,
-      // The winner is not visible yet when this plan is judged: only the write finds out.
       findByTxHash: async () => null,
+      // The winner is not visible yet when this plan is judged: only the write finds out.
+      holderOf: async () => null,
       ensurePrepared: async () => ({ record, created: false }),
       claimSubmission: async () => false,
       releaseSubmission: async () => undefined,
@@ -175,16 +219,24 @@ describe('reconciliation when the store refuses a second holder of a transaction
         record = { ...record, status: change.status, statusReason: change.statusReason, version: version + 1 };
         return record;
       },
+      strengthenProofBinding: async () => undefined,
     };
     const config: StockLaneConfig = { partner: { agentApiEnabled: false, stockTradeMaxNotionalUsd: 500, timeoutMs: 1000 } };
     const answer = await reconcileStockReceipt(
       { planHash: record.planHash, txHash: TX },
-      { config, store, now: PREPARED_AT, chain: null, readProof: async () => ({ proof: buyTx(25_000_000n), chainIdVerified: true }) },
+      {
+        config,
+        store,
+        now: PREPARED_AT,
+        serverTime: PREPARED_AT,
+        chain: null,
+        readProof: async () => ({ proof: buyTx(25_000_000n), chainIdVerified: true }),
+      },
     );
     expect(answer.reconciliation).toMatchObject({ reason: 'TX_PROVES_OTHER_PLAN', status: 'prepared', moved: true });
     expect(answer.reconciliation.proofChecks).toEqual([
-      { check: 'mined_after_plan', passed: true },
-      { check: 'not_proof_of_other_plan', passed: false },
+      { check: 'mined_after_first_sight', passed: true },
+      { check: 'not_proof_of_other_subject', passed: false },
     ]);
     expect(writes).toEqual([{ status: 'prepared', statusReason: 'TX_PROVES_OTHER_PLAN' }]);
   });
