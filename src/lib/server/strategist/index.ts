@@ -71,7 +71,12 @@ export async function runStrategist(request: StrategistRequest, deps: Strategist
   const requested = deps.config.strategistProvider;
   if (requested === 'mock') return mockResponse(request, plan, deps.now, { provider: 'mock', requested, usedFallback: false });
   if (deps.partnerNotAllowed !== undefined)
-    return mockResponse(request, plan, deps.now, { provider: 'mock', requested, usedFallback: true, fallbackReason: deps.partnerNotAllowed });
+    return mockResponse(request, plan, deps.now, {
+      provider: 'mock',
+      requested,
+      usedFallback: true,
+      fallbackReason: deps.partnerNotAllowed,
+    });
   try {
     const draft = await partnerDraft(request, plan, { ...deps.config.partner, ...deps.partnerClient });
     const coil = coilFromDraft(draft, request, 'partner', deps.now);
