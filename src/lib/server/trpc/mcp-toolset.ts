@@ -25,8 +25,21 @@ type Effect = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' 
 
 /** Reads nothing outside, stores nothing. */
 const PURE: Effect = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-/** Stores rows (a Coil and its receipt, a plan, an artifact) and never changes or removes a stored one. */
-const STORES: Effect = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/**
+ * Stores rows (a Coil and its receipt, a plan) and never changes or removes a stored one. The
+ * rows are content-addressed (a receipt's id hashes its content and answer time), so the same
+ * call again stores nothing more.
+ */
+const STORES: Effect = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Stores nothing; may read chain 4663 (public data, through the operator's RPC). */
+const READS_OUTSIDE: Effect = { ...PURE, openWorldHint: true };
+/**
+ * Reconciliation: reads chain 4663 and the partner's status of a job this service submitted,
+ * and records what the proof shows by updating the stored receipt or job in place (its status,
+ * proof binding, transaction hashes; a stock receipt keeps its history as events), so it is
+ * not additive only. The same call again, with nothing new to prove, changes nothing more.
+ */
+const RECONCILES: Effect = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
 
 /**
  * What each tool does to the world, per the MCP tool annotations: `readOnlyHint` false when a
@@ -51,29 +64,29 @@ export const TOOL_EFFECTS: Record<McpToolName, Effect> = {
   svc_explain_oracle_policy: PURE,
 
   svc_compile_partnerbot_broker_path: STORES,
-  svc_validate_autonomy_fuses: STORES,
-  svc_generate_partnerbot_command_pack: STORES,
-  svc_generate_broker_mcp_instructions: STORES,
-  svc_post_run_audit: STORES,
+  svc_validate_autonomy_fuses: PURE,
+  svc_generate_partnerbot_command_pack: PURE,
+  svc_generate_broker_mcp_instructions: PURE,
+  svc_post_run_audit: PURE,
 
   svc_validate_usdg_vault: PURE,
   svc_create_vault_manifest: PURE,
   svc_compile_vault_rebalance_policy: PURE,
-  svc_generate_vault_deposit_intent: PURE,
-  svc_generate_vault_receipt: PURE,
+  svc_generate_vault_deposit_intent: READS_OUTSIDE,
+  svc_generate_vault_receipt: READS_OUTSIDE,
   svc_post_vault_rebalance_audit: PURE,
   svc_calculate_vault_fees: PURE,
   svc_score_vault_risk: PURE,
   svc_compare_vaults_without_recommendation: PURE,
 
-  svc_prepare_partnerbot_vault_deposit: PURE,
-  svc_generate_partnerbot_deposit_command: PURE,
-  svc_reconcile_partnerbot_deposit_receipt: PURE,
+  svc_prepare_partnerbot_vault_deposit: READS_OUTSIDE,
+  svc_generate_partnerbot_deposit_command: READS_OUTSIDE,
+  svc_reconcile_partnerbot_deposit_receipt: RECONCILES,
   svc_prepare_partner_stock_token_trade: STORES,
   svc_generate_partner_stock_token_command: PURE,
   svc_submit_partner_stock_token_intent: PURE,
-  svc_reconcile_partner_stock_token_job: PURE,
-  svc_prepare_vault_partner_rebalance: STORES,
+  svc_reconcile_partner_stock_token_job: RECONCILES,
+  svc_prepare_vault_partner_rebalance: PURE,
   svc_import_partner_fee_claim: PURE,
   svc_plan_provider_rewards: PURE,
 };
