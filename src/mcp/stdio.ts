@@ -3,11 +3,11 @@
  * only; logs go to stderr. Pending migrations are applied first, as `npm start` does.
  */
 import './logs-to-stderr';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { config } from '$lib/server/config';
 import { applyMigrations } from '$lib/server/db/migrate';
 import { logger } from '$lib/server/http/logger';
 import { connectGuarded, createMcpServer } from './server';
+import { framedStdioTransport } from './stdio-framing';
 
 const report = await applyMigrations(config().databaseUrl, { connectTimeoutMs: config().databaseTimeouts.connectMs });
 logger.info(
@@ -16,7 +16,7 @@ logger.info(
 );
 
 const server = createMcpServer({ transport: 'stdio' });
-const transport = new StdioServerTransport();
+const transport = framedStdioTransport();
 // The host ends the session by closing our stdin; the database pools would otherwise keep
 // the process alive.
 process.stdin.once('end', () => void server.close().finally(() => process.exit(0)));

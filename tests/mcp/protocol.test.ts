@@ -5,10 +5,13 @@
  * type) is a JSON-RPC error too, never the REST envelope at the top (it is the error's
  * `data`). Batches are answered under the protocol version that has them (2025-03-26, also
  * assumed when no `MCP-Protocol-Version` header is sent) and refused under 2025-06-18 and
- * later; the server negotiates 2025-03-26 with a client that asks for it.
+ * later; the server negotiates 2025-03-26 with a client that asks for it. The stdio server
+ * frames its lines by the same rules, under the version its session negotiated.
  */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ApiResponse, type TestServer } from '../support/server';
+import { ROOT, startServer, type ApiResponse, type TestServer } from '../support/server';
 import { TOOL_INPUTS } from '../support/tool-vectors';
 
 let server: TestServer;
@@ -129,7 +132,7 @@ describe('protocol versions and batches', () => {
   });
 
   it('answers a batch under 2025-03-26 (header given, or none: the transport spec says to assume 2025-03-26) with an array', async () => {
-    for (const headers of [{ 'mcp-protocol-version': '2025-03-26' }, {}]) {
+    for (const headers of [{ 'mcp-protocol-version': '2025-03-26' }, {}] as Array<Record<string, string>>) {
       const res = await post([ping('a'), listTools(2), oracleCall(3)], headers);
       expect(res.status, res.text).toBe(200);
       expect(Array.isArray(res.json)).toBe(true);
@@ -190,5 +193,101 @@ describe('protocol versions and batches', () => {
       data: { error: { code: 'CREDENTIAL_FIELD_REJECTED' } },
     });
     expect(res.text).not.toContain(secret);
+  });
+});
+
+/** The stdio server (`npm run mcp`'s entry) driven line by line, as a host writes to it. */
+class RawStdio {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly lines: string[] = [];
+  private waiting?: () => void;
+
+  constructor(env: Record<string, string>) {
+    this.child = spawn(process.execPath, [join(ROOT, 'scripts', 'mcp.mjs'), '--no-build'], { cwd: ROOT, env });
+    let buffered = '';
+    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      let end: number;
+      while ((end = buffered.indexOf('\n')) !== -1) {
+        this.lines.push(buffered.slice(0, end));
+        buffered = buffered.slice(end + 1);
+      }
+      this.waiting?.();
+    });
+  }
+
+  write(line: string): void {
+    this.child.stdin.write(line + '\n');
+  }
+
+  /** The next line written on stdout, parsed (every line must be JSON). */
+  async next(): Promise<any> {
+    const deadline = Date.now() + 15_000;
+    while (this.lines.length === 0) {
+      if (Date.now() > deadline) throw new Error('no answer on stdout');
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+        setTimeout(resolve, 200);
+      });
+    }
+    return JSON.parse(this.lines.shift()!);
+  }
+
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+}
+
+describe('over stdio, the same JSON-RPC framing', () => {
+  let stdio: RawStdio;
+  beforeAll(() => {
+    stdio = new RawStdio(server.env);
+  });
+  afterAll(async () => {
+    await stdio?.close();
+  });
+
+  it('answers a line that is not JSON with -32700 and one that is no message with -32600, both id null', async () => {
+    stdio.write('not json');
+    expect(await stdio.next()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    for (const line of ['5', '{}', '{"hello":"world"}']) {
+      stdio.write(line);
+      expect(await stdio.next(), line).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+  });
+
+  it('refuses a batch before a version is negotiated, then takes batches under a negotiated 2025-03-26', async () => {
+    stdio.write(JSON.stringify([ping(1)]));
+    expect(await stdio.next()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    stdio.write(JSON.stringify(INITIALIZE));
+    expect((await stdio.next()).result.protocolVersion).toBe('2025-03-26');
+    stdio.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    stdio.write(JSON.stringify([ping('a'), listTools(2), 7]));
+    const answer = await stdio.next();
+    expect(answer).toHaveLength(3);
+    expect(answer).toContainEqual({ jsonrpc: '2.0', id: 'a', result: {} });
+    expect(answer.find((r: any) => r.id === 2).result.tools).toHaveLength(34);
+    expect(answer).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }));
+    stdio.write(JSON.stringify([ping(3)]));
+    expect(await stdio.next()).toEqual([{ jsonrpc: '2.0', id: 3, result: {} }]);
+    stdio.write(JSON.stringify(ping(4)));
+    expect(await stdio.next()).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+  });
+
+  it('refuses batches in a session that negotiated 2025-06-18', async () => {
+    const later = new RawStdio(server.env);
+    try {
+      later.write(JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-06-18' } }));
+      expect((await later.next()).result.protocolVersion).toBe('2025-06-18');
+      later.write(JSON.stringify([ping(1), ping(2)]));
+      const refused = await later.next();
+      expect(refused).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(refused.error.message).toContain('2025-06-18');
+      later.write(JSON.stringify(ping(3)));
+      expect(await later.next()).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    } finally {
+      await later.close();
+    }
   });
 });
