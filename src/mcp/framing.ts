@@ -36,17 +36,24 @@ const isMessage = (value: unknown): value is JSONRPCMessage => JSONRPCMessageSch
  * is under, undefined before one is negotiated.
  */
 export function frame(value: unknown, protocolVersion: string | undefined): Framed {
-  if (!Array.isArray(value)) return isMessage(value) ? { kind: 'message', message: value } : { kind: 'refused', error: invalidRequest(NOT_A_MESSAGE) };
+  if (!Array.isArray(value))
+    return isMessage(value) ? { kind: 'message', message: value } : { kind: 'refused', error: invalidRequest(NOT_A_MESSAGE) };
   if (protocolVersion === undefined)
-    return { kind: 'refused', error: invalidRequest('no protocol version is negotiated yet, and the initialize request must not be part of a batch') };
+    return {
+      kind: 'refused',
+      error: invalidRequest('no protocol version is negotiated yet, and the initialize request must not be part of a batch'),
+    };
   if (!BATCH_PROTOCOL_VERSIONS.has(protocolVersion))
     return {
       kind: 'refused',
-      error: invalidRequest(`MCP protocol version ${protocolVersion} has no JSON-RPC batches (only 2025-03-26 has them); send one message at a time`),
+      error: invalidRequest(
+        `MCP protocol version ${protocolVersion} has no JSON-RPC batches (only 2025-03-26 has them); send one message at a time`,
+      ),
     };
   if (value.length === 0) return { kind: 'refused', error: invalidRequest('an empty batch') };
   if (value.length > MAX_BATCH_SIZE) return { kind: 'refused', error: invalidRequest(`a batch holds at most ${MAX_BATCH_SIZE} messages`) };
-  if (value.some((m) => isInitializeRequest(m))) return { kind: 'refused', error: invalidRequest('the initialize request must not be part of a batch') };
+  if (value.some((m) => isInitializeRequest(m)))
+    return { kind: 'refused', error: invalidRequest('the initialize request must not be part of a batch') };
   const messages: JSONRPCMessage[] = [];
   const refused: JsonRpcErrorResponse[] = [];
   for (const member of value) {

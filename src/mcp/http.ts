@@ -54,5 +54,10 @@ export async function answerMcpOverHttp(request: McpRequest): Promise<ApiAnswer>
   if (answered.status !== 200 && answered.status !== 202) return answered;
   // The SDK answers a batch holding one request with that one response: a batch's answer is an array.
   const responses: unknown[] = answered.status === 202 ? [] : [JSON.parse(answered.body)].flat();
-  return { ...answered, status: 200, headers: { ...answered.headers, ...jsonAnswer(200, '').headers }, body: JSON.stringify([...responses, ...refused]) };
+  return {
+    ...answered,
+    status: 200,
+    headers: { ...answered.headers, ...jsonAnswer(200, '').headers },
+    body: JSON.stringify([...responses, ...refused]),
+  };
 }

@@ -16,7 +16,7 @@ const PROMPTS: readonly Prompt[] = [
     name: THESIS_TO_COIL,
     title: 'Thesis to Coil',
     description:
-      'Turn an investment thesis into a validated, scored, audited and receipted Coil (a strategy basket) with this server\'s tools. Planning only: nothing is bought or sent, and nothing here is investment advice.',
+      "Turn an investment thesis into a validated, scored, audited and receipted Coil (a strategy basket) with this server's tools. Planning only: nothing is bought or sent, and nothing here is investment advice.",
     arguments: [{ name: 'thesis', description: thesisPromptSchema.description, required: true }],
   },
 ];

@@ -41,7 +41,7 @@ const RESOURCES: readonly ResourceEntry[] = [
     name: 'oracle-policy',
     title: 'Oracle policy',
     description:
-      "The oracle policy in force: per asset the price feed and the largest age of a live price; a stale, future-stamped or missing price is unknown, never zero and never live. The `policy` of svc_explain_oracle_policy (POST /api/tools/oracle-policy), which also classifies price readings.",
+      'The oracle policy in force: per asset the price feed and the largest age of a live price; a stale, future-stamped or missing price is unknown, never zero and never live. The `policy` of svc_explain_oracle_policy (POST /api/tools/oracle-policy), which also classifies price readings.',
     mimeType: 'application/json',
     // No readings: the policy alone, which does not depend on the clock.
     read: () => explainOraclePolicy(undefined, readServerClock()).policy,

@@ -149,7 +149,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: [
       "Strategy Basket Service tools: each is one REST route of this service (its input is that route's body). Planning and analysis only: no tool places an order, sends a transaction or holds a key. Every answer says notInvestmentAdvice: true and liveOrderSent: false.",
-      'Each tool\'s annotations say what it does to the world (readOnlyHint false: it stores rows such as a Coil and its receipt; openWorldHint true: it may read chain 4663). Resources: the canonical registry, the oracle policy, the JSON Schemas of a Coil and of the receipts. Prompt: thesis_to_coil.',
+      "Each tool's annotations say what it does to the world (readOnlyHint false: it stores rows such as a Coil and its receipt; openWorldHint true: it may read chain 4663). Resources: the canonical registry, the oracle policy, the JSON Schemas of a Coil and of the receipts. Prompt: thesis_to_coil.",
       `Toolset sha256:${toolsetHash} (over the tools/list entries; also GET /api/mcp/toolset).`,
     ].join('\n'),
   });

@@ -149,6 +149,7 @@ describe('each annotation says what the tool really does', () => {
     const first = await stdio.call(name, input);
     const afterFirst = snapshot();
     const second = await stdio.call(name, input);
+    expect(second.isError, name).toBe(first.isError);
     const afterSecond = snapshot();
     const openWorldInput = OPEN_WORLD_INPUTS[name]?.(fixtures);
     if (openWorldInput) await stdio.call(name, openWorldInput);

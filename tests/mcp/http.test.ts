@@ -81,11 +81,19 @@ describe('POST /mcp', () => {
   it('refuses a body that is not JSON with 400 -32700, and GET or DELETE with 405 naming POST, as JSON-RPC errors', async () => {
     const broken = await server.request('POST', '/mcp', { rawBody: '{"jsonrpc":', headers: HEADERS });
     expect(broken.status).toBe(400);
-    expect(broken.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: { error: { code: 'BODY_MALFORMED_JSON' } } } });
+    expect(broken.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, data: { error: { code: 'BODY_MALFORMED_JSON' } } },
+    });
     for (const method of ['GET', 'DELETE']) {
       const res = await server.request(method, '/mcp', { headers: { accept: 'text/event-stream' } });
       expect(res.status, method).toBe(405);
-      expect(res.json, method).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { error: { code: 'METHOD_NOT_ALLOWED' } } } });
+      expect(res.json, method).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, data: { error: { code: 'METHOD_NOT_ALLOWED' } } },
+      });
       expect(res.headers.get('allow'), method).toBe('POST');
     }
   });

@@ -16,7 +16,10 @@ import { NOW_ISO } from '../support/tool-vectors';
 
 const run = promisify(execFile);
 const INSPECTOR_DIR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector');
-const INSPECTOR_BIN = join(INSPECTOR_DIR, (JSON.parse(readFileSync(join(INSPECTOR_DIR, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['mcp-inspector']!);
+const INSPECTOR_BIN = join(
+  INSPECTOR_DIR,
+  (JSON.parse(readFileSync(join(INSPECTOR_DIR, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['mcp-inspector']!,
+);
 
 let server: TestServer;
 
@@ -50,20 +53,43 @@ describe.each(['stdio', 'http'] as const)('mcp-inspector --cli over %s', (door) 
   it('tools/list: the 34 tools, each with its annotations, and the toolset hash', async () => {
     const listed = await inspector(door, ['--method', 'tools/list']);
     expect(listed.tools.map((t: { name: string }) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
-    for (const tool of listed.tools) expect(Object.keys(tool.annotations).sort(), tool.name).toEqual(
-      ['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title'],
-    );
+    for (const tool of listed.tools)
+      expect(Object.keys(tool.annotations).sort(), tool.name).toEqual([
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+        'readOnlyHint',
+        'title',
+      ]);
     const route = await server.get('/api/mcp/toolset');
     expect(listed._meta['svc/toolsetHash']).toBe(route.json.toolsetHash);
   });
 
   it('tools/call: an answer with the invariants, and a refusal that carries them too', async () => {
-    const answer = await inspector(door, ['--method', 'tools/call', '--tool-name', 'svc_explain_oracle_policy', '--tool-arg', `nowIso=${NOW_ISO}`]);
+    const answer = await inspector(door, [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'svc_explain_oracle_policy',
+      '--tool-arg',
+      `nowIso=${NOW_ISO}`,
+    ]);
     expect(answer.isError ?? false).toBe(false);
     expect(answer.structuredContent).toMatchObject({ tool: 'oracle-policy', notInvestmentAdvice: true, liveOrderSent: false });
-    const refused = await inspector(door, ['--method', 'tools/call', '--tool-name', 'svc_explain_oracle_policy', '--tool-arg', 'nowIso=yesterday']);
+    const refused = await inspector(door, [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'svc_explain_oracle_policy',
+      '--tool-arg',
+      'nowIso=yesterday',
+    ]);
     expect(refused.isError).toBe(true);
-    expect(JSON.parse(refused.content[0].text)).toMatchObject({ error: { code: expect.any(String) }, notInvestmentAdvice: true, liveOrderSent: false });
+    expect(JSON.parse(refused.content[0].text)).toMatchObject({
+      error: { code: expect.any(String) },
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
+    });
   });
 
   it('resources/list and resources/read', async () => {
@@ -76,7 +102,14 @@ describe.each(['stdio', 'http'] as const)('mcp-inspector --cli over %s', (door) 
   it('prompts/list and prompts/get', async () => {
     const { prompts } = await inspector(door, ['--method', 'prompts/list']);
     expect(prompts.map((p: { name: string }) => p.name)).toEqual(['thesis_to_coil']);
-    const got = await inspector(door, ['--method', 'prompts/get', '--prompt-name', 'thesis_to_coil', '--prompt-args', 'thesis=Semiconductors without NVDA']);
+    const got = await inspector(door, [
+      '--method',
+      'prompts/get',
+      '--prompt-name',
+      'thesis_to_coil',
+      '--prompt-args',
+      'thesis=Semiconductors without NVDA',
+    ]);
     expect(got.messages[0].content.text).toContain('Semiconductors without NVDA');
   });
 });

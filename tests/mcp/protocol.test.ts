@@ -97,7 +97,10 @@ describe('malformed requests get JSON-RPC errors', () => {
   it("the API front's refusals are JSON-RPC errors with the service's envelope as data: 413, 415, 405, a credential in the query", async () => {
     expectJsonRpcError(await post({ ...ping(1), params: { padding: 'x'.repeat(256 * 1024) } }), 413, -32000, 'BODY_TOO_LARGE');
     // The HTTP status is the one REST answers for the same refusal.
-    const restTextPlain = await server.request('POST', '/api/tools/oracle-policy', { rawBody: '{}', headers: { 'content-type': 'text/plain' } });
+    const restTextPlain = await server.request('POST', '/api/tools/oracle-policy', {
+      rawBody: '{}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(restTextPlain.json.error.code).toBe('BODY_CONTENT_TYPE');
     const textPlain = await post(JSON.stringify(ping(1)), { 'content-type': 'text/plain' });
     expectJsonRpcError(textPlain, restTextPlain.status, -32000, 'BODY_CONTENT_TYPE');

@@ -102,7 +102,11 @@ describe.each(['stdio', 'http'] as const)('over %s', (door) => {
   it('lists the thesis_to_coil prompt, which walks the Coil tools with the thesis and the truth rules', async () => {
     const { prompts } = await clients[door].client.listPrompts();
     expect(prompts).toEqual([
-      expect.objectContaining({ name: 'thesis_to_coil', title: 'Thesis to Coil', arguments: [expect.objectContaining({ name: 'thesis', required: true })] }),
+      expect.objectContaining({
+        name: 'thesis_to_coil',
+        title: 'Thesis to Coil',
+        arguments: [expect.objectContaining({ name: 'thesis', required: true })],
+      }),
     ]);
     const thesis = 'AI chips and data centers, no more than 40% in one name';
     const got = await clients[door].client.getPrompt({ name: 'thesis_to_coil', arguments: { thesis } });
@@ -110,7 +114,8 @@ describe.each(['stdio', 'http'] as const)('over %s', (door) => {
     const text = (got.messages[0]!.content as { text: string }).text;
     expect(got.messages[0]!.role).toBe('user');
     expect(text).toContain(thesis);
-    for (const tool of ['svc_generate_coil', 'svc_validate_coil', 'svc_score_coil', 'svc_risk_audit', 'svc_create_receipt']) expect(text).toContain(tool);
+    for (const tool of ['svc_generate_coil', 'svc_validate_coil', 'svc_score_coil', 'svc_risk_audit', 'svc_create_receipt'])
+      expect(text).toContain(tool);
     expect(text).toMatch(/not investment advice/i);
     expect(text).toContain('notInvestmentAdvice: true and liveOrderSent: false');
   });
@@ -123,7 +128,11 @@ describe.each(['stdio', 'http'] as const)('over %s', (door) => {
       const error = await clients[door].client.getPrompt({ name: 'thesis_to_coil', arguments: { thesis } }).catch((e: unknown) => e);
       expect(error, code).toBeInstanceOf(McpError);
       expect((error as McpError).code).toBe(-32602);
-      expect((error as McpError).data).toMatchObject({ error: { code, issues: [{ path: 'thesis' }] }, notInvestmentAdvice: true, liveOrderSent: false });
+      expect((error as McpError).data).toMatchObject({
+        error: { code, issues: [{ path: 'thesis' }] },
+        notInvestmentAdvice: true,
+        liveOrderSent: false,
+      });
       const viaTool = await clients[door].call('svc_generate_coil', { prompt: thesis, nowIso: NOW_ISO });
       expect(viaTool.body.error.code).toBe(code);
     }

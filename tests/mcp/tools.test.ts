@@ -98,7 +98,10 @@ describe('tools/list', () => {
     const hash = toolsetHashOf(listed.tools);
     expect(hash).toBe(TOOL_LIST_HASH);
     expect(listed._meta?.[TOOLSET_HASH_META_KEY]).toBe(hash);
-    expect(mcp.client.getServerVersion()).toMatchObject({ name: 'strategy-basket-service', description: expect.stringContaining(`sha256:${hash}`) });
+    expect(mcp.client.getServerVersion()).toMatchObject({
+      name: 'strategy-basket-service',
+      description: expect.stringContaining(`sha256:${hash}`),
+    });
     expect(mcp.client.getInstructions()).toContain(`sha256:${hash}`);
     const route = await server.get('/api/mcp/toolset');
     expect(route.status).toBe(200);

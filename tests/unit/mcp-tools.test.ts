@@ -70,7 +70,7 @@ describe('the 34 MCP tools', () => {
     for (const t of index) expect(rows.get(t.tool), t.tool).toBe(t.endpoint);
   });
 
-  it('docs/mcp-tools.md states each tool\'s annotations as TOOL_EFFECTS sets them', () => {
+  it("docs/mcp-tools.md states each tool's annotations as TOOL_EFFECTS sets them", () => {
     const doc = readFileSync(resolve(import.meta.dirname, '../../docs/mcp-tools.md'), 'utf8');
     const rows = new Map<string, object>();
     for (const line of doc.split('\n')) {

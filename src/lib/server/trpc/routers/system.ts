@@ -243,7 +243,12 @@ export const systemRouter = router({
           return {
             name: definition.name,
             title: definition.title!,
-            annotations: { readOnlyHint: readOnlyHint!, destructiveHint: destructiveHint!, idempotentHint: idempotentHint!, openWorldHint: openWorldHint! },
+            annotations: {
+              readOnlyHint: readOnlyHint!,
+              destructiveHint: destructiveHint!,
+              idempotentHint: idempotentHint!,
+              openWorldHint: openWorldHint!,
+            },
           };
         }),
       };
