@@ -10,6 +10,7 @@ import type { SvcError } from '$lib/server/errors';
 import { jsonAnswer, type ApiAnswer } from '$lib/server/http/answer';
 import { statusForCode } from '$lib/server/trpc/error-map';
 import { restErrorBody } from '$lib/server/trpc/http';
+import { stampedError } from '$lib/server/trpc/init';
 
 /** JSON-RPC 2.0 error codes (jsonrpc.org/specification#error_object). */
 export const PARSE_ERROR = -32700;
@@ -42,5 +43,8 @@ function codeOfRefusal(code: string): number {
 export function mcpRefusalAnswer(error: SvcError): ApiAnswer {
   const code = codeOfRefusal(error.code);
   const message = code === PARSE_ERROR ? `Parse error: ${error.message}` : error.message;
-  return jsonAnswer(statusForCode(error.code), JSON.stringify(jsonRpcError(code, message, restErrorBody(error))), { ...error.headers });
+  // Stamped: every service envelope MCP answers carries the invariants, whatever refused.
+  return jsonAnswer(statusForCode(error.code), JSON.stringify(jsonRpcError(code, message, restErrorBody(stampedError(error)))), {
+    ...error.headers,
+  });
 }

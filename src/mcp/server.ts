@@ -34,7 +34,7 @@ import { logger } from '$lib/server/http/logger';
 import { createInnerContext } from '$lib/server/trpc/context';
 import { statusForCode, toSvcError } from '$lib/server/trpc/error-map';
 import { restErrorBody } from '$lib/server/trpc/http';
-import { errorOfCall } from '$lib/server/trpc/init';
+import { errorOfCall, stampedError } from '$lib/server/trpc/init';
 import { mcpServerInfo, mcpToolset, TOOLSET_HASH_META_KEY, type BoundTool } from '$lib/server/trpc/mcp-toolset';
 import { callProcedureAt } from '$lib/server/trpc/router';
 import { getMcpPrompt, mcpPrompts } from './prompts';
@@ -133,8 +133,28 @@ export async function callTool(
  * A refusal outside a tool's own result (a prompt's bad argument): a JSON-RPC error whose
  * `data` is the service's error envelope, as for a credential in a message.
  */
-function protocolRefusal(error: SvcError): McpError {
-  return new McpError(ErrorCode.InvalidParams, error.message, restErrorBody(error));
+function protocolRefusal(error: SvcError, code: number = ErrorCode.InvalidParams): McpError {
+  return new McpError(code, error.message, restErrorBody(stampedError(error)));
+}
+
+/** -32002 is the spec's "resource not found"; an unknown tool or prompt is invalid params. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** A name or URI this server does not serve, refused without echoing it. */
+function unknown(kind: 'tool' | 'prompt' | 'resource'): McpError {
+  const lists = {
+    tool: 'tools/list names the 34 tools',
+    prompt: 'prompts/list names the prompts',
+    resource: 'resources/list names the resources',
+  }[kind];
+  const message = `${kind === 'resource' ? 'Resource not found' : `Unknown ${kind}`}; ${lists} of this server`;
+  const issue = { tool: 'TOOL_UNKNOWN', prompt: 'PROMPT_UNKNOWN', resource: 'RESOURCE_UNKNOWN' }[kind];
+  return protocolRefusal(
+    new SvcError('NOT_FOUND', message, {
+      issues: [{ code: issue, message: lists, path: kind === 'resource' ? 'params.uri' : 'params.name' }],
+    }),
+    kind === 'resource' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams,
+  );
 }
 
 /** A new MCP server with the 34 tools, the resources and the prompts; connect it to one transport. */
@@ -160,21 +180,20 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const binding = toolBindings().get(request.params.name);
     // The name is not echoed: whatever a caller sends stays out of the answer.
-    if (!binding) throw new McpError(ErrorCode.InvalidParams, 'Unknown tool; tools/list names the 34 tools of this server');
+    if (!binding) throw unknown('tool');
     return callTool(binding, request.params.arguments ?? {}, factsOf(binding.tool), options.transport);
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: mcpResources() }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const contents = readMcpResource(request.params.uri);
-    // -32002 is the spec's "resource not found"; the URI is not echoed.
-    if (!contents) throw new McpError(-32002, 'Resource not found; resources/list names the resources of this server');
+    if (!contents) throw unknown('resource');
     return { contents: [contents] };
   });
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: mcpPrompts() }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     try {
       const prompt = getMcpPrompt(request.params.name, request.params.arguments);
-      if (!prompt) throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt; prompts/list names the prompts of this server');
+      if (!prompt) throw unknown('prompt');
       return prompt;
     } catch (error) {
       throw error instanceof SvcError ? protocolRefusal(error) : error;
@@ -222,7 +241,7 @@ export async function connectGuarded(server: Server, transport: Transport): Prom
       .send({
         jsonrpc: '2.0',
         id: message.id,
-        error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(refusal) },
+        error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(stampedError(refusal)) },
       })
       .catch((error: unknown) =>
         logger.error({ event: 'mcp_send_failed', name: (error as Error)?.name }, 'could not answer a refused MCP message'),

@@ -46,7 +46,8 @@ function expectJsonRpcError(res: ApiResponse, status: number, code: number, svcC
   expect(res.headers.get('content-type')).toContain('application/json');
   expect(res.json, res.text).toMatchObject({ jsonrpc: '2.0', id: null, error: { code, message: expect.any(String) } });
   expect(Object.keys(res.json).sort()).toEqual(['error', 'id', 'jsonrpc']);
-  if (svcCode) expect(res.json.error.data, res.text).toMatchObject({ error: { code: svcCode } });
+  if (svcCode)
+    expect(res.json.error.data, res.text).toMatchObject({ error: { code: svcCode }, notInvestmentAdvice: true, liveOrderSent: false });
 }
 
 beforeAll(async () => {

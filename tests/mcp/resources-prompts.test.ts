@@ -97,6 +97,11 @@ describe.each(['stdio', 'http'] as const)('over %s', (door) => {
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32002);
     expect((error as McpError).message).not.toContain('here-7f1');
+    expect((error as McpError).data).toMatchObject({
+      error: { code: 'NOT_FOUND', issues: [{ code: 'RESOURCE_UNKNOWN' }] },
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
+    });
   });
 
   it('lists the thesis_to_coil prompt, which walks the Coil tools with the thesis and the truth rules', async () => {
@@ -138,6 +143,11 @@ describe.each(['stdio', 'http'] as const)('over %s', (door) => {
     }
     const unknown = await clients[door].client.getPrompt({ name: 'place_order' }).catch((e: unknown) => e);
     expect((unknown as McpError).code).toBe(-32602);
+    expect((unknown as McpError).data).toMatchObject({
+      error: { issues: [{ code: 'PROMPT_UNKNOWN' }] },
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
+    });
   });
 
   it('refuses a credential among the prompt arguments without echoing it, and keeps serving', async () => {

@@ -232,7 +232,13 @@ describe('negative vectors, every tool over stdio', () => {
     const big = await mcp.call('svc_validate_coil', { ...TOOL_INPUTS.svc_validate_coil(fixtures), padding: 'x'.repeat(256 * 1024) });
     expect(big.isError).toBe(true);
     expect(big.body.error.code).toBe('BODY_TOO_LARGE');
-    await expect(mcp.call('svc_place_order', {})).rejects.toThrow(/Unknown tool/);
+    const unknownTool = await mcp.call('svc_place_order', {}).catch((e: unknown) => e);
+    expect(unknownTool).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Unknown tool/),
+      data: { error: { code: 'NOT_FOUND', issues: [{ code: 'TOOL_UNKNOWN' }] }, notInvestmentAdvice: true, liveOrderSent: false },
+    });
+    expect(JSON.stringify(unknownTool)).not.toContain('svc_place_order');
     const after = await mcp.call('svc_explain_oracle_policy', TOOL_INPUTS.svc_explain_oracle_policy(fixtures));
     expect(after.isError).toBe(false);
   });
