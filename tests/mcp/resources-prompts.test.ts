@@ -49,8 +49,12 @@ function validatorOf(schema: Record<string, unknown>) {
 }
 
 describe.each(['stdio', 'http'] as const)('over %s', (door) => {
-  it('initialize announces tools, resources and prompts', () => {
+  it('initialize announces tools, resources and prompts, and names the toolset hash of GET /api/mcp/toolset', async () => {
     expect(clients[door].client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    const { toolsetHash } = (await server.get('/api/mcp/toolset')).json;
+    expect(clients[door].client.getServerVersion()?.description).toContain(`sha256:${toolsetHash}`);
+    expect(clients[door].client.getInstructions()).toContain(`sha256:${toolsetHash}`);
+    expect((await clients[door].client.listTools())._meta).toEqual({ 'svc/toolsetHash': toolsetHash });
   });
 
   it('lists the resources, each with a title, a description and a MIME type', async () => {
