@@ -1,7 +1,9 @@
 /**
  * The tool annotations are true: each tool is called over stdio (the SDK's `Client`) on a
- * real SQLite database, with the chain RPC and the partner API pointed at recording fakes,
- * and what the call did is compared with what its annotations say:
+ * real SQLite database, with chain 4663 a real local node (the V1 vault placed and open for
+ * deposits, so the chain-reading tools reach their answers) behind a proxy that records every
+ * JSON-RPC call, and the partner API a recording fake; what the call did is compared with
+ * what its annotations say:
  * - `readOnlyHint: true`: no stored row appears, changes or goes; false: a row appears;
  * - `destructiveHint: false`: no row stored before the call changes or goes;
  * - `idempotentHint: true`: the same call again changes no row;
@@ -9,11 +11,14 @@
  *   one of them does, for the tool's vector or its `OPEN_WORLD_INPUTS`.
  * Every tool is annotated with all four hints and a title, over both transports alike.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../src/lib/server/registry/agents';
 import { startFakePartner, type FakePartner } from '../support/fake-partner';
-import { startFakeRpc, type FakeRpc } from '../support/fake-rpc';
+import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
+import { placeV1Vault } from '../support/chain/vaults';
 import { connectHttp, connectStdio, type McpTestClient } from '../support/mcp';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 import { freshNowIso, intent } from '../support/stock-intents';
@@ -21,7 +26,8 @@ import { makeFixtures, NOW_ISO, TOOL_INPUTS, UNKNOWN_TX, type ToolFixtures } fro
 
 const partnerKey = secretMarker('PARTNER_API_KEY');
 
-let rpc: FakeRpc;
+let chain: LocalChain;
+let rpc: RecordingProxy;
 let partner: FakePartner;
 let server: TestServer;
 let stdio: McpTestClient;
@@ -66,12 +72,48 @@ const WRITE_PROVEN_ELSEWHERE: Partial<Record<McpToolName, string>> = {
  * already stored at NOW_ISO would store nothing new and hide the write.
  */
 function freshInput(name: McpToolName): Record<string, unknown> {
+  // The submit preview confirms the plan hash of the fixture's plan, prepared at NOW_ISO.
+  if (name === 'svc_submit_partner_stock_token_intent') return TOOL_INPUTS[name](fixtures);
   const at = new Date(Date.parse(NOW_ISO) + (MCP_TOOL_NAMES.indexOf(name) + 1) * 60_000).toISOString();
   return { ...TOOL_INPUTS[name](fixtures), nowIso: at };
 }
 
+/** Forwards every request to the chain node and records the JSON-RPC methods asked. */
+class RecordingProxy {
+  readonly methods: string[] = [];
+  url = '';
+  private server?: Server;
+
+  async start(target: string): Promise<this> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', async () => {
+        try {
+          for (const call of [JSON.parse(body)].flat() as Array<{ method?: string }>) this.methods.push(String(call.method));
+        } catch {
+          this.methods.push('(unparsed)');
+        }
+        const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(await answer.text());
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
 beforeAll(async () => {
-  [rpc, partner] = await Promise.all([startFakeRpc('0x1'), startFakePartner({ apiKey: partnerKey })]);
+  [chain, partner] = await Promise.all([startLocalChain(), startFakePartner({ apiKey: partnerKey })]);
+  await placeV1Vault(chain, { depositReady: true });
+  rpc = await new RecordingProxy().start(chain.rpcUrl);
   server = await startServer({
     allowPostgres: false,
     env: {
@@ -90,6 +132,7 @@ afterAll(async () => {
   await Promise.all([stdio?.close(), http?.close()]);
   await server?.stop();
   await Promise.all([rpc?.stop(), partner?.stop()]);
+  await chain?.stop();
 });
 
 /** Every stored row of every table (migrations aside), as text, counted. */
@@ -166,6 +209,7 @@ describe('each annotation says what the tool really does', () => {
       goneAgain: again.gone.length,
       reachedOutside,
     };
+    if (process.env.ANNOTATIONS_REPORT) console.log(name, JSON.stringify(seen));
     if (hints.readOnlyHint) {
       expect(once, `${name} ${JSON.stringify(seen)}`).toEqual({ added: [], gone: [] });
       expect(again, `${name} ${JSON.stringify(seen)}`).toEqual({ added: [], gone: [] });

@@ -34,6 +34,12 @@ const STORES: Effect = { readOnlyHint: false, destructiveHint: false, idempotent
 /** Stores nothing; may read chain 4663 (public data, through the operator's RPC). */
 const READS_OUTSIDE: Effect = { ...PURE, openWorldHint: true };
 /**
+ * The Mode A deposit pack: reads the vault's acknowledgment pins on chain 4663, and stores this
+ * server's first sight of the pack (a Mode B submission's lifetime counts from it); a later
+ * sight of the same pack keeps the first.
+ */
+const SIGHTS_PACK: Effect = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+/**
  * Reconciliation: reads chain 4663 and the partner's status of a job this service submitted,
  * and records what the proof shows by updating the stored receipt or job in place (its status,
  * proof binding, transaction hashes; a stock receipt keeps its history as events), so it is
@@ -79,7 +85,7 @@ export const TOOL_EFFECTS: Record<McpToolName, Effect> = {
   svc_score_vault_risk: PURE,
   svc_compare_vaults_without_recommendation: PURE,
 
-  svc_prepare_partnerbot_vault_deposit: READS_OUTSIDE,
+  svc_prepare_partnerbot_vault_deposit: SIGHTS_PACK,
   svc_generate_partnerbot_deposit_command: READS_OUTSIDE,
   svc_reconcile_partnerbot_deposit_receipt: RECONCILES,
   svc_prepare_partner_stock_token_trade: STORES,
