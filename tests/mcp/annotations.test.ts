@@ -88,15 +88,19 @@ class RecordingProxy {
     this.server = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c));
-      req.on('end', async () => {
+      req.on('end', () => {
         try {
           for (const call of [JSON.parse(body)].flat() as Array<{ method?: string }>) this.methods.push(String(call.method));
         } catch {
           this.methods.push('(unparsed)');
         }
-        const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(await answer.text());
+        void fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+          async (answer) => {
+            res.writeHead(answer.status, { 'content-type': 'application/json' });
+            res.end(await answer.text());
+          },
+          () => res.writeHead(502).end(),
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
