@@ -97,7 +97,7 @@ describe('signatures', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(checkSignature(a, keysOf(signer)).status).toBe('valid');
     for (const field of Object.keys(receipt)) {
-      const tampered = { ...a, [field]: field === 'liveOrderSent' ? true : `${String((a as Record<string, unknown>)[field])}x` };
+      const tampered = { ...a, [field]: field === 'liveOrderSent' ? true : `${String((a as unknown as Record<string, unknown>)[field])}x` };
       expect(checkSignature(tampered, keysOf(signer)).status, field).toBe('invalid');
     }
   });

@@ -15,10 +15,10 @@
 import { consistencyProof, inclusionProof, leafHashOf, rootOf, verifyConsistency, verifyInclusion } from './merkle';
 import { checkSignature, signDocument, signedPayload, type PublishedKey, type SignatureBlock, type SignatureCheck, type Signer } from './signature';
 
-export const LOG_VERSION = 'svc-receipt-log-1.0.0';
+export const LOG_VERSION = 'svc-receipt-log-1.0.0' as const;
 
 export interface TreeHead {
-  logVersion: string;
+  logVersion: typeof LOG_VERSION;
   treeSize: number;
   rootHash: string;
   timestamp: string;
@@ -44,7 +44,7 @@ export interface ConsistencyAnswer {
 }
 
 /** The leaf hash of a receipt: over the bytes its signature covers, so a signed and an unsigned copy log alike. */
-export function receiptLeafHash(receipt: Record<string, unknown>): string {
+export function receiptLeafHash(receipt: object): string {
   return leafHashOf(signedPayload(receipt));
 }
 
@@ -114,7 +114,7 @@ export interface InclusionCheck {
 }
 
 /** Whether a receipt is in the log, per an inclusion answer whose head the service signed. */
-export function checkInclusion(receipt: Record<string, unknown>, inclusion: unknown, keys: readonly PublishedKey[]): InclusionCheck {
+export function checkInclusion(receipt: object, inclusion: unknown, keys: readonly PublishedKey[]): InclusionCheck {
   const failures: string[] = [];
   if (!isRecord(inclusion)) return { ok: false, failures: ['INCLUSION_MALFORMED'], head: checkTreeHead(undefined, keys) };
   const head = checkTreeHead(inclusion.head, keys);

@@ -93,7 +93,7 @@ export function verifyInclusion(leafHash: string, index: number, treeSize: numbe
   if (!Number.isInteger(index) || !Number.isInteger(treeSize) || index < 0 || index >= treeSize) return false;
   let fn = index;
   let sn = treeSize - 1;
-  let r = Buffer.from(leafHash, 'hex');
+  let r: Buffer = Buffer.from(leafHash, 'hex');
   for (const p of proof) {
     const node = Buffer.from(p, 'hex');
     if (sn === 0) return false;
@@ -119,8 +119,8 @@ export function verifyConsistency(first: number, second: number, firstRoot: stri
   let fn = first - 1;
   let sn = second - 1;
   while (fn % 2 === 1) [fn, sn] = [fn >> 1, sn >> 1];
-  let fr = Buffer.from(path[0]!, 'hex');
-  let sr = Buffer.from(path[0]!, 'hex');
+  let fr: Buffer = Buffer.from(path[0]!, 'hex');
+  let sr: Buffer = Buffer.from(path[0]!, 'hex');
   for (const c of path.slice(1)) {
     const node = Buffer.from(c, 'hex');
     if (sn === 0) return false;

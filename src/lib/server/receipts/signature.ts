@@ -60,13 +60,13 @@ export function keyIdOf(publicKey: KeyObject): string {
 }
 
 /** The bytes a signature covers: the document's canonical JSON without its `signature` member. */
-export function signedPayload(document: Record<string, unknown>): string {
-  const { signature: _signature, ...content } = document;
+export function signedPayload(document: object): string {
+  const { signature: _signature, ...content } = document as Record<string, unknown>;
   return canonicalJson(content);
 }
 
 export function signDocument<T extends object>(document: T, signer: Signer): T & { signature: SignatureBlock } {
-  const value = sign(null, Buffer.from(signedPayload(document as Record<string, unknown>), 'utf8'), signer.privateKey).toString('base64url');
+  const value = sign(null, Buffer.from(signedPayload(document), 'utf8'), signer.privateKey).toString('base64url');
   return { ...document, signature: { alg: SIGNATURE_ALGORITHM, keyId: signer.keyId, value } };
 }
 
@@ -93,8 +93,8 @@ function publicKeyOf(entry: PublishedKey): KeyObject | null {
 }
 
 /** Checks the signature block of an untrusted document against a key set. */
-export function checkSignature(document: Record<string, unknown>, keys: readonly PublishedKey[]): SignatureCheck {
-  const block = document.signature;
+export function checkSignature(document: object, keys: readonly PublishedKey[]): SignatureCheck {
+  const block = (document as Record<string, unknown>).signature;
   if (block === undefined) return { status: 'absent', keyId: null, key: null };
   if (!block || typeof block !== 'object' || Array.isArray(block)) return { status: 'malformed', keyId: null, key: null };
   const { alg, keyId, value } = block as Record<string, unknown>;
