@@ -138,7 +138,7 @@ export interface ArtifactVerification {
 export function verifyArtifactReceipt(
   receipt: Record<string, unknown>,
   subject?: unknown,
-  keys: readonly PublishedKey[] = [],
+  keys?: readonly PublishedKey[],
 ): ArtifactVerification {
   const kind = receipt.kind;
   const knownKind = typeof kind === 'string' && (ARTIFACT_RECEIPT_KINDS as readonly string[]).includes(kind);

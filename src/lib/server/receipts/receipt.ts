@@ -111,7 +111,7 @@ export interface Verification {
  * malformed block) is the mismatch `signature`; a receipt without one is reported as such
  * (`signature.status: "absent"`) and judged on its hashes alone.
  */
-export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>, keys: readonly PublishedKey[] = []): Verification {
+export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>, keys?: readonly PublishedKey[]): Verification {
   const manifestHash = manifestHashOf(coil);
   const weightsChecksum = weightsChecksumOf(coil);
   const coilId = coilIdOf(manifestHash);

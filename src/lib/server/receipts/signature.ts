@@ -73,9 +73,10 @@ export function signDocument<T extends object>(document: T, signer: Signer): T &
 /**
  * What a signature check found: `valid`; `invalid` (a known key, but the bytes or the value
  * differ); `unknown_key` (a key the key set does not hold); `absent`; `malformed` (a signature
- * block of the wrong shape).
+ * block of the wrong shape); `unchecked` (no key set was given: a caller that checks the hashes
+ * only, such as the post-run audit's own reading of a receipt).
  */
-export type SignatureStatus = 'valid' | 'invalid' | 'unknown_key' | 'absent' | 'malformed';
+export type SignatureStatus = 'valid' | 'invalid' | 'unknown_key' | 'absent' | 'malformed' | 'unchecked';
 
 export interface SignatureCheck {
   status: SignatureStatus;
@@ -93,9 +94,10 @@ function publicKeyOf(entry: PublishedKey): KeyObject | null {
 }
 
 /** Checks the signature block of an untrusted document against a key set. */
-export function checkSignature(document: object, keys: readonly PublishedKey[]): SignatureCheck {
+export function checkSignature(document: object, keys: readonly PublishedKey[] | undefined): SignatureCheck {
   const block = (document as Record<string, unknown>).signature;
   if (block === undefined) return { status: 'absent', keyId: null, key: null };
+  if (keys === undefined) return { status: 'unchecked', keyId: null, key: null };
   if (!block || typeof block !== 'object' || Array.isArray(block)) return { status: 'malformed', keyId: null, key: null };
   const { alg, keyId, value } = block as Record<string, unknown>;
   if (alg !== SIGNATURE_ALGORITHM || typeof keyId !== 'string' || typeof value !== 'string' || !/^[A-Za-z0-9_-]{86}$/.test(value))

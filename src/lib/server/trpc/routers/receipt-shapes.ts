@@ -15,8 +15,8 @@ export const signatureBlockOut = z
 export const signatureCheckOut = z
   .object({
     status: z
-      .enum(['valid', 'invalid', 'unknown_key', 'absent', 'malformed'])
-      .describe('valid; invalid (a byte or the value differs); unknown_key (not a key of this service); absent; malformed'),
+      .enum(['valid', 'invalid', 'unknown_key', 'absent', 'malformed', 'unchecked'])
+      .describe('valid; invalid (a byte or the value differs); unknown_key (not a key of this service); absent; malformed; unchecked (no key set)'),
     keyId: z.string().nullable(),
     key: z
       .object({ validFrom: z.string(), validUntil: z.string().nullable() })
