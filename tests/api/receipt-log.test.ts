@@ -70,6 +70,7 @@ describe('@persistence signed receipts', () => {
   it('the CLI verifies a receipt offline, and fails (exit 1) on a change to any field, another key or no signature', async () => {
     const { coil, receipt } = await issue('cli-verify');
     const keys = await keysFile();
+    const published = (await server.get('/api/receipts/keys')).json.keys[0];
     const coilFile = files.file('coil.json', coil);
     const ok = runCli(['verify', files.file('receipt.json', receipt), '--keys', keys, '--coil', coilFile, '--json']);
     expect(ok.status, ok.stderr).toBe(0);
@@ -87,9 +88,7 @@ describe('@persistence signed receipts', () => {
       }
     }
     // A receipt signed by another key, and one that names this service's key with another key's value.
-    const other = files.file('other-keys.json', {
-      keys: [{ ...JSON.parse(JSON.stringify((await server.get('/api/receipts/keys')).json.keys[0])), kid: 'f'.repeat(32), x: 'A'.repeat(43) }],
-    });
+    const other = files.file('other-keys.json', { keys: [{ ...published, kid: 'f'.repeat(32), x: 'A'.repeat(43) }] });
     const wrongKey = runCli(['verify', files.file('r2.json', receipt), '--keys', other, '--json']);
     expect(wrongKey.status).toBe(1);
     expect(wrongKey.json.result.failures).toContain('SIGNATURE_UNKNOWN_KEY');
