@@ -4,7 +4,7 @@
 // (src/hooks.server.ts `init`), so a fresh clone needs no database command.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { clientErrorAnswer, screenRequestTarget } from './request-target.mjs';
@@ -69,6 +69,8 @@ export function buildIfNeeded() {
     });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
+  // The CLI is the package's bin: `npx svc` runs the file itself.
+  chmodSync(CLI_ENTRY, 0o755);
   writeFileSync(STAMP, fingerprint);
   return true;
 }
