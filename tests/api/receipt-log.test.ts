@@ -5,6 +5,8 @@
  * reruns it on PostgreSQL (two instances appending to one log included).
  */
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../src/lib/server/receipts/signature';
 import { cliFiles, runCli } from '../support/cli';
@@ -196,6 +198,50 @@ describe('@persistence the receipt log', () => {
       expect(runCli(['verify', files.file('both.json', last), '--keys', keys, '--inclusion', files.file('both-inc.json', inclusion)]).status).toBe(0);
     } finally {
       await second.stop({ keepData: true });
+    }
+  });
+});
+
+describe('the signing key', () => {
+  it('is made on first start beside the SQLite file (mode 0600), kept across restarts, and never answered', async () => {
+    const first = await startServer({ allowPostgres: false });
+    const keyFile = join(dirname(first.databaseUrl.replace(/^file:/, '')), 'svc-signing-key.pem');
+    try {
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      const body = readFileSync(keyFile, 'utf8').split('\n')[1]!;
+      const keyId = (await first.get('/api/receipts/keys')).json.signingKeyId;
+      const receipt = (await first.post('/api/tools/receipt', { coil: rawCoil(), nowIso: NOW })).text;
+      expect(receipt).toContain(keyId);
+      expect(receipt + first.logs.join('\n')).not.toContain(body);
+      await first.stop({ keepData: true });
+      const again = await startServer({ databaseUrl: first.databaseUrl, allowPostgres: false });
+      again.adoptDataOf(first);
+      expect((await again.get('/api/receipts/keys')).json.signingKeyId).toBe(keyId);
+      await again.stop();
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it('rotates: the new key signs, the old one stays published with its period closed, and its receipts still verify', async () => {
+    const oldServer = await startServer({ env: { SVC_SIGNING_KEY: newKeyPem() } });
+    const old = (await oldServer.post('/api/tools/receipt', { coil: rawCoil({ slug: 'before-rotation' }), nowIso: NOW })).json.receipt;
+    await oldServer.stop({ keepData: true });
+    const rotated = await startServer({ databaseUrl: oldServer.databaseUrl, env: { SVC_SIGNING_KEY: newKeyPem() } });
+    rotated.adoptDataOf(oldServer);
+    try {
+      const keys = (await rotated.get('/api/receipts/keys')).json;
+      expect(keys.signingKeyId).not.toBe(old.signature.keyId);
+      expect(keys.keys.map((k: { kid: string }) => k.kid)).toEqual([old.signature.keyId, keys.signingKeyId]);
+      expect(keys.keys[0].validUntil).not.toBeNull();
+      expect(keys.keys[1].validUntil).toBeNull();
+      const fresh = (await rotated.post('/api/tools/receipt', { coil: rawCoil({ slug: 'after-rotation' }), nowIso: NOW })).json.receipt;
+      expect(fresh.signature.keyId).toBe(keys.signingKeyId);
+      const keyFile = files.file('rotated-keys.json', keys);
+      for (const receipt of [old, fresh]) expect(runCli(['verify', files.file('rot.json', receipt), '--keys', keyFile]).status).toBe(0);
+      expect((await rotated.post('/api/coil/verify', { coil: rawCoil({ slug: 'before-rotation' }), receipt: old })).json.verification.ok).toBe(true);
+    } finally {
+      await rotated.stop();
     }
   });
 });
