@@ -52,7 +52,8 @@ export function sourceFingerprint() {
 export function buildIfNeeded() {
   const fingerprint = sourceFingerprint();
   const current = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
-  if (existsSync(join(ROOT, 'build', 'index.js')) && existsSync(MCP_ENTRY) && existsSync(CLI_ENTRY) && current === fingerprint) return false;
+  if (existsSync(join(ROOT, 'build', 'index.js')) && existsSync(MCP_ENTRY) && existsSync(CLI_ENTRY) && current === fingerprint)
+    return false;
   process.stderr.write('start: building the app (sources changed since the last build)\n');
   const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'prisma.mjs'), 'generate', '--if-changed'], {
     cwd: ROOT,

@@ -140,7 +140,8 @@ export async function verifyCommand(file: string, options: VerifyOptions): Promi
     hashes = { recomputedFromSubject: subject !== undefined, checked: verification.checked, mismatches: verification.mismatches };
   }
   const signature = checkSignature(receipt, keys);
-  if (signature.status !== 'valid' && !failures.includes('MISMATCH_signature')) failures.push(`SIGNATURE_${signature.status.toUpperCase()}`);
+  if (signature.status !== 'valid' && !failures.includes('MISMATCH_signature'))
+    failures.push(`SIGNATURE_${signature.status.toUpperCase()}`);
   let inclusion: Json | null = null;
   if (options.inclusion) {
     const check = checkInclusion(receipt, readJsonFile(options.inclusion, 'inclusion proof'), keys);
@@ -213,7 +214,12 @@ export async function replayCommand(file: string): Promise<Outcome> {
     if (failures.length > 0)
       return {
         exitCode: EXIT.verificationFailed,
-        result: { ok: false, failures, carried: CARRIED_VERSIONS, named: Object.fromEntries(Object.keys(CARRIED_VERSIONS).map((k) => [k, expected[k]])) },
+        result: {
+          ok: false,
+          failures,
+          carried: CARRIED_VERSIONS,
+          named: Object.fromEntries(Object.keys(CARRIED_VERSIONS).map((k) => [k, expected[k]])),
+        },
         summary: `NOT replayed: the receipt names versions this CLI does not carry (${failures.join(', ')})`,
       };
   }
@@ -231,7 +237,8 @@ export async function replayCommand(file: string): Promise<Outcome> {
   } else {
     coil = parseCoil(body.coil, 'body.coil');
     const named = request.path === '/api/tools/receipt' ? (body.kind ?? 'coil_manifest') : operation;
-    if (!(RECEIPT_KINDS as readonly unknown[]).includes(named)) throw new UsageError('RECEIPT_KIND', `body.kind must be one of ${RECEIPT_KINDS.join(', ')}`);
+    if (!(RECEIPT_KINDS as readonly unknown[]).includes(named))
+      throw new UsageError('RECEIPT_KIND', `body.kind must be one of ${RECEIPT_KINDS.join(', ')}`);
     kind = named as ReceiptKind;
   }
   // A fork's parent is resolved by the service from its stored receipts; the answer names it.
@@ -244,7 +251,8 @@ export async function replayCommand(file: string): Promise<Outcome> {
 
   if (expected) {
     if (signedPayload(expected) !== canonicalJson(receipt)) failures.push('RECEIPT_DIFFERS');
-    if (operation === 'generate' && answer?.coil !== undefined && canonicalJson(answer.coil) !== canonicalJson(coil)) failures.push('COIL_DIFFERS');
+    if (operation === 'generate' && answer?.coil !== undefined && canonicalJson(answer.coil) !== canonicalJson(coil))
+      failures.push('COIL_DIFFERS');
   }
   const ok = failures.length === 0;
   return {

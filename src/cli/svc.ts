@@ -28,7 +28,8 @@ interface CommandSpec {
 
 const COMMANDS: Record<string, CommandSpec> = {
   verify: {
-    usage: 'svc verify <receipt.json> (--keys <keys.json> | --keys-url <url>) [--coil <coil.json>] [--subject <artifact.json>] [--inclusion <inclusion.json>] [--json]',
+    usage:
+      'svc verify <receipt.json> (--keys <keys.json> | --keys-url <url>) [--coil <coil.json>] [--subject <artifact.json>] [--inclusion <inclusion.json>] [--json]',
     help: [
       "Checks a receipt without trusting the service: the service's Ed25519 signature against its key set (an unsigned receipt",
       'fails), every load-bearing hash recomputed from the Coil (from --coil, or the answer the file holds) or, for an arcpt_',
@@ -126,7 +127,8 @@ export async function main(argv: string[]): Promise<number> {
     return exitCode;
   };
   if (!name || name === '--help' || name === '-h' || name === 'help' || (name === '--json' && rest.length === 0)) {
-    if (json) process.stdout.write(`${JSON.stringify(envelope(null, EXIT.success, { commands: Object.keys(COMMANDS), help: OVERVIEW }, null))}\n`);
+    if (json)
+      process.stdout.write(`${JSON.stringify(envelope(null, EXIT.success, { commands: Object.keys(COMMANDS), help: OVERVIEW }, null))}\n`);
     else process.stdout.write(`${OVERVIEW}\n`);
     return name ? EXIT.success : EXIT.usage;
   }

@@ -35,7 +35,15 @@ describe('the CLI package', () => {
   it('packs into a tarball that installs offline with no dependencies and runs there', () => {
     const source = join(work, 'source');
     mkdirSync(join(source, 'scripts'), { recursive: true });
-    for (const path of ['package.json', 'README.md', 'build-cli', 'docs/cli.md', 'docs/trust-model.md', 'scripts/pack-manifest.mjs', 'scripts/build-cli.mjs'])
+    for (const path of [
+      'package.json',
+      'README.md',
+      'build-cli',
+      'docs/cli.md',
+      'docs/trust-model.md',
+      'scripts/pack-manifest.mjs',
+      'scripts/build-cli.mjs',
+    ])
       cpSync(join(ROOT, path), join(source, path), { recursive: true });
     npm(['pack', '--pack-destination', work], source);
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));

@@ -81,10 +81,20 @@ describe('@persistence signed receipts', () => {
 
     for (const field of Object.keys(receipt).filter((f) => f !== 'signature')) {
       const value = receipt[field];
-      const tampered = { ...receipt, [field]: typeof value === 'string' ? `${value.slice(0, -1)}${value.endsWith('0') ? '1' : '0'}` : !value };
+      const tampered = {
+        ...receipt,
+        [field]: typeof value === 'string' ? `${value.slice(0, -1)}${value.endsWith('0') ? '1' : '0'}` : !value,
+      };
       // Without the Coil only the signature catches it; with the Coil the hashes too.
       for (const withCoil of [false, true]) {
-        const run = runCli(['verify', files.file(`t-${field}.json`, tampered), '--keys', keys, ...(withCoil ? ['--coil', coilFile] : []), '--json']);
+        const run = runCli([
+          'verify',
+          files.file(`t-${field}.json`, tampered),
+          '--keys',
+          keys,
+          ...(withCoil ? ['--coil', coilFile] : []),
+          '--json',
+        ]);
         expect(run.status, `${field} ${withCoil}`).toBe(1);
         expect(run.json.result.failures.length).toBeGreaterThan(0);
       }
@@ -139,7 +149,10 @@ describe('@persistence the receipt log', () => {
     expect(run.json.result.inclusion).toMatchObject({ ok: true, headSignature: 'valid' });
     // Another receipt does not pass for this one.
     const other = (await issue('log-5')).receipt;
-    expect(runCli(['verify', files.file('inc-other.json', other), '--keys', keys, '--inclusion', files.file('inclusion.json', inclusion.json)]).status).toBe(1);
+    expect(
+      runCli(['verify', files.file('inc-other.json', other), '--keys', keys, '--inclusion', files.file('inclusion.json', inclusion.json)])
+        .status,
+    ).toBe(1);
 
     expect((await server.get(`/api/receipts/log/inclusion/hrcpt_${'0'.repeat(32)}`)).json.error.code).toBe('RECEIPT_NOT_FOUND');
     const ahead = await server.get(`/api/receipts/log/inclusion/${receipt.receiptId}?treeSize=100000`);
@@ -154,14 +167,27 @@ describe('@persistence the receipt log', () => {
     await issue('grow-2');
     await issue('grow-3');
     const consistency = async () => (await server.get(`/api/receipts/log/consistency?first=${pinned.head.treeSize}`)).json;
-    const grown = runCli(['log-consistency', files.file('pinned.json', pinned), files.file('c1.json', await consistency()), '--keys', keys]);
+    const grown = runCli([
+      'log-consistency',
+      files.file('pinned.json', pinned),
+      files.file('c1.json', await consistency()),
+      '--keys',
+      keys,
+    ]);
     expect(grown.status, grown.stdout + grown.stderr).toBe(0);
 
     // The service drops entry 1 and closes the gap: history rewritten.
     const entries = await db.receiptLogEntry.findMany({ orderBy: { index: 'asc' } });
     await db.receiptLogEntry.delete({ where: { index: 1 } });
     for (const e of entries.slice(2)) await db.receiptLogEntry.update({ where: { index: e.index }, data: { index: e.index - 1 } });
-    const dropped = runCli(['log-consistency', files.file('pinned.json', pinned), files.file('c2.json', await consistency()), '--keys', keys, '--json']);
+    const dropped = runCli([
+      'log-consistency',
+      files.file('pinned.json', pinned),
+      files.file('c2.json', await consistency()),
+      '--keys',
+      keys,
+      '--json',
+    ]);
     expect(dropped.status).toBe(1);
     expect(dropped.json.result.failures).toEqual(['CONSISTENCY_PROOF_INVALID']);
 
@@ -173,7 +199,14 @@ describe('@persistence the receipt log', () => {
     await db.receiptLogEntry.update({ where: { index: 2 }, data: { leafHash: e0!.leafHash } });
     await db.receiptLogEntry.update({ where: { index: 0 }, data: { leafHash: e2!.leafHash } });
     const answer = (await server.get(`/api/receipts/log/consistency?first=${repinned.head.treeSize}`)).json;
-    const reordered = runCli(['log-consistency', files.file('pinned2.json', repinned), files.file('c3.json', answer), '--keys', keys, '--json']);
+    const reordered = runCli([
+      'log-consistency',
+      files.file('pinned2.json', repinned),
+      files.file('c3.json', answer),
+      '--keys',
+      keys,
+      '--json',
+    ]);
     expect(reordered.status).toBe(1);
     expect(reordered.json.result.failures).toEqual(['CONSISTENCY_PROOF_INVALID']);
   });
@@ -195,7 +228,9 @@ describe('@persistence the receipt log', () => {
       const keys = await keysFile();
       const last = answers[39]!.json.receipt;
       const inclusion = (await second.get(`/api/receipts/log/inclusion/${last.receiptId}`)).json;
-      expect(runCli(['verify', files.file('both.json', last), '--keys', keys, '--inclusion', files.file('both-inc.json', inclusion)]).status).toBe(0);
+      expect(
+        runCli(['verify', files.file('both.json', last), '--keys', keys, '--inclusion', files.file('both-inc.json', inclusion)]).status,
+      ).toBe(0);
     } finally {
       await second.stop({ keepData: true });
     }
@@ -239,7 +274,9 @@ describe('the signing key', () => {
       expect(fresh.signature.keyId).toBe(keys.signingKeyId);
       const keyFile = files.file('rotated-keys.json', keys);
       for (const receipt of [old, fresh]) expect(runCli(['verify', files.file('rot.json', receipt), '--keys', keyFile]).status).toBe(0);
-      expect((await rotated.post('/api/coil/verify', { coil: rawCoil({ slug: 'before-rotation' }), receipt: old })).json.verification.ok).toBe(true);
+      expect(
+        (await rotated.post('/api/coil/verify', { coil: rawCoil({ slug: 'before-rotation' }), receipt: old })).json.verification.ok,
+      ).toBe(true);
     } finally {
       await rotated.stop();
     }
@@ -279,7 +316,10 @@ describe('the CLI as a process', () => {
     const { signature: _s, ...unsigned } = online.receipt;
     expect(offline.json.result.receipt).toEqual(unsigned);
     expect(runCli(['validate', files.file('coil-ok.json', online.coil)]).status).toBe(0);
-    const invalid = { ...online.coil, assets: online.coil.assets.map((a: { weightBps: number }) => ({ ...a, weightBps: a.weightBps + 1 })) };
+    const invalid = {
+      ...online.coil,
+      assets: online.coil.assets.map((a: { weightBps: number }) => ({ ...a, weightBps: a.weightBps + 1 })),
+    };
     const bad = runCli(['validate', files.file('coil-bad.json', invalid), '--json']);
     expect(bad.status).toBe(1);
     expect(bad.json.result.validation.issues.map((i: { code: string }) => i.code)).toContain('WEIGHTS_SUM');

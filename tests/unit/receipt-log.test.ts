@@ -13,7 +13,14 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '../../src/lib/server/receipts/merkle';
-import { checkConsistency, checkInclusion, consistencyAnswer, inclusionAnswer, receiptLeafHash, signedTreeHead } from '../../src/lib/server/receipts/log';
+import {
+  checkConsistency,
+  checkInclusion,
+  consistencyAnswer,
+  inclusionAnswer,
+  receiptLeafHash,
+  signedTreeHead,
+} from '../../src/lib/server/receipts/log';
 import { checkSignature, keyIdOf, publishedKey, signDocument, signReceiptsIn, type Signer } from '../../src/lib/server/receipts/signature';
 import { buildReceipt } from '../../src/lib/server/receipts/receipt';
 import { makeCoil } from '../support/coils';
@@ -132,9 +139,9 @@ describe('signed log checks', () => {
     const answer = inclusionAnswer(leaves, 3, 6, receipts[3]!.receiptId, at, signer);
     const signedReceipt = signDocument(receipts[3]!, signer);
     expect(checkInclusion(signedReceipt, answer, keysOf(signer)).ok).toBe(true);
-    expect(checkInclusion(receipts[2] as unknown as Record<string, unknown>, { ...answer, leafHash: undefined }, keysOf(signer)).failures).toContain(
-      'INCLUSION_PROOF_INVALID',
-    );
+    expect(
+      checkInclusion(receipts[2] as unknown as Record<string, unknown>, { ...answer, leafHash: undefined }, keysOf(signer)).failures,
+    ).toContain('INCLUSION_PROOF_INVALID');
     expect(checkInclusion(signedReceipt, answer, keysOf(newSigner())).failures).toContain('HEAD_SIGNATURE_UNKNOWN_KEY');
   });
 
@@ -142,8 +149,12 @@ describe('signed log checks', () => {
     const pinned = signedTreeHead(leaves, 4, at, signer);
     expect(checkConsistency(pinned, consistencyAnswer(leaves, 4, 6, at, signer), keysOf(signer)).ok).toBe(true);
     const dropped = [leaves[0]!, leaves[2]!, leaves[3]!, leaves[4]!, leaves[5]!];
-    expect(checkConsistency(pinned, consistencyAnswer(dropped, 4, 5, at, signer), keysOf(signer)).failures).toEqual(['CONSISTENCY_PROOF_INVALID']);
+    expect(checkConsistency(pinned, consistencyAnswer(dropped, 4, 5, at, signer), keysOf(signer)).failures).toEqual([
+      'CONSISTENCY_PROOF_INVALID',
+    ]);
     const reordered = [leaves[0]!, leaves[2]!, leaves[1]!, ...leaves.slice(3)];
-    expect(checkConsistency(pinned, consistencyAnswer(reordered, 4, 6, at, signer), keysOf(signer)).failures).toEqual(['CONSISTENCY_PROOF_INVALID']);
+    expect(checkConsistency(pinned, consistencyAnswer(reordered, 4, 6, at, signer), keysOf(signer)).failures).toEqual([
+      'CONSISTENCY_PROOF_INVALID',
+    ]);
   });
 });

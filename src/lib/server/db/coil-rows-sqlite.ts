@@ -14,7 +14,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqlitePath } from './client';
-import { COIL_COLUMNS, coilValues, logLeavesOf, quoted, RECEIPT_COLUMNS, receiptValues, type CoilRowStore, type LineageRows } from './coil-rows';
+import {
+  COIL_COLUMNS,
+  coilValues,
+  logLeavesOf,
+  quoted,
+  RECEIPT_COLUMNS,
+  receiptValues,
+  type CoilRowStore,
+  type LineageRows,
+} from './coil-rows';
 
 /** How Prisma's SQLite adapter writes a DateTime (its default `iso8601` format). */
 export function sqliteTimestamp(date: Date): string {

@@ -13,7 +13,15 @@
  * Pure: leaf hashes, keys and times are passed in.
  */
 import { consistencyProof, inclusionProof, leafHashOf, rootOf, verifyConsistency, verifyInclusion } from './merkle';
-import { checkSignature, signDocument, signedPayload, type PublishedKey, type SignatureBlock, type SignatureCheck, type Signer } from './signature';
+import {
+  checkSignature,
+  signDocument,
+  signedPayload,
+  type PublishedKey,
+  type SignatureBlock,
+  type SignatureCheck,
+  type Signer,
+} from './signature';
 
 export const LOG_VERSION = 'svc-receipt-log-1.0.0' as const;
 
@@ -50,7 +58,12 @@ export function receiptLeafHash(receipt: object): string {
 
 /** The signed head of the tree of the first `treeSize` leaves. */
 export function signedTreeHead(leafHashes: readonly string[], treeSize: number, timestamp: Date, signer: Signer): SignedTreeHead {
-  const head: TreeHead = { logVersion: LOG_VERSION, treeSize, rootHash: rootOf(leafHashes.slice(0, treeSize)), timestamp: timestamp.toISOString() };
+  const head: TreeHead = {
+    logVersion: LOG_VERSION,
+    treeSize,
+    rootHash: rootOf(leafHashes.slice(0, treeSize)),
+    timestamp: timestamp.toISOString(),
+  };
   return signDocument(head, signer);
 }
 
@@ -73,7 +86,13 @@ export function inclusionAnswer(
   };
 }
 
-export function consistencyAnswer(leafHashes: readonly string[], first: number, second: number, timestamp: Date, signer: Signer): ConsistencyAnswer {
+export function consistencyAnswer(
+  leafHashes: readonly string[],
+  first: number,
+  second: number,
+  timestamp: Date,
+  signer: Signer,
+): ConsistencyAnswer {
   return {
     first,
     second,

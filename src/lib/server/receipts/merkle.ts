@@ -58,9 +58,7 @@ export function rootOf(leafHashes: readonly string[]): string {
 function path(m: number, leaves: readonly Buffer[]): Buffer[] {
   if (leaves.length <= 1) return [];
   const k = split(leaves.length);
-  return m < k
-    ? [...path(m, leaves.slice(0, k)), mth(leaves.slice(k))]
-    : [...path(m - k, leaves.slice(k)), mth(leaves.slice(0, k))];
+  return m < k ? [...path(m, leaves.slice(0, k)), mth(leaves.slice(k))] : [...path(m - k, leaves.slice(k)), mth(leaves.slice(0, k))];
 }
 
 /** The inclusion proof (audit path) of leaf `index` in the tree of these leaves. */
@@ -85,7 +83,8 @@ export function consistencyProof(leafHashes: readonly string[], first: number): 
   return subproof(first, buffers(leafHashes), true).map((b) => b.toString('hex'));
 }
 
-const isHashList = (proof: unknown): proof is string[] => Array.isArray(proof) && proof.every((h) => typeof h === 'string' && HEX_64.test(h));
+const isHashList = (proof: unknown): proof is string[] =>
+  Array.isArray(proof) && proof.every((h) => typeof h === 'string' && HEX_64.test(h));
 
 /** RFC 9162 2.1.3.2: whether the audit path proves leaf `leafHash` at `index` in the tree of `treeSize` with root `root`. */
 export function verifyInclusion(leafHash: string, index: number, treeSize: number, proof: unknown, root: string): boolean {

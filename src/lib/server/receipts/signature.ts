@@ -56,7 +56,10 @@ export function publicKeyX(publicKey: KeyObject): string {
 }
 
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(Buffer.from(publicKeyX(publicKey), 'base64url')).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(Buffer.from(publicKeyX(publicKey), 'base64url'))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** The bytes a signature covers: the document's canonical JSON without its `signature` member. */
@@ -128,7 +131,9 @@ export function publishedKey(publicKey: KeyObject, validFrom: string, validUntil
 export const SIGNED_RECEIPT_VERSIONS: ReadonlySet<string> = new Set(['svc-coil-receipt-1.0.0', 'svc-artifact-receipt-1.0.0']);
 
 function isIssuedReceipt(value: Record<string, unknown>): boolean {
-  return typeof value.receiptVersion === 'string' && SIGNED_RECEIPT_VERSIONS.has(value.receiptVersion) && typeof value.receiptId === 'string';
+  return (
+    typeof value.receiptVersion === 'string' && SIGNED_RECEIPT_VERSIONS.has(value.receiptVersion) && typeof value.receiptId === 'string'
+  );
 }
 
 /**

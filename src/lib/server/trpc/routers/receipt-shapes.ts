@@ -16,7 +16,9 @@ export const signatureCheckOut = z
   .object({
     status: z
       .enum(['valid', 'invalid', 'unknown_key', 'absent', 'malformed', 'unchecked'])
-      .describe('valid; invalid (a byte or the value differs); unknown_key (not a key of this service); absent; malformed; unchecked (no key set)'),
+      .describe(
+        'valid; invalid (a byte or the value differs); unknown_key (not a key of this service); absent; malformed; unchecked (no key set)',
+      ),
     keyId: z.string().nullable(),
     key: z
       .object({ validFrom: z.string(), validUntil: z.string().nullable() })

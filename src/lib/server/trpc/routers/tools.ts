@@ -362,7 +362,11 @@ export const toolsRouter = router({
         parentManifestHash: asSent === input.coil ? 'coil.parentManifestHash' : 'receipt.parentManifestHash',
       });
       const { keys } = await publishedKeysOf(ctx);
-      return { tool: 'verify-coil' as const, generatedAt: ctx.answerTime.toISOString(), verification: verifyReceipt(coil, input.receipt, keys) };
+      return {
+        tool: 'verify-coil' as const,
+        generatedAt: ctx.answerTime.toISOString(),
+        verification: verifyReceipt(coil, input.receipt, keys),
+      };
     }),
 
   oraclePolicy: publicProcedure
