@@ -32,7 +32,7 @@ describe('the CLI package', () => {
     expect(out.trim()).toBe('1.0.0');
   });
 
-  it('packs into a tarball that installs offline with no dependencies and runs there', () => {
+  it('packs into a tarball that installs offline with no dependencies and runs there', async () => {
     const source = join(work, 'source');
     mkdirSync(join(source, 'scripts'), { recursive: true });
     for (const path of [
@@ -64,11 +64,14 @@ describe('the CLI package', () => {
 
     const bin = join(installed, '.bin', 'svc');
     const files = cliFiles();
-    const coiled = runCli(['coil', 'defensive dividend stocks', '--now', '2026-11-27T00:00:00Z', '--json'], { cli: bin, cwd: scratch });
+    const coiled = await runCli(['coil', 'defensive dividend stocks', '--now', '2026-11-27T00:00:00Z', '--json'], {
+      cli: bin,
+      cwd: scratch,
+    });
     expect(coiled.status, coiled.stderr).toBe(0);
-    const validated = runCli(['validate', files.file('coil.json', coiled.json.result.coil)], { cli: bin, cwd: scratch });
+    const validated = await runCli(['validate', files.file('coil.json', coiled.json.result.coil)], { cli: bin, cwd: scratch });
     expect(validated.status).toBe(0);
-    const replayed = runCli(
+    const replayed = await runCli(
       [
         'replay',
         files.file('request.json', {
@@ -80,7 +83,7 @@ describe('the CLI package', () => {
       { cli: bin, cwd: scratch },
     );
     expect(replayed.status, replayed.stdout).toBe(0);
-    expect(runCli(['verify', '--help'], { cli: bin, cwd: scratch }).status).toBe(0);
+    expect((await runCli(['verify', '--help'], { cli: bin, cwd: scratch })).status).toBe(0);
 
     // npx with the tarball itself as the package, offline.
     const viaNpx = execFileSync('npx', ['--offline', '--yes', `--package=${join(work, tarball!)}`, 'svc', '--version'], {

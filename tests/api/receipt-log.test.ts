@@ -65,6 +65,13 @@ describe('@persistence signed receipts', () => {
     // Artifact receipts are signed too, and the service's own verification checks the signature.
     const policy = (await server.post('/api/tools/oracle-policy', { nowIso: NOW })).json;
     expect(policy.receipt.signature.keyId).toBe(KEY_ID);
+    // ... and the CLI recomputes an artifact receipt from its subject.
+    const keySet = await keysFile();
+    const subject = { policy: policy.policy, readings: policy.readings };
+    const artifact = files.file('artifact.json', policy.receipt);
+    expect((await runCli(['verify', artifact, '--keys', keySet, '--subject', files.file('subject.json', subject)])).status).toBe(0);
+    const edited = { ...subject, policy: { ...subject.policy, version: 'other' } };
+    expect((await runCli(['verify', artifact, '--keys', keySet, '--subject', files.file('subject-edited.json', edited)])).status).toBe(1);
     const verified = (await server.post('/api/coil/verify', { coil: a.coil, receipt: a.receipt })).json.verification;
     expect(verified).toMatchObject({ ok: true, signature: { status: 'valid', keyId: KEY_ID } });
   });
@@ -74,7 +81,7 @@ describe('@persistence signed receipts', () => {
     const keys = await keysFile();
     const published = (await server.get('/api/receipts/keys')).json.keys[0];
     const coilFile = files.file('coil.json', coil);
-    const ok = runCli(['verify', files.file('receipt.json', receipt), '--keys', keys, '--coil', coilFile, '--json']);
+    const ok = await runCli(['verify', files.file('receipt.json', receipt), '--keys', keys, '--coil', coilFile, '--json']);
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.json).toMatchObject({ cli: 'svc', command: 'verify', ok: true, exitCode: 0, error: null, liveOrderSent: false });
     expect(ok.json.result.signature.status).toBe('valid');
@@ -87,7 +94,7 @@ describe('@persistence signed receipts', () => {
       };
       // Without the Coil only the signature catches it; with the Coil the hashes too.
       for (const withCoil of [false, true]) {
-        const run = runCli([
+        const run = await runCli([
           'verify',
           files.file(`t-${field}.json`, tampered),
           '--keys',
@@ -101,30 +108,30 @@ describe('@persistence signed receipts', () => {
     }
     // A receipt signed by another key, and one that names this service's key with another key's value.
     const other = files.file('other-keys.json', { keys: [{ ...published, kid: 'f'.repeat(32), x: 'A'.repeat(43) }] });
-    const wrongKey = runCli(['verify', files.file('r2.json', receipt), '--keys', other, '--json']);
+    const wrongKey = await runCli(['verify', files.file('r2.json', receipt), '--keys', other, '--json']);
     expect(wrongKey.status).toBe(1);
     expect(wrongKey.json.result.failures).toContain('SIGNATURE_UNKNOWN_KEY');
     const { signature: _s, ...unsigned } = receipt;
-    expect(runCli(['verify', files.file('unsigned.json', unsigned), '--keys', keys]).status).toBe(1);
+    expect((await runCli(['verify', files.file('unsigned.json', unsigned), '--keys', keys])).status).toBe(1);
   });
 
   it('replays a generated Coil byte for byte, and refuses a receipt of another registry version (exit 1)', async () => {
     const body = { prompt: 'AI chips and data centers, no crypto', nowIso: NOW };
     const answer = (await server.post('/api/tools/generate-coil', body)).json;
     const request = { path: '/api/tools/generate-coil', body, answer };
-    const same = runCli(['replay', files.file('replay.json', request), '--json']);
+    const same = await runCli(['replay', files.file('replay.json', request), '--json']);
     expect(same.status, same.stdout + same.stderr).toBe(0);
     expect(same.json.result).toMatchObject({ ok: true, compared: true });
     const validate = { path: '/api/tools/validate-coil', body: { coil: answer.coil, nowIso: NOW } };
     const validated = (await server.post('/api/tools/validate-coil', validate.body)).json;
-    expect(runCli(['replay', files.file('replay-v.json', { ...validate, answer: validated })]).status).toBe(0);
+    expect((await runCli(['replay', files.file('replay-v.json', { ...validate, answer: validated })])).status).toBe(0);
 
     const otherRegistry = { ...request, answer: { ...answer, receipt: { ...answer.receipt, registryVersion: 'svc-registry-2025.01.0' } } };
-    const refused = runCli(['replay', files.file('replay-r.json', otherRegistry), '--json']);
+    const refused = await runCli(['replay', files.file('replay-r.json', otherRegistry), '--json']);
     expect(refused.status).toBe(1);
     expect(refused.json.result.failures).toEqual(['REGISTRY_VERSION_UNAVAILABLE']);
     const edited = { ...request, answer: { ...answer, receipt: { ...answer.receipt, weightsChecksum: '0'.repeat(64) } } };
-    expect(runCli(['replay', files.file('replay-e.json', edited), '--json']).json.result.failures).toEqual(['RECEIPT_DIFFERS']);
+    expect((await runCli(['replay', files.file('replay-e.json', edited), '--json'])).json.result.failures).toEqual(['RECEIPT_DIFFERS']);
   });
 });
 
@@ -136,7 +143,7 @@ describe('@persistence the receipt log', () => {
     expect(inclusion.status).toBe(200);
     expect(inclusion.json.head.signature.keyId).toBe(KEY_ID);
     const keys = await keysFile();
-    const run = runCli([
+    const run = await runCli([
       'verify',
       files.file('inc-receipt.json', { coil, receipt }),
       '--keys',
@@ -150,8 +157,16 @@ describe('@persistence the receipt log', () => {
     // Another receipt does not pass for this one.
     const other = (await issue('log-5')).receipt;
     expect(
-      runCli(['verify', files.file('inc-other.json', other), '--keys', keys, '--inclusion', files.file('inclusion.json', inclusion.json)])
-        .status,
+      (
+        await runCli([
+          'verify',
+          files.file('inc-other.json', other),
+          '--keys',
+          keys,
+          '--inclusion',
+          files.file('inclusion.json', inclusion.json),
+        ])
+      ).status,
     ).toBe(1);
 
     expect((await server.get(`/api/receipts/log/inclusion/hrcpt_${'0'.repeat(32)}`)).json.error.code).toBe('RECEIPT_NOT_FOUND');
@@ -167,7 +182,7 @@ describe('@persistence the receipt log', () => {
     await issue('grow-2');
     await issue('grow-3');
     const consistency = async () => (await server.get(`/api/receipts/log/consistency?first=${pinned.head.treeSize}`)).json;
-    const grown = runCli([
+    const grown = await runCli([
       'log-consistency',
       files.file('pinned.json', pinned),
       files.file('c1.json', await consistency()),
@@ -180,7 +195,7 @@ describe('@persistence the receipt log', () => {
     const entries = await db.receiptLogEntry.findMany({ orderBy: { index: 'asc' } });
     await db.receiptLogEntry.delete({ where: { index: 1 } });
     for (const e of entries.slice(2)) await db.receiptLogEntry.update({ where: { index: e.index }, data: { index: e.index - 1 } });
-    const dropped = runCli([
+    const dropped = await runCli([
       'log-consistency',
       files.file('pinned.json', pinned),
       files.file('c2.json', await consistency()),
@@ -199,7 +214,7 @@ describe('@persistence the receipt log', () => {
     await db.receiptLogEntry.update({ where: { index: 2 }, data: { leafHash: e0!.leafHash } });
     await db.receiptLogEntry.update({ where: { index: 0 }, data: { leafHash: e2!.leafHash } });
     const answer = (await server.get(`/api/receipts/log/consistency?first=${repinned.head.treeSize}`)).json;
-    const reordered = runCli([
+    const reordered = await runCli([
       'log-consistency',
       files.file('pinned2.json', repinned),
       files.file('c3.json', answer),
@@ -229,7 +244,8 @@ describe('@persistence the receipt log', () => {
       const last = answers[39]!.json.receipt;
       const inclusion = (await second.get(`/api/receipts/log/inclusion/${last.receiptId}`)).json;
       expect(
-        runCli(['verify', files.file('both.json', last), '--keys', keys, '--inclusion', files.file('both-inc.json', inclusion)]).status,
+        (await runCli(['verify', files.file('both.json', last), '--keys', keys, '--inclusion', files.file('both-inc.json', inclusion)]))
+          .status,
       ).toBe(0);
     } finally {
       await second.stop({ keepData: true });
@@ -273,7 +289,8 @@ describe('the signing key', () => {
       const fresh = (await rotated.post('/api/tools/receipt', { coil: rawCoil({ slug: 'after-rotation' }), nowIso: NOW })).json.receipt;
       expect(fresh.signature.keyId).toBe(keys.signingKeyId);
       const keyFile = files.file('rotated-keys.json', keys);
-      for (const receipt of [old, fresh]) expect(runCli(['verify', files.file('rot.json', receipt), '--keys', keyFile]).status).toBe(0);
+      for (const receipt of [old, fresh])
+        expect((await runCli(['verify', files.file('rot.json', receipt), '--keys', keyFile])).status).toBe(0);
       expect(
         (await rotated.post('/api/coil/verify', { coil: rawCoil({ slug: 'before-rotation' }), receipt: old })).json.verification.ok,
       ).toBe(true);
@@ -286,41 +303,41 @@ describe('the signing key', () => {
 describe('the CLI as a process', () => {
   it('answers --help for every command, refuses bad usage (2), a key set it cannot fetch (3), and prints no colour off a terminal', async () => {
     for (const command of ['verify', 'log-consistency', 'replay', 'coil', 'validate']) {
-      const help = runCli([command, '--help']);
+      const help = await runCli([command, '--help']);
       expect(help.status, command).toBe(0);
       expect(help.stdout).toContain(`usage: svc ${command}`);
     }
-    expect(runCli(['--help']).status).toBe(0);
-    expect(runCli([]).status).toBe(2);
-    expect(runCli(['frobnicate', '--json']).json).toMatchObject({ ok: false, exitCode: 2, error: { code: 'UNKNOWN_COMMAND' } });
-    expect(runCli(['verify', '--nope', 'x']).status).toBe(2);
+    expect((await runCli(['--help'])).status).toBe(0);
+    expect((await runCli([])).status).toBe(2);
+    expect((await runCli(['frobnicate', '--json'])).json).toMatchObject({ ok: false, exitCode: 2, error: { code: 'UNKNOWN_COMMAND' } });
+    expect((await runCli(['verify', '--nope', 'x'])).status).toBe(2);
     const receipt = files.file('net-receipt.json', (await issue('net')).receipt);
-    expect(runCli(['verify', receipt]).json).toBeUndefined();
-    expect(runCli(['verify', receipt, '--json']).json.error.code).toBe('KEYS_REQUIRED');
+    expect((await runCli(['verify', receipt])).json).toBeUndefined();
+    expect((await runCli(['verify', receipt, '--json'])).json.error.code).toBe('KEYS_REQUIRED');
     const closed = await freePort();
-    const network = runCli(['verify', receipt, '--keys-url', `http://127.0.0.1:${closed}/api/receipts/keys`, '--json']);
+    const network = await runCli(['verify', receipt, '--keys-url', `http://127.0.0.1:${closed}/api/receipts/keys`, '--json']);
     expect([network.status, network.json.error.code]).toEqual([3, 'KEYS_FETCH_FAILED']);
-    const fetched = runCli(['verify', receipt, '--keys-url', `${server.url}/api/receipts/keys`]);
+    const fetched = await runCli(['verify', receipt, '--keys-url', `${server.url}/api/receipts/keys`]);
     expect(fetched.status).toBe(0);
     expect(fetched.stdout).toMatch(/^ok verified/);
     // eslint-disable-next-line no-control-regex -- the escape character is what is looked for
-    expect(fetched.stdout + runCli(['verify', receipt, '--keys', 'missing.json']).stderr).not.toMatch(/\u001b\[/);
+    expect(fetched.stdout + (await runCli(['verify', receipt, '--keys', 'missing.json'])).stderr).not.toMatch(/\u001b\[/);
   });
 
   it('coils and validates offline like the service', async () => {
     const thesis = 'AI chips and data centers, no crypto';
-    const offline = runCli(['coil', thesis, '--now', NOW, '--json']);
+    const offline = await runCli(['coil', thesis, '--now', NOW, '--json']);
     expect(offline.status).toBe(0);
     const online = (await server.post('/api/tools/generate-coil', { prompt: thesis, nowIso: NOW })).json;
     expect(offline.json.result.coil).toEqual(online.coil);
     const { signature: _s, ...unsigned } = online.receipt;
     expect(offline.json.result.receipt).toEqual(unsigned);
-    expect(runCli(['validate', files.file('coil-ok.json', online.coil)]).status).toBe(0);
+    expect((await runCli(['validate', files.file('coil-ok.json', online.coil)])).status).toBe(0);
     const invalid = {
       ...online.coil,
       assets: online.coil.assets.map((a: { weightBps: number }) => ({ ...a, weightBps: a.weightBps + 1 })),
     };
-    const bad = runCli(['validate', files.file('coil-bad.json', invalid), '--json']);
+    const bad = await runCli(['validate', files.file('coil-bad.json', invalid), '--json']);
     expect(bad.status).toBe(1);
     expect(bad.json.result.validation.issues.map((i: { code: string }) => i.code)).toContain('WEIGHTS_SUM');
   });
