@@ -110,9 +110,13 @@ function check(req: FuzzRequest, res: { status: number; contentType: string; tex
   const outputGuard = res.status === 500 && /"(?:code|svcCode)":"OUTPUT_GUARD"/.test(res.text);
   if (!outputGuard) expect(res.status, where).not.toBe(500);
   expect(res.status, where).toBeLessThan(504);
-  // The share card's image is the one answer that is not JSON, and only when it is served.
+  // The share card's images (SVG and PNG) are the answers that are not JSON, and only when served.
   if (res.status === 200 && req.route === 'GET /share-card/{receiptId}.svg' && req.surface === 'rest') {
     expect(res.contentType, where).toContain('image/svg+xml');
+    return;
+  }
+  if (res.status === 200 && req.route === 'GET /share-card/{receiptId}.png' && req.surface === 'rest') {
+    expect(res.contentType, where).toBe('image/png');
     return;
   }
   expect(res.contentType, where).toContain('application/json');

@@ -59,6 +59,19 @@ const receiptNotFound = () =>
  * anyone else until the wallet issues its share card.
  */
 async function shareCardSvgAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
+  return shareCardImageAnswer(params, request, 'svg');
+}
+
+/**
+ * The same card as a PNG (1200x630), for the places that show no SVG: Open Graph and Twitter
+ * card previews. Rendered from the very SVG above by resvg (@resvg/resvg-js), so the two never
+ * differ; the system's fonts draw the text.
+ */
+async function shareCardPngAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
+  return shareCardImageAnswer(params, request, 'png');
+}
+
+async function shareCardImageAnswer(params: Record<string, string>, request: DispatchRequest, format: 'svg' | 'png'): Promise<ApiAnswer> {
   const receiptId = params.receiptId!;
   if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
   const ctx = contextOfRequest(request);
@@ -73,6 +86,14 @@ async function shareCardSvgAnswer(params: Record<string, string>, request: Dispa
     // An image escapes the JSON answer finishing, so the card's texts are scanned here, by the
     // same refusal as POST /api/tools/share-card (422 SHARE_CARD_REJECTED, naming the field).
     const card = shareCardOrRefusal({ coil: coil.data, receipt, serviceOrigin: config().origin });
+    const svg = renderShareCardSvg(card);
+    if (format === 'png') {
+      return {
+        status: 200,
+        headers: { 'content-type': 'image/png', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff' },
+        body: await renderPng(svg),
+      };
+    }
     return {
       status: 200,
       headers: {
@@ -81,13 +102,19 @@ async function shareCardSvgAnswer(params: Record<string, string>, request: Dispa
         'x-content-type-options': 'nosniff',
         'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
       },
-      body: renderShareCardSvg(card),
+      body: svg,
     };
   } catch (error) {
     const svc = findSvcError(error);
     if (svc) return restErrorAnswer(stampedError(svc));
     throw error;
   }
+}
+
+/** resvg is a native module: loaded on the first PNG, so nothing else pays for it. */
+async function renderPng(svg: string): Promise<Uint8Array> {
+  const { Resvg } = await import('@resvg/resvg-js');
+  return new Resvg(svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
 }
 
 const EXTRA_ROUTES: readonly ExtraRoute[] = [
@@ -98,6 +125,13 @@ const EXTRA_ROUTES: readonly ExtraRoute[] = [
     invariants: true,
     pattern: /^\/api\/share-card\/(?<receiptId>[^/]+)\.svg\/?$/,
     answer: shareCardSvgAnswer,
+  },
+  {
+    method: 'GET',
+    routeId: '/api/share-card/[receiptId].png',
+    invariants: true,
+    pattern: /^\/api\/share-card\/(?<receiptId>[^/]+)\.png\/?$/,
+    answer: shareCardPngAnswer,
   },
 ];
 
