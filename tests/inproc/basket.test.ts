@@ -116,7 +116,7 @@ describe('stocks.planBasket', () => {
       expect(res.json.error.issues[0]).toMatchObject({ code: 'BASKET_AMOUNT_INVALID', path: 'totalAmountUsdg' });
     }
     const uneven = rawCoil();
-    uneven.assets[0].weightBps = 3999;
+    uneven.assets[0]!.weightBps = 3999;
     const res = await laneOff.call('stocks.planBasket', { coil: uneven, totalAmountUsdg: '10', maxSlippageBps: 100, ...acks });
     expect(res.status).toBe(422);
     expect(res.json.error.issues[0].code).toBe('BASKET_WEIGHTS_INVALID');

@@ -31,7 +31,7 @@ export interface BasketShare extends BasketAsset {
 /** "25.5" → 25_500_000n; the caller has checked the shape. */
 function toUnits(amount: string): bigint {
   const [whole, fraction = ''] = amount.split('.');
-  return BigInt(whole) * UNITS_PER_USDG + BigInt(fraction.padEnd(USDG_DECIMALS, '0'));
+  return BigInt(whole ?? '0') * UNITS_PER_USDG + BigInt(fraction.padEnd(USDG_DECIMALS, '0'));
 }
 
 /** 25_500_000n → "25.5" (no trailing zeros, no exponent). */
@@ -76,7 +76,7 @@ export function splitBasketAmount(totalAmountUsdg: string, assets: readonly Bask
     share.units += 1n;
     left -= 1n;
   }
-  return assets.map((a, i) => ({ ticker: a.ticker, tokenAddress: a.tokenAddress, weightBps: a.weightBps, amountUsdg: fromUnits(shares[i].units) }));
+  return assets.map((a, i) => ({ ticker: a.ticker, tokenAddress: a.tokenAddress, weightBps: a.weightBps, amountUsdg: fromUnits(shares[i]!.units) }));
 }
 
 export interface BasketPlanInput {

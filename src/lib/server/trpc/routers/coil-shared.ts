@@ -7,6 +7,8 @@ import { SvcError } from '../../errors';
 import { scanForExecutionClaims } from '../../guards/output-guard';
 import type { Coil } from '../../coil/manifest';
 import type { ServiceConfig } from '../../config';
+import { recordCoilClaim } from '../../db/coil-claim-repository';
+import { ensureClaimTokenHash } from '../../http/claim-cookie';
 import { saveCoilWithReceipt, storedCoilsVisibleTo, type StoredCoils } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
 import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
@@ -95,6 +97,17 @@ export async function persistReceipt(
       receipt,
     });
   await Promise.all(shared && owner !== null ? [saveUnder(owner), saveUnder(null)] : [saveUnder(owner)]);
+}
+
+/**
+ * A claim ticket for a Coil the web app built without a wallet session, so that this browser
+ * can claim it for a wallet after signing in, explicitly (docs/visibility.md#claiming). Nothing
+ * for a signed-in build (already the wallet's) or outside the web app's door.
+ */
+export async function ticketBuiltCoil(ctx: RequestContext, receipt: Receipt): Promise<void> {
+  if (await ctx.getSession()) return;
+  const tokenHash = ensureClaimTokenHash(ctx);
+  if (tokenHash) await recordCoilClaim(tokenHash, receipt.manifestHash, receipt.receiptId, ctx.serverTime);
 }
 
 /**

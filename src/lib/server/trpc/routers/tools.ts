@@ -3,6 +3,7 @@
  * Each procedure parses, calls the domain function, persists the Coil and its receipt, and
  * shapes the answer; the rules live in src/lib/server/{coil,receipts,strategist}.
  */
+import { ticketBuiltCoil } from './coil-shared';
 import { z } from 'zod';
 import { compileCapsule, requireValidCoil } from '../../coil/capsule';
 import { riskAudit } from '../../coil/audit';
@@ -151,6 +152,7 @@ export const toolsRouter = router({
       );
       const coil = await withForkParent(ctx, generated.coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest', generated.providerMeta.provider);
+      await ticketBuiltCoil(ctx, receipt);
       return { tool: 'generate-coil' as const, generatedAt: ctx.answerTime.toISOString(), ...generated, coil, receipt };
     }),
 
@@ -295,6 +297,8 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const coil = await withForkParent(ctx, input.coil);
       const receipt = await issueReceipt(ctx, coil, input.kind ?? 'coil_manifest');
+      // A fork made on the Coil page is built here: its browser may claim it after signing in.
+      if (coil.forkOf) await ticketBuiltCoil(ctx, receipt);
       const lineage = await (await storedCoilsOf(ctx)).lineage(receipt.manifestHash);
       return {
         tool: 'receipt' as const,
