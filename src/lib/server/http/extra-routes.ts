@@ -5,11 +5,10 @@
  * the log names. Both are listed in the OpenAPI document (trpc/extra-openapi.ts).
  */
 import { renderShareCardSvg } from '../coil/share-card';
-import { coilSchema } from '../coil/manifest';
 import { config, secretValues } from '../config';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
-import { shareCardOrRefusal, storedCoilsOf } from '../trpc/routers/coil-shared';
+import { storedShareCard } from '../trpc/routers/coil-shared';
 import { contextOfRequest, restErrorAnswer, type DispatchRequest } from '../trpc/http';
 import { stampedError } from '../trpc/init';
 import { logger } from './logger';
@@ -75,17 +74,14 @@ async function shareCardImageAnswer(params: Record<string, string>, request: Dis
   const receiptId = params.receiptId!;
   if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
   const ctx = contextOfRequest(request);
-  const rows = await storedCoilsOf(ctx);
   // What a session may read, a shared cache must not keep for others.
   const cacheControl = (await ctx.getSession()) ? 'private, max-age=86400' : 'public, max-age=86400, immutable';
-  const receipt = await rows.receipt(receiptId);
-  if (!receipt) return receiptNotFound();
-  const coil = coilSchema.safeParse(await rows.coil(receipt.manifestHash));
-  if (!coil.success) return receiptNotFound();
   try {
-    // An image escapes the JSON answer finishing, so the card's texts are scanned here, by the
-    // same refusal as POST /api/tools/share-card (422 SHARE_CARD_REJECTED, naming the field).
-    const card = shareCardOrRefusal({ coil: coil.data, receipt, serviceOrigin: config().origin });
+    // An image escapes the JSON answer finishing, so the card's texts are scanned on the way
+    // (storedShareCard refuses as POST /api/tools/share-card does: 422 SHARE_CARD_REJECTED).
+    const stored = await storedShareCard(ctx, receiptId);
+    if (!stored) return receiptNotFound();
+    const card = stored.card;
     const svg = renderShareCardSvg(card);
     if (format === 'png') {
       return {

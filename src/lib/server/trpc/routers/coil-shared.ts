@@ -5,7 +5,7 @@ import { buildShareCard, type ShareCard, type ShareCardInput } from '../../coil/
 import { validateCoil } from '../../coil/validate';
 import { SvcError } from '../../errors';
 import { scanForExecutionClaims } from '../../guards/output-guard';
-import type { Coil } from '../../coil/manifest';
+import { coilSchema, type Coil } from '../../coil/manifest';
 import type { ServiceConfig } from '../../config';
 import { recordCoilClaim } from '../../db/coil-claim-repository';
 import { ensureClaimTokenHash } from '../../http/claim-cookie';
@@ -144,4 +144,19 @@ export function shareCardOrRefusal(input: ShareCardInput): ShareCard {
     "A share card never carries a claim that an execution happened; this Coil's texts read as one",
     { issues },
   );
+}
+
+/**
+ * The share card of a stored receipt this caller may read (docs/visibility.md), rebuilt from the
+ * stored receipt and Coil, or undefined when either is not readable. Refused like POST
+ * /api/tools/share-card when the Coil's texts read as a claim. The one reading behind the card's
+ * images and its page.
+ */
+export async function storedShareCard(ctx: RequestContext, receiptId: string): Promise<{ card: ShareCard; receipt: Receipt; coil: Coil } | undefined> {
+  const rows = await storedCoilsOf(ctx);
+  const receipt = await rows.receipt(receiptId);
+  if (!receipt) return undefined;
+  const coil = coilSchema.safeParse(await rows.coil(receipt.manifestHash));
+  if (!coil.success) return undefined;
+  return { card: shareCardOrRefusal({ coil: coil.data, receipt, serviceOrigin: ctx.config.origin }), receipt, coil: coil.data };
 }

@@ -3,7 +3,7 @@
  * Each procedure parses, calls the domain function, persists the Coil and its receipt, and
  * shapes the answer; the rules live in src/lib/server/{coil,receipts,strategist}.
  */
-import { ticketBuiltCoil } from './coil-shared';
+import { storedShareCard, ticketBuiltCoil } from './coil-shared';
 import { z } from 'zod';
 import { compileCapsule, requireValidCoil } from '../../coil/capsule';
 import { riskAudit } from '../../coil/audit';
@@ -333,6 +333,27 @@ export const toolsRouter = router({
       // Issuing a card is the act of sharing it: the Coil and the card become public.
       await persistReceipt(ctx, coil, receipt, null, true);
       return { tool: 'share-card' as const, generatedAt: ctx.answerTime.toISOString(), card, receipt };
+    }),
+
+  storedShareCard: publicProcedure
+    .meta(
+      meta(
+        'GET',
+        '/coil/share-cards/{receiptId}',
+        'A stored share card by its receipt id, for its share page',
+        "The card of a stored receipt (the same card POST /api/tools/share-card returned, rebuilt from the stored receipt and Coil), with its Coil's manifest hash: what the web app's share page /coils/{manifestHash}/share/{receiptId} shows and puts in its Open Graph and Twitter card tags, next to the PNG (GET /api/share-card/{receiptId}.png) and the SVG. 404 RECEIPT_NOT_FOUND for a receipt this caller cannot read (docs/visibility.md). Reads only: nothing is stored.",
+      ),
+    )
+    .input(z.object({ receiptId: z.string().regex(/^hrcpt_[0-9a-f]{32}$/, 'expected hrcpt_ and 32 hex digits'), nowIso: nowIsoField }))
+    .output(toolFields('stored-share-card', { card: shareCardOut, receipt: receiptOut }))
+    .query(async ({ ctx, input }) => {
+      const stored = await storedShareCard(ctx, input.receiptId);
+      if (!stored) {
+        throw new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', {
+          issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }],
+        });
+      }
+      return { tool: 'stored-share-card' as const, generatedAt: ctx.answerTime.toISOString(), card: stored.card, receipt: stored.receipt };
     }),
 
   verifyCoil: publicProcedure
