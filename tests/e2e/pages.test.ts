@@ -74,6 +74,7 @@ const CASES: PageCase[] = [
     path: () => `/coils/${manifestHash}`,
     ready: async (p) => {
       await p.getByTestId('coil-result').waitFor();
+      await p.getByTestId('tab-check').click();
       await p.getByTestId('validate-button').click();
       await p.getByTestId('validate-result').waitFor();
       await p.getByTestId('risk-audit-button').click();
@@ -82,8 +83,10 @@ const CASES: PageCase[] = [
       await inputs.first().fill('60');
       await p.getByTestId('drift-button').click();
       await p.getByTestId('drift-result').waitFor();
+      await p.getByTestId('tab-capsule-tab').click();
       await p.getByTestId('capsule-button').click();
       await p.locator('[data-testid="capsule-result"], [data-testid="capsule-error"]').first().waitFor();
+      await p.getByTestId('tab-share-tab').click();
       await p.getByTestId('share-button').click();
       await p.getByTestId('share-result').waitFor();
     },
