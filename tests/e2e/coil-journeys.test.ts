@@ -87,7 +87,8 @@ describe('act on a basket', () => {
     for (const [ticker, status] of statuses) expect(status).toBe(capped.includes(ticker!) ? 'not_planned' : 'planned');
     // Each refusal is named with its reason, and its share is not moved elsewhere.
     const refused = page.getByTestId('basket-not-planned').first();
-    expect(await refused.textContent()).toContain('INPUT_AMOUNT_ABOVE_MAX_NOTIONAL');
+    expect(await refused.textContent()).toContain('Its share is above the most one plan may spend on this deployment.');
+    expect(await refused.getByTestId('basket-reason-code').first().textContent()).toBe('INPUT_AMOUNT_ABOVE_MAX_NOTIONAL');
     expect(await page.getByTestId('basket-summary').textContent()).toContain('was not moved to another asset');
 
     // A planned leg: its plan hash and its pack, which says who runs the trade and shows no template as an address.
