@@ -55,9 +55,16 @@ describe('claiming Coils built before signing in', () => {
     // Another browser (no ticket, or another browser's ticket) lists nothing and claims nothing.
     const other = await buildInBrowser('Energy transition and uranium');
     const { cookie: sessionB } = await signIn(server, WALLET_B);
-    const stranger = await server.post('/api/me/claim-coils', { manifestHashes: [built.manifestHash] }, { cookie: `${sessionB}; ${other.cookie}` });
+    const stranger = await server.post(
+      '/api/me/claim-coils',
+      { manifestHashes: [built.manifestHash] },
+      { cookie: `${sessionB}; ${other.cookie}` },
+    );
     expect(stranger.status).toBe(200);
-    expect(stranger.json).toEqual({ results: [{ manifestHash: built.manifestHash, claimed: false, reason: 'NO_CLAIM_TICKET' }], claimedCount: 0 });
+    expect(stranger.json).toEqual({
+      results: [{ manifestHash: built.manifestHash, claimed: false, reason: 'NO_CLAIM_TICKET' }],
+      claimedCount: 0,
+    });
     const noTicket = await server.post('/api/me/claim-coils', { manifestHashes: [built.manifestHash] }, { cookie: sessionB });
     expect(noTicket.json.claimedCount).toBe(0);
     expect((await server.get('/api/me/coils', { cookie: sessionB })).json.items).toEqual([]);
@@ -66,14 +73,24 @@ describe('claiming Coils built before signing in', () => {
     const listed = await server.get('/api/me/claimable-coils', { cookie: `${session}; ${built.cookie}` });
     expect(listed.status).toBe(200);
     expect(listed.json.items.map((i: any) => i.manifestHash).sort()).toEqual([built.manifestHash, second.manifestHash].sort());
-    const claimed = await server.post('/api/me/claim-coils', { manifestHashes: [built.manifestHash] }, { cookie: `${session}; ${built.cookie}` });
+    const claimed = await server.post(
+      '/api/me/claim-coils',
+      { manifestHashes: [built.manifestHash] },
+      { cookie: `${session}; ${built.cookie}` },
+    );
     expect(claimed.json).toEqual({ results: [{ manifestHash: built.manifestHash, claimed: true }], claimedCount: 1 });
     const mine = (await server.get('/api/me/coils', { cookie: session })).json.items;
     expect(mine.map((c: any) => c.manifestHash)).toEqual([built.manifestHash]);
-    expect((await server.get('/api/me/receipts', { cookie: session })).json.items.map((r: any) => r.manifestHash)).toEqual([built.manifestHash]);
+    expect((await server.get('/api/me/receipts', { cookie: session })).json.items.map((r: any) => r.manifestHash)).toEqual([
+      built.manifestHash,
+    ]);
 
     // A ticket is used once: again, nothing; the other Coil is still claimable.
-    const again = await server.post('/api/me/claim-coils', { manifestHashes: [built.manifestHash] }, { cookie: `${session}; ${built.cookie}` });
+    const again = await server.post(
+      '/api/me/claim-coils',
+      { manifestHashes: [built.manifestHash] },
+      { cookie: `${session}; ${built.cookie}` },
+    );
     expect(again.json.claimedCount).toBe(0);
     const left = await server.get('/api/me/claimable-coils', { cookie: `${session}; ${built.cookie}` });
     expect(left.json.items.map((i: any) => i.manifestHash)).toEqual([second.manifestHash]);
@@ -82,7 +99,9 @@ describe('claiming Coils built before signing in', () => {
   it('needs a session: 401 without one, and bad hashes are a 400', async () => {
     const built = await buildInBrowser('Biotech and healthcare');
     expect((await server.get('/api/me/claimable-coils', { cookie: built.cookie! })).status).toBe(401);
-    expect((await server.post('/api/me/claim-coils', { manifestHashes: [built.manifestHash] }, { cookie: built.cookie! })).status).toBe(401);
+    expect((await server.post('/api/me/claim-coils', { manifestHashes: [built.manifestHash] }, { cookie: built.cookie! })).status).toBe(
+      401,
+    );
     const { cookie: session } = await signIn(server, WALLET_A);
     const bad = await server.post('/api/me/claim-coils', { manifestHashes: ['not-a-hash'] }, { cookie: `${session}; ${built.cookie}` });
     expect(bad.status).toBe(400);
@@ -97,7 +116,11 @@ describe('My Coils: one row per Coil', () => {
     // The receipt tool and the share card save the same Coil again (another coiling agent: none).
     expect((await server.post('/api/tools/receipt', { coil }, { cookie })).status).toBe(200);
     expect((await server.post('/api/tools/share-card', { coil }, { cookie })).status).toBe(200);
-    const other = await server.post('/api/tools/receipt', { coil: rawCoil({ slug: 'another-basket', name: 'Another basket' }) }, { cookie });
+    const other = await server.post(
+      '/api/tools/receipt',
+      { coil: rawCoil({ slug: 'another-basket', name: 'Another basket' }) },
+      { cookie },
+    );
     expect(other.status).toBe(200);
 
     const all = (await server.get('/api/me/coils', { cookie })).json.items.map((c: any) => c.manifestHash);

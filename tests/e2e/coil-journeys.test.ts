@@ -28,7 +28,9 @@ beforeAll(async () => {
   if (skipReason) return;
   server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
   browser = await launchBrowser();
-  const res = await server.post('/api/tools/generate-coil', { prompt: 'AI chips and data-center GPUs, with some defensive index exposure' });
+  const res = await server.post('/api/tools/generate-coil', {
+    prompt: 'AI chips and data-center GPUs, with some defensive index exposure',
+  });
   manifestHash = res.json.receipt.manifestHash;
   assets = res.json.coil.assets;
 });
@@ -96,8 +98,12 @@ describe('act on a basket', () => {
     await plan.locator('summary').click();
     expect(await plan.getByTestId('basket-plan-hash').textContent()).toMatch(/^[0-9a-f]{64}$/);
     const ticker = await plan.getAttribute('data-ticker');
-    expect(await plan.getByTestId(`basket-${ticker}-handover`).textContent()).toContain('The partner (the external trading agent, @partnerbot) places');
-    expect(await plan.getByTestId(`basket-${ticker}-social`).textContent()).toMatch(new RegExp(`^@partnerbot buy \\$[0-9.]+ of ${ticker} on broker$`));
+    expect(await plan.getByTestId(`basket-${ticker}-handover`).textContent()).toContain(
+      'The partner (the external trading agent, @partnerbot) places',
+    );
+    expect(await plan.getByTestId(`basket-${ticker}-social`).textContent()).toMatch(
+      new RegExp(`^@partnerbot buy \\$[0-9.]+ of ${ticker} on broker$`),
+    );
     expect(await page.locator('body').textContent()).not.toContain('{partner_api_url}');
     await expectCleanAtBothWidths(page, 'coil-act');
 
@@ -136,12 +142,23 @@ describe('plain words', () => {
     await question.click();
     expect(await question.getAttribute('aria-expanded')).toBe('true');
     const definition = page.getByTestId('term-def-canonical').first();
-    expect(await definition.textContent()).toContain("fixed list of token addresses on chain 4663");
+    expect(await definition.textContent()).toContain('fixed list of token addresses on chain 4663');
     await expectCleanAtBothWidths(page, 'coil-term-open');
     await definition.getByRole('link', { name: 'More in the glossary' }).click();
     await page.waitForURL((url) => url.pathname === '/glossary' && url.hash === '#canonical');
     await page.getByTestId('glossary').waitFor();
-    for (const word of ['Coil', 'Canonical', 'Calldata', 'Capsule', 'Fuses', 'bps (basis points)', 'Rail A', 'Mode A, B, C', 'broker_chain', 'Partner'])
+    for (const word of [
+      'Coil',
+      'Canonical',
+      'Calldata',
+      'Capsule',
+      'Fuses',
+      'bps (basis points)',
+      'Rail A',
+      'Mode A, B, C',
+      'broker_chain',
+      'Partner',
+    ])
       expect(await page.getByRole('heading', { level: 2, name: word, exact: true }).count()).toBe(1);
     await expectCleanAtBothWidths(page, 'glossary');
     expect(errors).toEqual([]);

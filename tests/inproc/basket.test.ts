@@ -29,7 +29,13 @@ afterAll(async () => {
 
 describe('stocks.planBasket', () => {
   it('plans every asset with its share of the total, each with its plan hash and command pack, and contacts nobody', async () => {
-    const res = await laneOn.call('stocks.planBasket', { coil: rawCoil(), totalAmountUsdg: '100', maxSlippageBps: 100, ...acks, nowIso: NOW_ISO });
+    const res = await laneOn.call('stocks.planBasket', {
+      coil: rawCoil(),
+      totalAmountUsdg: '100',
+      maxSlippageBps: 100,
+      ...acks,
+      nowIso: NOW_ISO,
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
       totalAmountUsdg: '100',
@@ -50,7 +56,12 @@ describe('stocks.planBasket', () => {
     for (const leg of res.json.legs) {
       // The plan hash is the lane's own: recomputable from the plan's intent and generatedAt.
       expect(leg.planHash).toBe(computePlanHash(leg.plan.intent, new Date(NOW_ISO)));
-      expect(leg.plan.intent).toMatchObject({ side: 'buy', inputAsset: 'USDG', inputAmount: leg.amountUsdg, targetTokenAddress: leg.tokenAddress });
+      expect(leg.plan.intent).toMatchObject({
+        side: 'buy',
+        inputAsset: 'USDG',
+        inputAmount: leg.amountUsdg,
+        targetTokenAddress: leg.tokenAddress,
+      });
       expect(leg.commandPack.social).toBe(`@partnerbot buy $${leg.amountUsdg} of ${leg.ticker} on broker`);
       expect(leg.commandPack.handOver).toMatchObject({ runsTheTrade: 'partner', throughThisService: true });
       expect(leg.receipt.status).toBe('prepared');
@@ -101,7 +112,13 @@ describe('stocks.planBasket', () => {
     const res = await laneOff.call('stocks.planBasket', { coil: rawCoil(), totalAmountUsdg: '10', maxSlippageBps: 100, nowIso: NOW_ISO });
     expect(res.status).toBe(200);
     for (const leg of res.json.legs) expect(leg.reasons.map((r: any) => r.code)).toContain('ACK_TOKENIZED_EXPOSURE_REQUIRED');
-    const planned = await laneOff.call('stocks.planBasket', { coil: rawCoil(), totalAmountUsdg: '10', maxSlippageBps: 100, ...acks, nowIso: NOW_ISO });
+    const planned = await laneOff.call('stocks.planBasket', {
+      coil: rawCoil(),
+      totalAmountUsdg: '10',
+      maxSlippageBps: 100,
+      ...acks,
+      nowIso: NOW_ISO,
+    });
     const handOver = planned.json.legs[0].commandPack.handOver;
     expect(handOver.throughThisService).toBe(false);
     expect(handOver.steps.join(' ')).not.toContain('{partner_api_url}');
@@ -120,7 +137,12 @@ describe('stocks.planBasket', () => {
     const res = await laneOff.call('stocks.planBasket', { coil: uneven, totalAmountUsdg: '10', maxSlippageBps: 100, ...acks });
     expect(res.status).toBe(422);
     expect(res.json.error.issues[0].code).toBe('BASKET_WEIGHTS_INVALID');
-    const shape = await laneOff.call('stocks.planBasket', { coil: { assets: 'none' }, totalAmountUsdg: '10', maxSlippageBps: 100, ...acks });
+    const shape = await laneOff.call('stocks.planBasket', {
+      coil: { assets: 'none' },
+      totalAmountUsdg: '10',
+      maxSlippageBps: 100,
+      ...acks,
+    });
     expect(shape.status).toBe(400);
     expect(shape.json.error.code).toBe('COIL_SHAPE');
   });

@@ -287,7 +287,8 @@ const NOT_WALKED: Record<string, string> = {
   'auth.verify': 'needs a signed SIWE message and its nonce cookie round trip (tests/api/auth.test.ts)',
   'me.coil': 'answers for a Coil the session stored (tests/api/me.test.ts)',
   'me.claimCoils': "claims with the browser's claim-ticket cookie set by the web app's door (tests/api/coil-claims.test.ts)",
-  'tools.storedShareCard': 'answers for a share card stored through the HTTP flow (tests/api/coil-claims.test.ts, tests/e2e/coil-journeys.test.ts)',
+  'tools.storedShareCard':
+    'answers for a share card stored through the HTTP flow (tests/api/coil-claims.test.ts, tests/e2e/coil-journeys.test.ts)',
 };
 
 async function settle(call: Promise<unknown>): Promise<{ ok: boolean; error?: unknown }> {

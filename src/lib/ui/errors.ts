@@ -34,8 +34,13 @@ export function explainError(error: ShownError): { headline: string; advice: str
       retryable: true,
     };
   if (error.code === 'RATE_LIMITED')
-    return { headline: 'Too many requests for a moment.', advice: 'Wait a few seconds, then try again. Nothing was sent or signed.', retryable: true };
-  if (error.code === 'WALLET_REQUEST_DECLINED') return { headline: 'Declined in your wallet.', advice: 'Nothing was signed or sent.', retryable: true };
+    return {
+      headline: 'Too many requests for a moment.',
+      advice: 'Wait a few seconds, then try again. Nothing was sent or signed.',
+      retryable: true,
+    };
+  if (error.code === 'WALLET_REQUEST_DECLINED')
+    return { headline: 'Declined in your wallet.', advice: 'Nothing was signed or sent.', retryable: true };
   if (error.status !== undefined && error.status >= 500)
     return {
       headline: 'The service could not answer just now.',
@@ -43,9 +48,14 @@ export function explainError(error: ShownError): { headline: string; advice: str
       retryable: true,
     };
   if (error.status === 404) return { headline: 'Not found.', advice: 'Check what you entered; nothing was changed.', retryable: false };
-  if (error.status === 401) return { headline: 'Sign in first.', advice: 'Sign in with your wallet at the top of the page, then try again.', retryable: false };
+  if (error.status === 401)
+    return { headline: 'Sign in first.', advice: 'Sign in with your wallet at the top of the page, then try again.', retryable: false };
   if (error.status === 409)
-    return { headline: 'This no longer matches.', advice: 'Something changed since it was prepared: prepare it again, then retry.', retryable: false };
+    return {
+      headline: 'This no longer matches.',
+      advice: 'Something changed since it was prepared: prepare it again, then retry.',
+      retryable: false,
+    };
   return {
     headline: 'This needs a change before it can go through.',
     advice: error.issues.length ? 'Each point below says what to change; nothing was sent or signed.' : 'Nothing was sent or signed.',

@@ -16,7 +16,8 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   {
     id: 'coil',
     word: 'Coil',
-    short: 'A basket of tokenized stocks and ETFs with a weight for each, its risk rules and a memo: a plan written down, not an investment.',
+    short:
+      'A basket of tokenized stocks and ETFs with a weight for each, its risk rules and a memo: a plan written down, not an investment.',
     more: 'A Coil is identified by its manifest hash, so the same basket always has the same address. It never places an order.',
   },
   {
@@ -27,12 +28,14 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   {
     id: 'strategist',
     word: 'Strategist',
-    short: "What turns a thesis into a Coil: the partner's agent when it is connected, else a local strategist that reads your words by rules.",
+    short:
+      "What turns a thesis into a Coil: the partner's agent when it is connected, else a local strategist that reads your words by rules.",
   },
   {
     id: 'canonical',
     word: 'Canonical',
-    short: "On this service's fixed list of token addresses on chain 4663 (the registry). A token at any other address is not canonical, even with the same ticker.",
+    short:
+      "On this service's fixed list of token addresses on chain 4663 (the registry). A token at any other address is not canonical, even with the same ticker.",
   },
   {
     id: 'registry',
@@ -67,27 +70,32 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   {
     id: 'slippage',
     word: 'Slippage',
-    short: 'How far the price may move against you between the plan and the trade; past it, the trade should not happen. At most 500 bps (5 %).',
+    short:
+      'How far the price may move against you between the plan and the trade; past it, the trade should not happen. At most 500 bps (5 %).',
   },
   {
     id: 'notional',
     word: 'Notional cap',
-    short: 'The largest amount, in US dollars, that one stock-token plan may spend on this deployment. A larger plan is refused, never reduced.',
+    short:
+      'The largest amount, in US dollars, that one stock-token plan may spend on this deployment. A larger plan is refused, never reduced.',
   },
   {
     id: 'drift',
     word: 'Drift',
-    short: "How far an asset's current weight has moved from its target weight. Past the Coil's threshold, a rebalance is proposed for you to confirm.",
+    short:
+      "How far an asset's current weight has moved from its target weight. Past the Coil's threshold, a rebalance is proposed for you to confirm.",
   },
   {
     id: 'fuses',
     word: 'Fuses',
-    short: 'Safety limits a Coil or an agent runs under (a turnover cap, a stop on stale prices, ...). A fuse can make a rule stricter, never looser.',
+    short:
+      'Safety limits a Coil or an agent runs under (a turnover cap, a stop on stale prices, ...). A fuse can make a rule stricter, never looser.',
   },
   {
     id: 'capsule',
     word: 'Capsule',
-    short: "A Coil compiled for a broker's agent: the assets, the limits and the fuses in one sealed file, with a hash. It carries instructions; it sends nothing.",
+    short:
+      "A Coil compiled for a broker's agent: the assets, the limits and the fuses in one sealed file, with a hash. It carries instructions; it sends nothing.",
   },
   {
     id: 'paper-mode',
@@ -103,22 +111,26 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   {
     id: 'receipt',
     word: 'Receipt',
-    short: 'A fingerprint of what was checked or issued, with its hashes, that anyone can recompute to verify. It is not an on-chain record.',
+    short:
+      'A fingerprint of what was checked or issued, with its hashes, that anyone can recompute to verify. It is not an on-chain record.',
   },
   {
     id: 'plan-hash',
     word: 'Plan hash',
-    short: 'The fingerprint of one stock-token plan (the exact trade and the time it was prepared). Handing a plan over needs this hash confirmed.',
+    short:
+      'The fingerprint of one stock-token plan (the exact trade and the time it was prepared). Handing a plan over needs this hash confirmed.',
   },
   {
     id: 'command-pack',
     word: 'Command pack',
-    short: "The same trade written three ways for the partner: a post to @partnerbot, a command line, and an agent API request. You hand it over; this service does not.",
+    short:
+      'The same trade written three ways for the partner: a post to @partnerbot, a command line, and an agent API request. You hand it over; this service does not.',
   },
   {
     id: 'partner',
     word: 'Partner',
-    short: "The external trading agent (@partnerbot) that can carry out a stock-token trade from your own partner account. It, not this service, runs the trade.",
+    short:
+      'The external trading agent (@partnerbot) that can carry out a stock-token trade from your own partner account. It, not this service, runs the trade.',
   },
   {
     id: 'broker',
@@ -133,17 +145,20 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   {
     id: 'calldata',
     word: 'Calldata',
-    short: 'The data of a transaction that tells a contract what to do (for example "deposit 100 USDG"). Your wallet shows it before you sign.',
+    short:
+      'The data of a transaction that tells a contract what to do (for example "deposit 100 USDG"). Your wallet shows it before you sign.',
   },
   {
     id: 'vault',
     word: 'Vault',
-    short: 'A contract on chain 4663 that holds USDG deposits and the tokens bought with them, by published rules. You deposit from your own wallet.',
+    short:
+      'A contract on chain 4663 that holds USDG deposits and the tokens bought with them, by published rules. You deposit from your own wallet.',
   },
   {
     id: 'rail-a',
     word: 'Rail A',
-    short: 'Depositing USDG into a vault from your own wallet, with a pack this service prepares and you sign. Rail B is a stock-token trade through the partner; Rail C is a broker wallet outside this service.',
+    short:
+      'Depositing USDG into a vault from your own wallet, with a pack this service prepares and you sign. Rail B is a stock-token trade through the partner; Rail C is a broker wallet outside this service.',
   },
   {
     id: 'mode-a',
@@ -154,7 +169,8 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   {
     id: 'siwe',
     word: 'Sign in with Ethereum',
-    short: 'Signing a short message in your wallet to prove you hold its address. It costs nothing and moves nothing; it lets this service save your Coils to your wallet.',
+    short:
+      'Signing a short message in your wallet to prove you hold its address. It costs nothing and moves nothing; it lets this service save your Coils to your wallet.',
   },
   {
     id: 'x402',
@@ -169,7 +185,8 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   {
     id: 'health',
     word: 'Health',
-    short: "A 0 to 100 score of a Coil's structure and readiness (valid, canonical, diversified, documented). It says nothing about returns.",
+    short:
+      "A 0 to 100 score of a Coil's structure and readiness (valid, canonical, diversified, documented). It says nothing about returns.",
   },
   {
     id: 'fork',

@@ -58,11 +58,16 @@ export function splitBasketAmount(totalAmountUsdg: string, assets: readonly Bask
   if (assets.length === 0) issues.push({ code: 'BASKET_EMPTY', path: 'coil.assets', message: 'the Coil has no assets to plan' });
   const badWeight = assets.findIndex((a) => !Number.isSafeInteger(a.weightBps) || a.weightBps <= 0);
   if (badWeight >= 0) {
-    issues.push({ code: 'BASKET_WEIGHTS_INVALID', path: `coil.assets.${badWeight}.weightBps`, message: 'every weight is a positive integer of bps' });
+    issues.push({
+      code: 'BASKET_WEIGHTS_INVALID',
+      path: `coil.assets.${badWeight}.weightBps`,
+      message: 'every weight is a positive integer of bps',
+    });
   } else if (assets.length > 0 && assets.reduce((sum, a) => sum + a.weightBps, 0) !== 10_000) {
     issues.push({ code: 'BASKET_WEIGHTS_INVALID', path: 'coil.assets', message: 'the weights must add up to exactly 10000 bps (100 %)' });
   }
-  if (issues.length) throw new SvcError('BASKET_INVALID', 'The basket cannot be split: ' + issues.map((i) => i.message).join('; '), { issues });
+  if (issues.length)
+    throw new SvcError('BASKET_INVALID', 'The basket cannot be split: ' + issues.map((i) => i.message).join('; '), { issues });
 
   const total = toUnits(totalAmountUsdg);
   const shares = assets.map((a, index) => {
@@ -76,7 +81,12 @@ export function splitBasketAmount(totalAmountUsdg: string, assets: readonly Bask
     share.units += 1n;
     left -= 1n;
   }
-  return assets.map((a, i) => ({ ticker: a.ticker, tokenAddress: a.tokenAddress, weightBps: a.weightBps, amountUsdg: fromUnits(shares[i]!.units) }));
+  return assets.map((a, i) => ({
+    ticker: a.ticker,
+    tokenAddress: a.tokenAddress,
+    weightBps: a.weightBps,
+    amountUsdg: fromUnits(shares[i]!.units),
+  }));
 }
 
 export interface BasketPlanInput {
@@ -90,7 +100,13 @@ export interface BasketPlanInput {
 type Prepared = Awaited<ReturnType<typeof prepareStockCommand>>;
 
 export type BasketLeg =
-  | (BasketShare & { status: 'planned'; planHash: string; plan: Prepared['plan']; commandPack: Prepared['commandPack']; receipt: Prepared['receipt'] })
+  | (BasketShare & {
+      status: 'planned';
+      planHash: string;
+      plan: Prepared['plan'];
+      commandPack: Prepared['commandPack'];
+      receipt: Prepared['receipt'];
+    })
   | (BasketShare & { status: 'not_planned'; reasonCode: string; reasons: ErrorIssue[] });
 
 /**
@@ -122,7 +138,14 @@ export async function planBasket(input: BasketPlanInput, deps: PrepareDeps) {
         },
         deps,
       );
-      legs.push({ ...share, status: 'planned', planHash: prepared.planHash, plan: prepared.plan, commandPack: prepared.commandPack, receipt: prepared.receipt });
+      legs.push({
+        ...share,
+        status: 'planned',
+        planHash: prepared.planHash,
+        plan: prepared.plan,
+        commandPack: prepared.commandPack,
+        receipt: prepared.receipt,
+      });
     } catch (e) {
       const refusal = findSvcError(e);
       if (refusal?.code !== STOCK_INTENT_INVALID) throw e;

@@ -95,8 +95,11 @@ export function partnerCommand(intent: StockIntent): string {
  */
 export function handOverSteps(base: string | undefined, throughThisService: boolean): CommandPack['handOver'] {
   const steps: string[] = [];
-  if (throughThisService) steps.push('Hand the plan over from this service: confirm its plan hash and submit it; the partner answers with a job you can follow.');
-  steps.push('Post the social command to @partnerbot from your own partner account, or run the command line in the partner CLI where you are signed in.');
+  if (throughThisService)
+    steps.push('Hand the plan over from this service: confirm its plan hash and submit it; the partner answers with a job you can follow.');
+  steps.push(
+    'Post the social command to @partnerbot from your own partner account, or run the command line in the partner CLI where you are signed in.',
+  );
   steps.push(
     base
       ? `Or send the agent API request to ${base}${PARTNER_PROMPT_PATH} with your own partner API key in the X-API-Key header.`

@@ -152,7 +152,10 @@ export function shareCardOrRefusal(input: ShareCardInput): ShareCard {
  * /api/tools/share-card when the Coil's texts read as a claim. The one reading behind the card's
  * images and its page.
  */
-export async function storedShareCard(ctx: RequestContext, receiptId: string): Promise<{ card: ShareCard; receipt: Receipt; coil: Coil } | undefined> {
+export async function storedShareCard(
+  ctx: RequestContext,
+  receiptId: string,
+): Promise<{ card: ShareCard; receipt: Receipt; coil: Coil } | undefined> {
   const rows = await storedCoilsOf(ctx);
   const receipt = await rows.receipt(receiptId);
   if (!receipt) return undefined;

@@ -98,7 +98,9 @@ export const meRouter = router({
     .input(z.object({ nowIso: nowIsoField }).optional())
     .output(
       z.object({
-        items: z.array(z.object({ manifestHash: z.string(), slug: z.string(), name: z.string(), assetCount: z.number().int(), builtAt: z.string() })),
+        items: z.array(
+          z.object({ manifestHash: z.string(), slug: z.string(), name: z.string(), assetCount: z.number().int(), builtAt: z.string() }),
+        ),
       }),
     )
     .query(async ({ ctx }) => {

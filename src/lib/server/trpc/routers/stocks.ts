@@ -265,14 +265,17 @@ export const stocksRouter = router({
       inputErrorCode: (path: string) => (path === 'coil' || path.startsWith('coil.') ? 'COIL_SHAPE' : 'INPUT_INVALID'),
       // The caller's own Coil texts (tickers) come back in the legs: not statements of the service.
       callerPaths: ['legs.*.ticker'],
-      openapi: rest('POST', '/stocks/plan-basket', "One stock-token plan per asset of a Coil, each with its share of a total USDG amount", {
+      openapi: rest('POST', '/stocks/plan-basket', 'One stock-token plan per asset of a Coil, each with its share of a total USDG amount', {
         description: `Splits totalAmountUsdg over the Coil's assets by weight (${ALLOCATION_RULE}) and prepares one buy plan per asset exactly as POST /api/stocks/prepare-partner-command does (personal_partner_trade, input USDG, maxNotionalUsd at this server's cap, the given maxSlippageBps and acknowledgments): each planned leg has its planHash, plan, command pack and receipt in state prepared. An asset whose intent the lane refuses (not a stock token, a non-canonical address, a share above the notional cap, a share of zero, a missing acknowledgment...) is a not_planned leg with the lane's own issues; its share is reported, never moved to another asset or clamped. Nothing is placed and the partner is never contacted: each leg is handed over like a single plan. 422 BASKET_INVALID when the total is not a positive decimal with at most 6 places or the weights do not add up to 10000 bps; 400 COIL_SHAPE for a value that is not a Coil.`,
       }),
     })
     .input(
       z.object({
         coil: coilSchema.describe('the Coil whose assets and weights are planned; a value that is not a Coil at all is 400 COIL_SHAPE'),
-        totalAmountUsdg: z.string().max(64).describe('the total USDG to spread over the basket, a decimal string with at most 6 decimals, e.g. "100"'),
+        totalAmountUsdg: z
+          .string()
+          .max(64)
+          .describe('the total USDG to spread over the basket, a decimal string with at most 6 decimals, e.g. "100"'),
         maxSlippageBps: z.number().describe('integer, at most 500, applied to every leg'),
         userAcknowledgedTokenizedExposureNotDirectStockOwnership: z.boolean().optional().describe('must be true'),
         userAcknowledgedPartnerExecutesTrade: z.boolean().optional().describe('must be true'),

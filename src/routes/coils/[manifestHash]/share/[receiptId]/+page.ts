@@ -9,7 +9,8 @@ import type { PageLoad } from './$types';
  */
 export const load: PageLoad = async (event) => {
   const { fetch, params, url } = event;
-  if (!/^[0-9a-f]{64}$/.test(params.manifestHash) || !/^hrcpt_[0-9a-f]{32}$/.test(params.receiptId)) error(404, 'No share card has this address');
+  if (!/^[0-9a-f]{64}$/.test(params.manifestHash) || !/^hrcpt_[0-9a-f]{32}$/.test(params.receiptId))
+    error(404, 'No share card has this address');
   try {
     const shared = await createClient(fetch).tools.storedShareCard.query({ receiptId: params.receiptId });
     if (shared.card.manifestHash !== params.manifestHash) error(404, 'No share card of this Coil has this receipt id');
