@@ -111,6 +111,7 @@ const CASES: PageCase[] = [
     ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] .opblock-tag').first().waitFor({ timeout: 30_000 }),
   },
   { name: 'me', path: () => '/me', ready: (p) => p.getByTestId('me-signed-out').waitFor() },
+  { name: 'glossary', path: () => '/glossary', ready: (p) => p.getByTestId('glossary').waitFor() },
   { name: 'status', path: () => '/status', ready: (p) => p.getByTestId('registry-table').waitFor() },
   { name: 'not-found', path: () => '/no-such-page', status: 404, ready: (p) => p.getByTestId('error-page').waitFor() },
 ];
