@@ -164,7 +164,7 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     id: 'mode-a',
     word: 'Mode A, B, C',
     short:
-      "How a vault deposit is made: Mode A, you sign it in your own wallet; Mode B, the operator's partner wallet deposits (only where the operator switched it on); Mode C, you hand the command to the partner's agent.",
+      "Three ways to make a vault deposit. Mode A: a deposit pack (the calldata you sign) with a command you can post to @partnerbot; a social command proves nothing by itself, so Mode C is always offered beside it. Mode B: the operator's own partner wallet deposits, only where the operator switched it on; never a path for your deposit. Mode C: this app's deposit page, where you sign the approval and the deposit in your own wallet; it always works.",
   },
   {
     id: 'siwe',
