@@ -158,7 +158,7 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     id: 'rail-a',
     word: 'Rail A',
     short:
-      'Depositing USDG into a vault from your own wallet, with a pack this service prepares and you sign. Rail B is a stock-token trade through the partner; Rail C is a broker wallet outside this service.',
+      'Depositing USDG into the vault this service prepares deposits for (the V1 vault), from your own wallet. Rail B is a stock-token trade through the partner; Rail C is a broker wallet outside this service, which it has no tools for.',
   },
   {
     id: 'mode-a',
