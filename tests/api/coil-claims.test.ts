@@ -3,7 +3,8 @@
  * browser before signing in (docs/visibility.md#claiming) is the server's to check: only the
  * browser that holds the build's ticket (the HttpOnly svc_builder cookie set by the web app's
  * door) may claim, once, and only when it asks. Also the share card as a PNG beside the SVG and
- * the basket plan over REST.
+ * the basket plan over REST. The tests named `@persistence` run again on PostgreSQL
+ * (`npm run test:postgres`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawCoil } from '../support/coils';
@@ -13,7 +14,7 @@ import { WALLET_A, WALLET_B, signIn } from '../support/siwe';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
+  server = await startServer({ env: { STRATEGIST_PROVIDER: 'mock' } });
 });
 afterAll(async () => {
   await server?.stop();
@@ -43,7 +44,7 @@ describe('claiming Coils built before signing in', () => {
     expect(builderCookieOf(rest.headers)).toBeUndefined();
   });
 
-  it('claims only with the ticket of the browser that built the Coil, once, and only when asked', async () => {
+  it('@persistence claims only with the ticket of the browser that built the Coil, once, and only when asked', async () => {
     const built = await buildInBrowser('Defensive utilities and broad index exposure');
     const second = await buildInBrowser('Semiconductors and AI chips', built.cookie);
     expect(second.cookie).toBe(built.cookie); // one ticket cookie per browser
@@ -109,7 +110,7 @@ describe('claiming Coils built before signing in', () => {
 });
 
 describe('My Coils: one row per Coil', () => {
-  it('lists a Coil once after a receipt and a share card of it, on every page', async () => {
+  it('@persistence lists a Coil once after a receipt and a share card of it, on every page', async () => {
     const { cookie } = await signIn(server, WALLET_B);
     const generated = await server.post('/api/tools/generate-coil', { prompt: 'Cloud software, payments and index exposure' }, { cookie });
     const coil = generated.json.coil;
