@@ -38,7 +38,7 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** Runs axe-core in the page; returns its violations at every impact level (minor and moderate too). */
+/** Runs axe-core in the page; returns every violation, whatever its impact (minor and moderate included). */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
   const violations = await page.evaluate(async () => {
@@ -94,7 +94,10 @@ export interface PageQuality {
   violations: AxeViolation[];
 }
 
-/** The layout and accessibility checks of the current page at both widths. */
+/**
+ * The layout and accessibility checks of the current page at both widths. `allImpacts`: report
+ * axe violations of every impact level, not only the serious and critical ones.
+ */
 export async function checkAtBothWidths(
   page: Page,
   name: string,
