@@ -10,6 +10,8 @@ import type { RequestContext } from '../trpc/context';
 import { NO_COOKIES } from './cookie-jar';
 
 export const CLAIM_COOKIE = 'svc_builder';
+/** The token made for a request, so that every call of one tRPC batch hands out the same one. */
+const madeFor = new WeakMap<object, string>();
 /** How long a browser keeps its tickets: 30 days. */
 const CLAIM_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
@@ -24,7 +26,10 @@ export function ensureClaimTokenHash(ctx: RequestContext): string | undefined {
   if (ctx.cookies === NO_COOKIES || !ctx.url.pathname.startsWith('/trpc/')) return undefined;
   const existing = claimTokenHashOf(ctx);
   if (existing) return existing;
+  const made = madeFor.get(ctx.cookies);
+  if (made) return sessionIdOf(made);
   const token = generateSessionToken();
+  madeFor.set(ctx.cookies, token);
   ctx.cookies.set(CLAIM_COOKIE, token, {
     path: '/',
     httpOnly: true,
