@@ -97,6 +97,22 @@ describe('claiming Coils built before signing in', () => {
     expect(left.json.items.map((i: any) => i.manifestHash)).toEqual([second.manifestHash]);
   });
 
+  it('hands one ticket to the Coils of one batch', async () => {
+    const res = await server.post('/trpc/tools.generateCoil,tools.generateCoil?batch=1', {
+      0: { prompt: 'Robotics and automation' },
+      1: { prompt: 'Water utilities and infrastructure' },
+    });
+    expect(res.status).toBe(200);
+    const cookies = res.headers.getSetCookie().filter((c) => c.startsWith('svc_builder='));
+    expect(cookies).toHaveLength(1);
+    const cookie = cookies[0]!.split(';')[0]!;
+    const { cookie: session } = await signIn(server, WALLET_A);
+    const listed = await server.get('/api/me/claimable-coils', { cookie: `${session}; ${cookie}` });
+    expect(listed.json.items.map((i: any) => i.manifestHash).sort()).toEqual(
+      (res.json as any[]).map((r) => r.result.data.receipt.manifestHash).sort(),
+    );
+  });
+
   it('needs a session: 401 without one, and bad hashes are a 400', async () => {
     const built = await buildInBrowser('Biotech and healthcare');
     expect((await server.get('/api/me/claimable-coils', { cookie: built.cookie! })).status).toBe(401);
