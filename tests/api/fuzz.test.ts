@@ -110,9 +110,13 @@ function check(req: FuzzRequest, res: { status: number; contentType: string; tex
   const outputGuard = res.status === 500 && /"(?:code|svcCode)":"OUTPUT_GUARD"/.test(res.text);
   if (!outputGuard) expect(res.status, where).not.toBe(500);
   expect(res.status, where).toBeLessThan(504);
-  // The share card's image is the one answer that is not JSON, and only when it is served.
+  // The share card's images (SVG and PNG) are the answers that are not JSON, and only when served.
   if (res.status === 200 && req.route === 'GET /share-card/{receiptId}.svg' && req.surface === 'rest') {
     expect(res.contentType, where).toContain('image/svg+xml');
+    return;
+  }
+  if (res.status === 200 && req.route === 'GET /share-card/{receiptId}.png' && req.surface === 'rest') {
+    expect(res.contentType, where).toBe('image/png');
     return;
   }
   expect(res.contentType, where).toContain('application/json');
@@ -154,7 +158,8 @@ describe('generated requests at every GET and POST route of the OpenAPI document
     expect(posts.length).toBeGreaterThanOrEqual(31);
     expect(gets.length).toBeGreaterThanOrEqual(25);
     for (const r of posts) expect(r.body, r.template).toBeDefined();
-    expect(gets.filter((r) => r.query.length > 0)).toHaveLength(gets.length - 1);
+    // Every GET takes a query string but the share card's two images (SVG and PNG).
+    expect(gets.filter((r) => r.query.length > 0)).toHaveLength(gets.length - 2);
     expect(gets.some((r) => r.params.length > 0)).toBe(true);
     expect(routes.filter((r) => r.mcpTool)).toHaveLength(34);
   });
