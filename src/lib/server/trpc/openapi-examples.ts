@@ -250,9 +250,9 @@ export function operationExamples(): Record<string, OperationExample> {
     }),
     'auth-session': q(),
     'auth-logout': b(),
-    'me-coils': q({ limit: '20' }),
+    'me-coils': q(),
     'me-coil': { path: { slug: 'ai-chips-example' }, ...q() },
-    'me-receipts': q({ limit: '20' }),
+    'me-receipts': q(),
   };
   return cache;
 }
