@@ -35,6 +35,11 @@ export interface AxeViolation {
 
 /** Runs axe-core in the page; returns the serious and critical violations. */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Runs axe-core in the page; returns its violations at every impact level (minor and moderate too). */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
   const violations = await page.evaluate(async () => {
     const result = await (
@@ -56,7 +61,7 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
       targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
     }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return violations;
 }
 
 /** scrollWidth against innerWidth: positive means the page scrolls sideways. */
