@@ -105,7 +105,7 @@ const CASES: PageCase[] = [
   {
     name: 'docs',
     path: () => '/docs',
-    ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] .opblock-tag').first().waitFor({ timeout: 30_000 }),
+    ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] section.family').first().waitFor({ timeout: 30_000 }),
   },
   { name: 'me', path: () => '/me', ready: (p) => p.getByTestId('me-signed-out').waitFor() },
   { name: 'status', path: () => '/status', ready: (p) => p.getByTestId('registry-table').waitFor() },

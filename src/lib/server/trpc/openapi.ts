@@ -119,7 +119,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict with what was prepared or stored (PLAN_HASH_MISMATCH, CONFIRM_PLAN_HASH_MISMATCH, PACK_EXPIRED, PLAN_EXPIRED, X402_NONCE_USED, ...)',
   413: 'BODY_TOO_LARGE: the JSON body is over 256 KB',
   422: 'Well-formed but refused on its merits (COIL_INVALID, CAPSULE_COMPILE, AUTONOMY_GATE_BLOCKED, SHARE_CARD_REJECTED, VAULT_MANIFEST_INVALID, ...)',
-  429: 'RATE_LIMITED: this client spent this route\'s calls for the window; `retry-after` says how many seconds to wait',
+  429: 'RATE_LIMITED: this client spent this route\'s calls for the window; the retry-after header says how many seconds to wait',
   500: 'OUTPUT_GUARD (an answer that read like an unproven execution claim was blocked) or INTERNAL',
   502: 'An external party answered wrongly (PARTNER_*, X402_FACILITATOR_CALL_REJECTED, X402_SETTLEMENT_REPORT_MISMATCH)',
   503: 'A dependency is not configured or did not answer (DATABASE_UNAVAILABLE, PARTNER_NOT_CONFIGURED, LANE_NOT_ENABLED, FACILITATOR_NOT_CONFIGURED, MODE_B_DISABLED, ...)',
@@ -177,7 +177,7 @@ export function errorStatusesOf(operationId: string, method: string): number[] {
 /** Routes that read the session cookie when it is there (the caller's own rows), without needing it. */
 const OPTIONAL_SESSION = [/^tools-/, /^strategist-generate$/, /^autonomy-compileBrokerPath$/, /^auth-(session|logout)$/, /^shareCardSvg$/];
 
-const RETRY_AFTER = { description: 'seconds to wait before this route may be called again', schema: { type: 'integer', minimum: 1 } };
+const RETRY_AFTER = { description: 'seconds to wait before this route may be called again', required: true, schema: { type: 'integer', minimum: 1 } };
 const X402_HEADER = (description: string, required = true) => ({ description, required, schema: { type: 'string' } });
 
 function errorResponse(operationId: string, status: number): Json {
