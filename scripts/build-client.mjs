@@ -52,8 +52,9 @@ writeFileSync(join(OUT, 'index.js'), outputText);
 // consumer can resolve (a declaration's `./x` must name `./x.js` or `./x/index.js` there).
 const TYPES = join(OUT, 'types');
 const STUB = join(TYPES, 'generated-prisma.d.ts');
-writeFileSync(STUB, '/** The server\'s database client: not part of the client package. */\ndeclare const prisma: any;\nexport = prisma;\n');
-const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+writeFileSync(STUB, "/** The server's database client: not part of the client package. */\ndeclare const prisma: any;\nexport = prisma;\n");
+const walk = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 const files = walk(TYPES).filter((f) => f.endsWith('.d.ts'));
 const known = new Set(files.map((f) => f.slice(0, -'.d.ts'.length)));
 for (const file of files) {

@@ -29,7 +29,10 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const consumer = (url: string, coil: unknown) => `import { createSvcClient, svcErrorCode, type SvcInputs, type SvcOutputs } from 'strategy-basket-service/client';
+const consumer = (
+  url: string,
+  coil: unknown,
+) => `import { createSvcClient, svcErrorCode, type SvcInputs, type SvcOutputs } from 'strategy-basket-service/client';
 
 const svc = createSvcClient({ url: ${JSON.stringify(url)} });
 const batched = createSvcClient({ url: ${JSON.stringify(url)}, batch: true });

@@ -43,7 +43,8 @@ afterAll(async () => {
 
 function send(target: TestServer, operation: Operation, request: { url: string; body?: unknown; rawBody?: string }): Promise<ApiResponse> {
   if (operation.method === 'get') return target.get(request.url);
-  if (request.rawBody !== undefined) return target.request('POST', request.url, { rawBody: request.rawBody, headers: { 'content-type': 'application/json' } });
+  if (request.rawBody !== undefined)
+    return target.request('POST', request.url, { rawBody: request.rawBody, headers: { 'content-type': 'application/json' } });
   return target.post(request.url, request.body ?? {});
 }
 
@@ -67,7 +68,10 @@ describe('the OpenAPI document against real answers', () => {
     const problems: string[] = [];
     for (const operation of operations) {
       if (operation.operationId === 'shareCardSvg') continue; // takes no query input: see below
-      const request = exampleRequest(operation, operation.method === 'get' ? { query: { nowIso: 'yesterday' } } : { body: { nowIso: 'yesterday' } });
+      const request = exampleRequest(
+        operation,
+        operation.method === 'get' ? { query: { nowIso: 'yesterday' } } : { body: { nowIso: 'yesterday' } },
+      );
       const answer = await send(server, operation, request);
       if (answer.status !== 400) problems.push(`${operation.operationId}: ${answer.status}`);
       else if (answer.json.error.code !== 'NOW_ISO_INVALID') problems.push(`${operation.operationId}: ${answer.json.error.code}`);
@@ -152,12 +156,22 @@ void main();
     writeFileSync(
       join(work, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out', types: ['node'], skipLibCheck: true },
+        compilerOptions: {
+          strict: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          outDir: 'out',
+          types: ['node'],
+          skipLibCheck: true,
+        },
         files: ['client.ts'],
       }),
     );
     writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', work]).catch((e: { stdout: string }) => e);
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', work]).catch(
+      (e: { stdout: string }) => e,
+    );
     expect(tsc.stdout).toBe('');
     const { stdout } = await run(process.execPath, [join(work, 'out', 'client.js'), server.url]);
     const results = JSON.parse(stdout) as Array<{ id: string; status: number; ok: boolean; code?: string }>;
@@ -174,11 +188,18 @@ describe('Redocly', () => {
   it("the recommended ruleset passes on the served document (with .redocly.yaml's justified exceptions)", async () => {
     const file = join(work, 'served-openapi.json');
     writeFileSync(file, JSON.stringify(doc));
-    const result = await run(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', join(ROOT, '.redocly.yaml'), '--format', 'json', file], {
-      cwd: work,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    }).catch((e: { stdout: string; code: number }) => e);
-    const report = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+    const result = await run(
+      process.execPath,
+      [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', join(ROOT, '.redocly.yaml'), '--format', 'json', file],
+      {
+        cwd: work,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    ).catch((e: { stdout: string; code: number }) => e);
+    const report = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: unknown[];
+    };
     expect(report.problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 120_000);

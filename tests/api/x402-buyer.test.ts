@@ -84,7 +84,9 @@ describe('the documented @x402/fetch buyer', () => {
     const file = join(dir, 'buyer.mjs');
     writeFileSync(file, buyerExample().replace(/\s*spendControls: \{[^\n]*\n/, '\n'));
     try {
-      const failed = await run(process.execPath, [file], { env: { ...process.env, SVC_URL: lane.server.url, BUYER_PRIVATE_KEY: key } }).then(
+      const failed = await run(process.execPath, [file], {
+        env: { ...process.env, SVC_URL: lane.server.url, BUYER_PRIVATE_KEY: key },
+      }).then(
         () => undefined,
         (error: { stderr: string }) => error,
       );
@@ -125,7 +127,11 @@ describe('CORS of the payment routes', () => {
   it('a preflight from another origin is allowed with the payment headers; answers expose PAYMENT-REQUIRED and PAYMENT-RESPONSE', async () => {
     const preflight = await fetch(`${lane.server.url}${ROUTE}`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://buyer.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, payment-signature' },
+      headers: {
+        origin: 'https://buyer.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, payment-signature',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
@@ -135,7 +141,10 @@ describe('CORS of the payment routes', () => {
     const challenge = await lane.server.request('POST', ROUTE, { body: {}, headers: { origin: 'https://buyer.example' } });
     expect(challenge.status).toBe(402);
     expect(challenge.headers.get('access-control-allow-origin')).toBe('*');
-    const exposed = challenge.headers.get('access-control-expose-headers')!.split(',').map((h) => h.trim().toUpperCase());
+    const exposed = challenge.headers
+      .get('access-control-expose-headers')!
+      .split(',')
+      .map((h) => h.trim().toUpperCase());
     expect(exposed).toEqual(expect.arrayContaining(['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE']));
   });
 

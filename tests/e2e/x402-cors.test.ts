@@ -33,7 +33,9 @@ beforeAll(async () => {
   buyerSite = createServer((_req, res) => {
     // data-hydrated: the suite's page.goto waits for it (it marks the app's pages once hydrated).
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><html lang="en" data-hydrated="true"><title>Buyer</title><main><h1>A buyer on another origin</h1></main></html>');
+    res.end(
+      '<!doctype html><html lang="en" data-hydrated="true"><title>Buyer</title><main><h1>A buyer on another origin</h1></main></html>',
+    );
   });
   await new Promise<void>((resolve) => buyerSite!.listen(port, '127.0.0.1', resolve));
   buyerOrigin = `http://127.0.0.1:${port}`;

@@ -108,7 +108,10 @@ export function operationExamples(): Record<string, OperationExample> {
   const manifestHash = manifestHashOf(parsedCoil);
   const vaultManifest = createVaultManifest(VAULT_MANIFEST_INPUT).manifest;
   const q = (extra: Record<string, string> = {}) => ({ query: { ...extra, nowIso: now } });
-  const b = (body: Record<string, unknown> = {}, path?: Record<string, string>) => ({ body: { ...body, nowIso: now }, ...(path ? { path } : {}) });
+  const b = (body: Record<string, unknown> = {}, path?: Record<string, string>) => ({
+    body: { ...body, nowIso: now },
+    ...(path ? { path } : {}),
+  });
 
   cache = {
     'system-health': q(),

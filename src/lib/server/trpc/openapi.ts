@@ -67,7 +67,10 @@ export const ERROR_SCHEMAS: Record<string, Json> = {
     description: 'A strategist failure in partner mode (interface 7): `{ error, code, prompt }`, the prompt repeated as sent.',
     properties: {
       error: { type: 'string' },
-      code: { type: 'string', enum: ['PARTNER_HTTP_ERROR', 'PARTNER_TIMEOUT', 'PARTNER_INVALID_OUTPUT', 'GUARDRAIL_REJECTED', 'PARTNER_NOT_CONFIGURED'] },
+      code: {
+        type: 'string',
+        enum: ['PARTNER_HTTP_ERROR', 'PARTNER_TIMEOUT', 'PARTNER_INVALID_OUTPUT', 'GUARDRAIL_REJECTED', 'PARTNER_NOT_CONFIGURED'],
+      },
       prompt: { type: 'string' },
       notInvestmentAdvice: { type: 'boolean', const: true },
       liveOrderSent: { type: 'boolean', const: false },
@@ -119,7 +122,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict with what was prepared or stored (PLAN_HASH_MISMATCH, CONFIRM_PLAN_HASH_MISMATCH, PACK_EXPIRED, PLAN_EXPIRED, X402_NONCE_USED, ...)',
   413: 'BODY_TOO_LARGE: the JSON body is over 256 KB',
   422: 'Well-formed but refused on its merits (COIL_INVALID, CAPSULE_COMPILE, AUTONOMY_GATE_BLOCKED, SHARE_CARD_REJECTED, VAULT_MANIFEST_INVALID, ...)',
-  429: 'RATE_LIMITED: this client spent this route\'s calls for the window; the retry-after header says how many seconds to wait',
+  429: "RATE_LIMITED: this client spent this route's calls for the window; the retry-after header says how many seconds to wait",
   500: 'OUTPUT_GUARD (an answer that read like an unproven execution claim was blocked) or INTERNAL',
   502: 'An external party answered wrongly (PARTNER_*, X402_FACILITATOR_CALL_REJECTED, X402_SETTLEMENT_REPORT_MISMATCH)',
   503: 'A dependency is not configured or did not answer (DATABASE_UNAVAILABLE, PARTNER_NOT_CONFIGURED, LANE_NOT_ENABLED, FACILITATOR_NOT_CONFIGURED, MODE_B_DISABLED, ...)',
@@ -177,7 +180,11 @@ export function errorStatusesOf(operationId: string, method: string): number[] {
 /** Routes that read the session cookie when it is there (the caller's own rows), without needing it. */
 const OPTIONAL_SESSION = [/^tools-/, /^strategist-generate$/, /^autonomy-compileBrokerPath$/, /^auth-(session|logout)$/, /^shareCardSvg$/];
 
-const RETRY_AFTER = { description: 'seconds to wait before this route may be called again', required: true, schema: { type: 'integer', minimum: 1 } };
+const RETRY_AFTER = {
+  description: 'seconds to wait before this route may be called again',
+  required: true,
+  schema: { type: 'integer', minimum: 1 },
+};
 const X402_HEADER = (description: string, required = true) => ({ description, required, schema: { type: 'string' } });
 
 function errorResponse(operationId: string, status: number): Json {
@@ -191,10 +198,12 @@ function errorResponse(operationId: string, status: number): Json {
       },
       ...json(ref('X402Challenge')),
     };
-  if (operationId === 'x402-paidCall' && status === 202)
-    return { description, ...json(ref('ErrorEnvelope')) };
+  if (operationId === 'x402-paidCall' && status === 202) return { description, ...json(ref('ErrorEnvelope')) };
   if (operationId === 'strategist-generate' && (status === 502 || status === 503))
-    return { description: `${description}. In partner mode the body is \`{ error, code, prompt }\``, ...json({ anyOf: [ref('StrategistError'), ref('ErrorEnvelope')] }) };
+    return {
+      description: `${description}. In partner mode the body is \`{ error, code, prompt }\``,
+      ...json({ anyOf: [ref('StrategistError'), ref('ErrorEnvelope')] }),
+    };
   if (status === 429) return { description, headers: { 'retry-after': RETRY_AFTER }, ...json(ref('ErrorEnvelope')) };
   return { description, ...json(ref('ErrorEnvelope')) };
 }
@@ -215,8 +224,20 @@ function declareAnswers(doc: Json): void {
         };
         op.parameters = [
           ...(op.parameters ?? []),
-          { name: 'PAYMENT-SIGNATURE', in: 'header', required: false, schema: { type: 'string' }, description: 'x402 v2 payment payload (base64 JSON)' },
-          { name: 'X-PAYMENT', in: 'header', required: false, schema: { type: 'string' }, description: 'x402 v1 payment payload (base64 JSON)' },
+          {
+            name: 'PAYMENT-SIGNATURE',
+            in: 'header',
+            required: false,
+            schema: { type: 'string' },
+            description: 'x402 v2 payment payload (base64 JSON)',
+          },
+          {
+            name: 'X-PAYMENT',
+            in: 'header',
+            required: false,
+            schema: { type: 'string' },
+            description: 'x402 v1 payment payload (base64 JSON)',
+          },
         ];
       }
       const protectedRoute = Array.isArray(op.security) && op.security.length > 0;
@@ -228,7 +249,8 @@ function declareAnswers(doc: Json): void {
       const example = examples[id];
       if (!example) throw new Error(`OpenAPI: operation ${id} (${method.toUpperCase()} ${path}) has no example in openapi-examples.ts`);
       for (const parameter of op.parameters ?? []) {
-        const value = parameter.in === 'path' ? example.path?.[parameter.name] : parameter.in === 'query' ? example.query?.[parameter.name] : undefined;
+        const value =
+          parameter.in === 'path' ? example.path?.[parameter.name] : parameter.in === 'query' ? example.query?.[parameter.name] : undefined;
         if (value !== undefined) parameter.example = value;
         if (parameter.name === 'nowIso') parameter.schema = { ...parameter.schema, format: 'date-time', example: EXAMPLE_NOW_ISO };
       }
