@@ -71,6 +71,29 @@ describe('API viewer', () => {
     await page.close();
   });
 
+  it('"Try it out" on every route is accepted on first press: no example is refused as input (400)', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = collectConsoleErrors(page);
+    const viewer = await openViewer(page);
+    const routes = await viewer
+      .locator('details.op')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-method')!, e.getAttribute('data-path')!] as const));
+    expect(routes.length).toBeGreaterThanOrEqual(76);
+    const answered: Record<string, string> = {};
+    for (const [method, path] of routes) {
+      const op = await openOperation(viewer, method as 'GET' | 'POST', path);
+      await op.getByRole('button', { name: 'Try it out' }).click();
+      await expect.poll(() => op.getByTestId('answer-status').count(), { timeout: 15_000 }).toBe(1);
+      answered[`${method} ${path}`] = (await op.getByTestId('answer-status').textContent())!;
+      await op.locator('summary').first().click(); // close it again
+    }
+    expect(Object.entries(answered).filter(([, status]) => status === '400')).toEqual([]);
+    expect(Object.values(answered).filter((s) => s === '200').length).toBeGreaterThanOrEqual(55);
+    expect(errors.filter((e) => !/status of (401|402|404|409|422|503)/.test(e))).toEqual([]);
+    await page.close();
+  }, 180_000);
+
   it('the paid route documents its 402 with PAYMENT-REQUIRED, and 409, 413 and 429', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
