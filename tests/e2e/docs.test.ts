@@ -4,32 +4,26 @@
  * (and 409, 413, 429); the page passes axe at every impact level, collapsed, with a route open
  * and with an answer shown, at 1280 and 390 px (screenshots with SVC_SCREENSHOT_DIR).
  */
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, launchBrowser } from '../support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSuite } from '../support/browser';
 import { axeViolations, collectConsoleErrors, horizontalOverflow, screenshot, VIEWPORTS } from '../support/page-checks';
-import { startServer, type TestServer } from '../support/server';
+import { startServer } from '../support/server';
 
-let server: TestServer | undefined;
-let browser: Browser | undefined;
-let skipReason: string | undefined;
-
-beforeAll(async () => {
-  skipReason = await browserSkipReason();
-  if (skipReason) return;
-  server = await startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite(() => startServer({ allowPostgres: false, env: { STRATEGIST_PROVIDER: 'mock' } }));
 
 async function openViewer(page: Page): Promise<Locator> {
-  await page.goto(`${server!.url}/docs`);
+  await page.goto(`${suite.server!.url}/docs`);
   const viewer = page.locator('[data-testid="api-viewer"][data-state="ready"]');
   await viewer.locator('section.family').first().waitFor({ timeout: 30_000 });
   return viewer;
+}
+
+/** A desktop-sized page on the viewer, with its console errors collected. */
+async function viewerPage(): Promise<{ page: Page; errors: string[]; viewer: Locator }> {
+  const page = await suite.browser!.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = collectConsoleErrors(page);
+  return { page, errors, viewer: await openViewer(page) };
 }
 
 /** Opens a route as a person does: a click on its summary. */
@@ -53,10 +47,8 @@ async function checkPage(page: Page, name: string) {
 
 describe('API viewer', () => {
   it('"Try it out" on POST /tools/validate-coil answers 200 on first press with the example', async (ctx) => {
-    if (skipReason) return ctx.skip();
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = collectConsoleErrors(page);
-    const viewer = await openViewer(page);
+    if (suite.skipReason) return ctx.skip();
+    const { page, errors, viewer } = await viewerPage();
     const op = await openOperation(viewer, 'POST', '/tools/validate-coil');
     // The body the viewer will send is the document's example: a real Coil and a real nowIso.
     const sent = JSON.parse(await op.getByLabel(/Request body/).inputValue());
@@ -72,10 +64,8 @@ describe('API viewer', () => {
   });
 
   it('"Try it out" on every route is accepted on first press: no example is refused as input (400)', async (ctx) => {
-    if (skipReason) return ctx.skip();
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = collectConsoleErrors(page);
-    const viewer = await openViewer(page);
+    if (suite.skipReason) return ctx.skip();
+    const { page, errors, viewer } = await viewerPage();
     const routes = await viewer
       .locator('details.op')
       .evaluateAll((els) => els.map((e) => [e.getAttribute('data-method')!, e.getAttribute('data-path')!] as const));
@@ -95,9 +85,8 @@ describe('API viewer', () => {
   }, 180_000);
 
   it('the paid route documents its 402 with PAYMENT-REQUIRED, and 409, 413 and 429', async (ctx) => {
-    if (skipReason) return ctx.skip();
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
-    const viewer = await openViewer(page);
+    if (suite.skipReason) return ctx.skip();
+    const { page, viewer } = await viewerPage();
     const op = await openOperation(viewer, 'POST', '/vaults/x402/{serviceName}');
     const codes = await op.locator('table.answers tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code')));
     expect(codes).toEqual(expect.arrayContaining(['200', '402', '409', '413', '429']));
@@ -110,10 +99,8 @@ describe('API viewer', () => {
   });
 
   it('passes axe at every impact level, collapsed and with a route open, at 1280 and 390 px', async (ctx) => {
-    if (skipReason) return ctx.skip();
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = collectConsoleErrors(page);
-    const viewer = await openViewer(page);
+    if (suite.skipReason) return ctx.skip();
+    const { page, errors, viewer } = await viewerPage();
     expect(await checkPage(page, 'docs')).toEqual(VIEWPORTS.map((vp) => ({ viewport: vp.name, overflowPx: 0, violations: [] })));
     const op = await openOperation(viewer, 'GET', '/x402/receipts/{receiptId}');
     await op.locator('details.schemas > summary').click();

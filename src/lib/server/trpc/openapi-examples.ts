@@ -12,6 +12,7 @@ import { resolveClock } from '../clock';
 import { buildReceipt, manifestHashOf } from '../receipts/receipt';
 import { findAssetByTicker, USDG } from '../registry';
 import { createVaultManifest } from '../vaults/manifest';
+import type { ReportedRebalance } from '../vaults/rebalance-audit';
 import { V1_VAULT } from '../vaults/registry';
 
 /** Every example pins the answer's timestamps to this instant (it never moves a check's clock). */
@@ -53,8 +54,8 @@ function exampleCoil(overrides: Partial<CoilInput> = {}): CoilInput {
   };
 }
 
-/** Every mandatory autonomy fuse, so the autonomy path compiles. */
-const AUTONOMY_FUSES: NonNullable<CoilInput['fuses']> = [
+/** Every mandatory autonomy fuse, so the autonomy path compiles (the tests' autonomy Coil uses it too). */
+export const EXAMPLE_AUTONOMY_FUSES: NonNullable<CoilInput['fuses']> = [
   { kind: 'singleAssetCap', limit: 4000 },
   { kind: 'maxTotalNotional', limit: 500 },
   { kind: 'maxSingleOrderNotional', limit: 250 },
@@ -68,9 +69,10 @@ const AUTONOMY_FUSES: NonNullable<CoilInput['fuses']> = [
   { kind: 'stopIfReceiptMismatch' },
 ];
 
-const autonomyCoil = () => exampleCoil({ mode: 'brokerage-mcp-plan', executionMode: 'agentic_mcp_enabled', fuses: AUTONOMY_FUSES });
+const autonomyCoil = () => exampleCoil({ mode: 'brokerage-mcp-plan', executionMode: 'agentic_mcp_enabled', fuses: EXAMPLE_AUTONOMY_FUSES });
 
-function stockIntent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+/** A valid stock-token intent (the tests' intent builder starts from it). */
+export function exampleStockIntent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     mode: 'personal_partner_trade',
     side: 'buy',
@@ -93,6 +95,27 @@ const VAULT_MANIFEST_INPUT = {
     { ticker: 'NVDA', tokenAddress: addr('NVDA'), targetWeightBps: 3000 },
     { ticker: 'SPY', tokenAddress: addr('SPY'), targetWeightBps: 3000 },
     { ticker: 'USDG', tokenAddress: USDG.address, targetWeightBps: 4000 },
+  ],
+};
+
+/** A rebalance the operator reports after the fact for the example vault (the tests' report too). */
+export const EXAMPLE_REBALANCE_REPORT: ReportedRebalance = {
+  reportedAt: '2025-12-20T15:00:00Z',
+  previousRebalanceAt: '2025-12-01T15:00:00Z',
+  navUsdg: '10000',
+  preWeights: [
+    { tokenAddress: addr('NVDA'), weightBps: 3600 },
+    { tokenAddress: addr('SPY'), weightBps: 2400 },
+    { tokenAddress: USDG.address, weightBps: 4000 },
+  ],
+  postWeights: [
+    { tokenAddress: addr('NVDA'), weightBps: 3000 },
+    { tokenAddress: addr('SPY'), weightBps: 3000 },
+    { tokenAddress: USDG.address, weightBps: 4000 },
+  ],
+  trades: [
+    { tokenAddress: addr('NVDA'), side: 'sell', notionalUsdg: '600', slippageBps: 20 },
+    { tokenAddress: addr('SPY'), side: 'buy', notionalUsdg: '600', slippageBps: 20 },
   ],
 };
 
@@ -140,10 +163,10 @@ export function operationExamples(): Record<string, OperationExample> {
     'strategist-generate': b({ prompt: 'AI chips and data centers' }),
 
     'stocks-partnerStatus': q(),
-    'stocks-prepare': b({ intent: stockIntent() }),
-    'stocks-generateCommand': b({ intent: stockIntent() }),
-    'stocks-submitPreview': b({ intent: stockIntent(), userConfirmedPlanHash: UNKNOWN_HASH }),
-    'stocks-submit': b({ intent: stockIntent(), userConfirmedPlanHash: UNKNOWN_HASH }),
+    'stocks-prepare': b({ intent: exampleStockIntent() }),
+    'stocks-generateCommand': b({ intent: exampleStockIntent() }),
+    'stocks-submitPreview': b({ intent: exampleStockIntent(), userConfirmedPlanHash: UNKNOWN_HASH }),
+    'stocks-submit': b({ intent: exampleStockIntent(), userConfirmedPlanHash: UNKNOWN_HASH }),
     'stocks-partnerJob': { path: { jobId: 'job-example-1' }, ...q() },
     'stocks-reconcile': b({ planHash: UNKNOWN_HASH }),
     'stocks-receipt': { path: { planHash: UNKNOWN_HASH }, ...q() },
@@ -205,27 +228,9 @@ export function operationExamples(): Record<string, OperationExample> {
     }),
     'vaultRail-rebalanceAudit': b({
       manifest: vaultManifest,
-      report: {
-        reportedAt: '2025-12-20T15:00:00Z',
-        previousRebalanceAt: '2025-12-01T15:00:00Z',
-        navUsdg: '10000',
-        preWeights: [
-          { tokenAddress: addr('NVDA'), weightBps: 3600 },
-          { tokenAddress: addr('SPY'), weightBps: 2400 },
-          { tokenAddress: USDG.address, weightBps: 4000 },
-        ],
-        postWeights: [
-          { tokenAddress: addr('NVDA'), weightBps: 3000 },
-          { tokenAddress: addr('SPY'), weightBps: 3000 },
-          { tokenAddress: USDG.address, weightBps: 4000 },
-        ],
-        trades: [
-          { tokenAddress: addr('NVDA'), side: 'sell', notionalUsdg: '600', slippageBps: 20 },
-          { tokenAddress: addr('SPY'), side: 'buy', notionalUsdg: '600', slippageBps: 20 },
-        ],
-      },
+      report: EXAMPLE_REBALANCE_REPORT,
     }),
-    'vaultRail-partnerRebalance': b({ intent: stockIntent({ mode: 'vault_operator_rebalance', venue: 'broker' }) }),
+    'vaultRail-partnerRebalance': b({ intent: exampleStockIntent({ mode: 'vault_operator_rebalance', venue: 'broker' }) }),
     'vaultRail-providerRewards': b({ feeAmountUnits: '1000007', epochId: 'epoch-1' }),
 
     'x402-schema': q(),
