@@ -207,6 +207,13 @@ describe('discovery', () => {
     });
     const call = facilitator.requests.slice(before).find((r) => r.path === '/supported');
     expect(call?.authorization).toBe(`Bearer ${apiKey}`);
+    // The check's time is the server's clock; a caller's nowIso pins the answer, never the check.
+    const startedAt = Date.now();
+    const pinned = await server.get('/api/x402/facilitator/status?nowIso=2031-01-01T00:00:00.000Z');
+    expect(pinned.status).toBe(200);
+    const checkedAt = Date.parse(pinned.json.checkedAt);
+    expect(checkedAt).toBeGreaterThanOrEqual(startedAt - 1000);
+    expect(checkedAt).toBeLessThanOrEqual(Date.now() + 1000);
     expect(res.text).not.toContain(apiKey);
     expect(res.text).not.toContain(facilitator.url);
   });
@@ -979,7 +986,7 @@ describe('lane selection without the facilitator', () => {
     }
 
     const status = await plain.get('/api/x402/facilitator/status');
-    expect(status.json).toMatchObject({ state: 'disabled', reachability: { checked: false, state: 'not_checked' } });
+    expect(status.json).toMatchObject({ state: 'disabled', reachability: { checked: false, state: 'not_checked' }, checkedAt: null });
     const schema = await plain.get('/api/x402/schema');
     expect(schema.json.architecture.x402Providers.facilitator.facilitator).toBeNull();
   });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { brokerChainClient } from '../../chain-client';
 import { findAuthorization, findPaymentReceipt, x402AuthorizationStore } from '../../db/x402-payment-repository';
 import { SvcError } from '../../errors';
+import { readServerClock } from '../../clock';
 import { logger } from '../../http/logger';
 import { zodIssues } from '../error-map';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
@@ -318,7 +319,12 @@ export const x402Router = router({
         payTo: z.string().nullable(),
         constants: facilitatorLaneConstantsSchema,
         reachability: reachabilitySchema,
-        checkedAt: z.string(),
+        checkedAt: z
+          .string()
+          .nullable()
+          .describe(
+            "the server's clock when the facilitator answered (or failed to); null when it was not contacted. A caller's nowIso never sets it",
+          ),
         ...chainBlockFields,
       }),
     )
@@ -332,6 +338,7 @@ export const x402Router = router({
         // Asked only when the key is set and the URL usable (checked inside), so both are present then.
         facilitatorClient({ url: cfg.url ?? '', apiKey: cfg.apiKey ?? '', timeoutMs: cfg.timeoutMs }),
       );
+      const checkFinishedAt = readServerClock();
       return {
         configuration: {
           enabled: cfg.enabled,
@@ -348,7 +355,8 @@ export const x402Router = router({
         payTo: state.payTo,
         constants: facilitatorLaneConstants(),
         reachability,
-        checkedAt: ctx.answerTime.toISOString(),
+        // The time of a check is the server's, never the caller's answer time.
+        checkedAt: reachability.checked ? checkFinishedAt.toISOString() : null,
         ...chainBlocks(lane),
       };
     }),
