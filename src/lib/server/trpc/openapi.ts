@@ -130,15 +130,13 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** Extra statuses by operationId prefix (a family) or exact operationId; the first match wins. */
 const EXTRA_STATUSES: Array<[string, number[]]> = [
-  ['system-health', []],
-  ['system-registry', []],
-  ['system-agentsSchema', []],
-  ['system-', [503]],
+  // Answers built from configuration, the registry or live checks that report their own state: no refusal of their own.
+  ['system-', []],
   ['tools-oraclePolicy', []],
   ['tools-verifyArtifactReceipt', [422]],
   ['tools-provenance', [404, 503]],
   ['tools-storedCoil', [404, 503]],
-  ['tools-passport', [404, 503]],
+  ['tools-passport', [503]],
   ['tools-', [422, 503]],
   ['shareCardSvg', [404, 422, 503]],
   ['strategist-status', []],
