@@ -21,6 +21,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleRequest, OpenApiContract, operationsOf, type Operation } from '../support/openapi-contract';
 import { ROOT, startServer, type ApiResponse, type TestServer } from '../support/server';
+import { signIn, WALLET_A } from '../support/siwe';
 
 const run = promisify(execFile);
 let server: TestServer;
@@ -41,11 +42,16 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function send(target: TestServer, operation: Operation, request: { url: string; body?: unknown; rawBody?: string }): Promise<ApiResponse> {
-  if (operation.method === 'get') return target.get(request.url);
+function send(
+  target: TestServer,
+  operation: Operation,
+  request: { url: string; body?: unknown; rawBody?: string },
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  if (operation.method === 'get') return target.get(request.url, headers);
   if (request.rawBody !== undefined)
     return target.request('POST', request.url, { rawBody: request.rawBody, headers: { 'content-type': 'application/json' } });
-  return target.post(request.url, request.body ?? {});
+  return target.post(request.url, request.body ?? {}, headers);
 }
 
 describe('the OpenAPI document against real answers', () => {
@@ -62,6 +68,25 @@ describe('the OpenAPI document against real answers', () => {
     expect(problems).toEqual([]);
     // Most examples succeed; the rest meet a documented refusal (no session, nothing stored, not configured).
     expect(Object.values(statuses).filter((s) => s === 200).length).toBeGreaterThanOrEqual(55);
+  });
+
+  it('signed in (a real SIWE session), the wallet-scoped routes answer 200 as declared, and so does every other route', async () => {
+    const { cookie, response } = await signIn(server, WALLET_A);
+    const verify = operations.find((o) => o.operationId === 'auth-verify')!;
+    const problems = contract.problems(verify, response);
+    const statuses: Record<string, number> = {};
+    for (const operation of operations) {
+      if (operation.operationId === 'auth-logout') continue; // would end the session the others use
+      const answer = await send(server, operation, exampleRequest(operation), { cookie });
+      statuses[operation.operationId] = answer.status;
+      problems.push(...contract.problems(operation, answer));
+    }
+    expect(problems).toEqual([]);
+    expect({ verify: response.status, coils: statuses['me-coils'], receipts: statuses['me-receipts'] }).toEqual({
+      verify: 200,
+      coils: 200,
+      receipts: 200,
+    });
   });
 
   it('a malformed nowIso on every route is a 400 in the declared envelope', async () => {
