@@ -3,7 +3,8 @@
  * GET and POST route of the OpenAPI document (`GET /api/openapi.json`) through the real server,
  * over REST and, for the routes that are procedures, over the typed client's endpoint (/trpc),
  * and at every MCP tool over `POST /mcp`.
- * It fails on any 500 (other than OUTPUT_GUARD), any answer that is not JSON (errors in one of
+ * It fails on any 500 (other than OUTPUT_GUARD), any REST status the OpenAPI document does not
+ * declare for the route (issue 24), any answer that is not JSON (errors in one of
  * the documented envelopes; the share card's image is the one non-JSON success), any
  * credential marker that comes back or reaches a log, and any error message that quotes a
  * string of the request. Generators: tests/support/fuzz.ts.
@@ -114,6 +115,14 @@ function check(req: FuzzRequest, res: { status: number; contentType: string; tex
   if (res.status === 200 && req.route === 'GET /share-card/{receiptId}.svg' && req.surface === 'rest') {
     expect(res.contentType, where).toContain('image/svg+xml');
     return;
+  }
+  // Every REST answer's status is one the OpenAPI document declares for the route (a path that
+  // matches no route at all is the front's 404 NOT_FOUND, which belongs to no operation).
+  if (req.surface === 'rest') {
+    const [method, template] = req.route.split(' ') as [string, string];
+    const declared = doc.paths[template]?.[method.toLowerCase()]?.responses ?? {};
+    const noRoute = res.status === 404 && /"code":"NOT_FOUND"/.test(res.text);
+    if (!noRoute) expect(Object.keys(declared), `undeclared status: ${where}`).toContain(String(res.status));
   }
   expect(res.contentType, where).toContain('application/json');
   let body: any;
