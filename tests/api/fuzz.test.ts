@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIAL_MARKER, STRING_MARKER, fuzzRequest, fuzzRoutes, mcpRoutes, type FuzzRequest, type FuzzRoute } from '../support/fuzz';
+import { OpenApiContract, operationsOf, type Operation } from '../support/openapi-contract';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 
 const PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 12);
@@ -29,6 +30,8 @@ const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 16);
 
 let server: TestServer;
 let doc: any;
+let contract: OpenApiContract;
+let operations: Operation[];
 let routes: FuzzRoute[];
 
 beforeAll(async () => {
@@ -46,6 +49,8 @@ beforeAll(async () => {
     },
   });
   doc = (await server.get('/api/openapi.json')).json;
+  contract = new OpenApiContract(doc);
+  operations = operationsOf(doc);
   const listed = await fetch(`${server.url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -98,13 +103,13 @@ async function send(req: FuzzRequest) {
   }
   const text = await res.text();
   server.assertNoSecrets(text + [...res.headers.values()].join('\n'), `${req.method} ${req.path}`);
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, headers: res.headers };
 }
 
 /** Answers seen, by status and code: printed with FUZZ_REPORT=1 to see how deep the requests get. */
 const seen = new Map<string, number>();
 
-function check(req: FuzzRequest, res: { status: number; contentType: string; text: string }): void {
+function check(req: FuzzRequest, res: { status: number; contentType: string; text: string; headers: Headers }): void {
   const where = `${req.method} ${req.path.slice(0, 200)} [${req.route}] (${res.status}): ${res.text.slice(0, 300)}`;
   const key = `${req.surface} ${res.status} ${/"(?:code|svcCode)":"(\w+)"/.exec(res.text)?.[1] ?? ''}`.trim();
   seen.set(key, (seen.get(key) ?? 0) + 1);
@@ -118,11 +123,20 @@ function check(req: FuzzRequest, res: { status: number; contentType: string; tex
   }
   // Every REST answer's status is one the OpenAPI document declares for the route (a path that
   // matches no route at all is the front's 404 NOT_FOUND, which belongs to no operation).
+  // Its body and headers match that response's schema (tests/support/openapi-contract.ts).
   if (req.surface === 'rest') {
     const [method, template] = req.route.split(' ') as [string, string];
-    const declared = doc.paths[template]?.[method.toLowerCase()]?.responses ?? {};
+    const operation = operations.find((o) => o.template === template && o.method === method.toLowerCase())!;
     const noRoute = res.status === 404 && /"code":"NOT_FOUND"/.test(res.text);
-    if (!noRoute) expect(Object.keys(declared), `undeclared status: ${where}`).toContain(String(res.status));
+    if (!noRoute) {
+      let json: unknown;
+      try {
+        json = JSON.parse(res.text);
+      } catch {
+        json = undefined;
+      }
+      expect(contract.problems(operation, { ...res, json }), where).toEqual([]);
+    }
   }
   expect(res.contentType, where).toContain('application/json');
   let body: any;

@@ -122,6 +122,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict with what was prepared or stored (PLAN_HASH_MISMATCH, CONFIRM_PLAN_HASH_MISMATCH, PACK_EXPIRED, PLAN_EXPIRED, X402_NONCE_USED, ...)',
   413: 'BODY_TOO_LARGE: the JSON body is over 256 KB',
   422: 'Well-formed but refused on its merits (COIL_INVALID, CAPSULE_COMPILE, AUTONOMY_GATE_BLOCKED, SHARE_CARD_REJECTED, VAULT_MANIFEST_INVALID, ...)',
+  431: 'REQUEST_HEAD_TOO_LARGE: the request line and headers together are over 16 KB (a query string that long, say); refused before anything reads them',
   429: "RATE_LIMITED: this client spent this route's calls for the window; the retry-after header says how many seconds to wait",
   500: 'OUTPUT_GUARD (an answer that read like an unproven execution claim was blocked) or INTERNAL',
   502: 'An external party answered wrongly (PARTNER_*, X402_FACILITATOR_CALL_REJECTED, X402_SETTLEMENT_REPORT_MISMATCH)',
@@ -169,7 +170,7 @@ const EXTRA_STATUSES: Array<[string, number[]]> = [
 /** Every status an operation can answer besides 200. */
 export function errorStatusesOf(operationId: string, method: string): number[] {
   const extra = EXTRA_STATUSES.find(([key]) => (key.endsWith('-') ? operationId.startsWith(key) : operationId === key))?.[1] ?? [];
-  const statuses = new Set([400, 429, 500, ...extra]);
+  const statuses = new Set([400, 429, 431, 500, ...extra]);
   if (method === 'post') statuses.add(413);
   // The share-card image takes no query input but still refuses a malformed path.
   return [...statuses].sort((a, b) => a - b);
