@@ -106,6 +106,16 @@ async function send(req: FuzzRequest) {
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, headers: res.headers };
 }
 
+/** The operation a sent REST path reaches: static routes before routes with parameters, one trailing slash ignored. */
+function operationAt(method: string, path: string): Operation | undefined {
+  const bare = path.split('?')[0]!.replace(/^\/api/, '');
+  const trimmed = bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
+  const candidates = operations.filter((o) => o.method === method.toLowerCase());
+  const matches = (o: Operation) =>
+    new RegExp(`^${o.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`).test(trimmed);
+  return candidates.find((o) => !o.template.includes('{') && matches(o)) ?? candidates.find(matches);
+}
+
 /** Answers seen, by status and code: printed with FUZZ_REPORT=1 to see how deep the requests get. */
 const seen = new Map<string, number>();
 
@@ -125,10 +135,11 @@ function check(req: FuzzRequest, res: { status: number; contentType: string; tex
   // matches no route at all is the front's 404 NOT_FOUND, which belongs to no operation).
   // Its body and headers match that response's schema (tests/support/openapi-contract.ts).
   if (req.surface === 'rest') {
-    const [method, template] = req.route.split(' ') as [string, string];
-    const operation = operations.find((o) => o.template === template && o.method === method.toLowerCase())!;
+    // The route that answered is the one the sent path matches (a broken parameter can reach
+    // another route: `/api/vaults/` is the vault list, not `/vaults/{slug}`).
+    const operation = operationAt(req.method, req.path);
     const noRoute = res.status === 404 && /"code":"NOT_FOUND"/.test(res.text);
-    if (!noRoute) {
+    if (operation && !noRoute) {
       let json: unknown;
       try {
         json = JSON.parse(res.text);
