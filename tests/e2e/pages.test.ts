@@ -108,7 +108,7 @@ const CASES: PageCase[] = [
   {
     name: 'docs',
     path: () => '/docs',
-    ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] .opblock-tag').first().waitFor({ timeout: 30_000 }),
+    ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] section.family').first().waitFor({ timeout: 30_000 }),
   },
   { name: 'me', path: () => '/me', ready: (p) => p.getByTestId('me-signed-out').waitFor() },
   { name: 'glossary', path: () => '/glossary', ready: (p) => p.getByTestId('glossary').waitFor() },
