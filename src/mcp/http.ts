@@ -53,7 +53,8 @@ export async function answerMcpOverHttp(request: McpRequest): Promise<ApiAnswer>
   // A refusal of the whole request by the transport (406, an unsupported version) stays as it is.
   if (answered.status !== 200 && answered.status !== 202) return answered;
   // The SDK answers a batch holding one request with that one response: a batch's answer is an array.
-  const responses: unknown[] = answered.status === 202 ? [] : [JSON.parse(answered.body)].flat();
+  const text = typeof answered.body === 'string' ? answered.body : new TextDecoder().decode(answered.body);
+  const responses: unknown[] = answered.status === 202 ? [] : [JSON.parse(text)].flat();
   return {
     ...answered,
     status: 200,
