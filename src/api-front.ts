@@ -6,11 +6,13 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import { answerApiFetch } from '$lib/server/http/fetch-front';
 import { createApiFront } from '$lib/server/http/front';
+import { mcpRefusalAnswer } from './mcp/jsonrpc';
 
 export const apiFront = createApiFront({
   // Loaded on the first MCP request: the MCP SDK (and its JSON-schema validator) is megabytes
   // and a tenth of a second of start-up that a server nobody calls over MCP does not pay.
   answerMcp: async (request) => (await import('./mcp/http')).answerMcpOverHttp(request),
+  refuseMcp: mcpRefusalAnswer,
 });
 
 /** The handler of SvelteKit's API routes (`vite dev`, and the pages' server-side loads). */

@@ -11,19 +11,21 @@
  * middlewares do (answer finishing, invariant stamping, the `nowIso` answer clock).
  */
 import { randomUUID } from 'node:crypto';
-import type { AnyProcedure } from '@trpc/server';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type CallToolResult,
   type JSONRPCMessage,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { readServerClock, type ServerTime } from '$lib/server/clock';
 import { SvcError } from '$lib/server/errors';
 import { rejectCredentials } from '$lib/server/guards/credential-guard';
@@ -32,12 +34,11 @@ import { logger } from '$lib/server/http/logger';
 import { createInnerContext } from '$lib/server/trpc/context';
 import { statusForCode, toSvcError } from '$lib/server/trpc/error-map';
 import { restErrorBody } from '$lib/server/trpc/http';
-import { procedureRecord } from '$lib/server/trpc/route-table';
-import { errorOfCall, type SvcMeta } from '$lib/server/trpc/init';
-import { toolProcedures, type ToolProcedure } from '$lib/server/trpc/mcp-tools';
-import { appRouter, callProcedureAt } from '$lib/server/trpc/router';
-
-export const MCP_SERVER_INFO = { name: 'strategy-basket-service', version: '1.0.0' } as const;
+import { errorOfCall, stampedError } from '$lib/server/trpc/init';
+import { mcpServerInfo, mcpToolset, TOOLSET_HASH_META_KEY, type BoundTool } from '$lib/server/trpc/mcp-toolset';
+import { callProcedureAt } from '$lib/server/trpc/router';
+import { getMcpPrompt, mcpPrompts } from './prompts';
+import { mcpResources, readMcpResource } from './resources';
 
 /** The request facts of one tool call, supplied by the transport's entry point. */
 export interface ToolCallFacts {
@@ -55,68 +56,15 @@ export interface McpServerOptions {
   factsOf?: (tool: string) => ToolCallFacts;
 }
 
-interface ToolBinding extends ToolProcedure {
-  procedure: AnyProcedure;
-  meta: SvcMeta;
-  definition: Tool;
-}
-
-const procedures = procedureRecord(appRouter);
-
-type JsonSchemaObject = Record<string, unknown> & { type: 'object'; properties?: Record<string, object>; required?: string[] };
-
-/**
- * A tool schema from a procedure's zod schema. MCP wants an object at the root; every tool's
- * input and output is one, and a root that is not (a union) is wrapped so the document stays
- * valid rather than being rewritten by hand.
- */
-function jsonSchemaOf(schema: unknown, io: 'input' | 'output'): JsonSchemaObject {
-  if (!schema) return { type: 'object', properties: {} };
-  // `unrepresentable: 'any'`: a refinement zod cannot express in JSON Schema is still
-  // checked by the procedure itself; the document just says less about it.
-  const json = z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json.type === 'object' ? (json as JsonSchemaObject) : ({ type: 'object', ...json } as JsonSchemaObject);
-}
-
-function bindTools(): Map<string, ToolBinding> {
-  const bindings = new Map<string, ToolBinding>();
-  for (const entry of toolProcedures()) {
-    const procedure = procedures[entry.procedurePath]!;
-    const meta = procedure._def.meta as SvcMeta;
-    const description = [
-      entry.summary,
-      meta.openapi?.description,
-      `Same operation as ${entry.endpoint}; its input is that route's body and its structuredContent that route's JSON answer.`,
-    ]
-      .filter(Boolean)
-      .join('\n\n');
-    bindings.set(entry.tool, {
-      ...entry,
-      procedure,
-      meta,
-      definition: {
-        name: entry.tool,
-        title: entry.summary ?? entry.tool,
-        description,
-        inputSchema: jsonSchemaOf((procedure._def as { inputs?: unknown[] }).inputs?.[0], 'input'),
-        outputSchema: jsonSchemaOf((procedure._def as { output?: unknown }).output, 'output'),
-      },
-    });
-  }
-  return bindings;
-}
-
-let bound: Map<string, ToolBinding> | undefined;
-/** Built once per process: the schemas depend only on the code. */
-function toolBindings(): Map<string, ToolBinding> {
-  bound ??= bindTools();
-  return bound;
+let byName: Map<string, BoundTool> | undefined;
+function toolBindings(): Map<string, BoundTool> {
+  byName ??= new Map(mcpToolset().tools.map((t) => [t.tool, t]));
+  return byName;
 }
 
 /** The `tools/list` entries, in the order of the tool index (by name). */
 export function mcpToolDefinitions(): Tool[] {
-  return [...toolBindings().values()].map((b) => b.definition);
+  return mcpToolset().tools.map((b) => b.definition);
 }
 
 function stdioFacts(tool: string): ToolCallFacts {
@@ -138,7 +86,7 @@ function failure(body: Record<string, unknown>): CallToolResult {
 
 /** Runs one tool call with the rules every door applies, and never throws. */
 export async function callTool(
-  binding: ToolBinding,
+  binding: BoundTool,
   args: Record<string, unknown>,
   facts: ToolCallFacts,
   transport: string,
@@ -181,24 +129,75 @@ export async function callTool(
   }
 }
 
-/** A new MCP server with the 34 tools; connect it to one transport. */
+/**
+ * A refusal outside a tool's own result (a prompt's bad argument): a JSON-RPC error whose
+ * `data` is the service's error envelope, as for a credential in a message.
+ */
+function protocolRefusal(error: SvcError, code: number = ErrorCode.InvalidParams): McpError {
+  return new McpError(code, error.message, restErrorBody(stampedError(error)));
+}
+
+/** -32002 is the spec's "resource not found"; an unknown tool or prompt is invalid params. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** A name or URI this server does not serve, refused without echoing it. */
+function unknown(kind: 'tool' | 'prompt' | 'resource'): McpError {
+  const lists = {
+    tool: 'tools/list names the 34 tools',
+    prompt: 'prompts/list names the prompts',
+    resource: 'resources/list names the resources',
+  }[kind];
+  const message = `${kind === 'resource' ? 'Resource not found' : `Unknown ${kind}`}; ${lists} of this server`;
+  const issue = { tool: 'TOOL_UNKNOWN', prompt: 'PROMPT_UNKNOWN', resource: 'RESOURCE_UNKNOWN' }[kind];
+  return protocolRefusal(
+    new SvcError('NOT_FOUND', message, {
+      issues: [{ code: issue, message: lists, path: kind === 'resource' ? 'params.uri' : 'params.name' }],
+    }),
+    kind === 'resource' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams,
+  );
+}
+
+/** A new MCP server with the 34 tools, the resources and the prompts; connect it to one transport. */
 export function createMcpServer(options: McpServerOptions): Server {
   const factsOf = options.factsOf ?? stdioFacts;
+  const toolsetHash = mcpToolset().hash;
   // The low-level Server, not McpServer: McpServer validates arguments with its own zod pass
   // before the handler runs, which would answer a wrong shape in the SDK's words instead of
   // the service's envelope and codes, and would read the arguments before the credential
   // guard. Here the procedure's own schema is the one validation.
-  const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: {} },
-    instructions:
+  const server = new Server(mcpServerInfo(toolsetHash), {
+    capabilities: { tools: {}, resources: {}, prompts: {} },
+    instructions: [
       "Strategy Basket Service tools: each is one REST route of this service (its input is that route's body). Planning and analysis only: no tool places an order, sends a transaction or holds a key. Every answer says notInvestmentAdvice: true and liveOrderSent: false.",
+      "Each tool's annotations say what it does to the world (readOnlyHint false: it stores rows such as a Coil and its receipt; openWorldHint true: it may read chain 4663). Resources: the canonical registry, the oracle policy, the JSON Schemas of a Coil and of the receipts. Prompt: thesis_to_coil.",
+      `Toolset sha256:${toolsetHash} (over the tools/list entries; also GET /api/mcp/toolset).`,
+    ].join('\n'),
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolDefinitions() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: mcpToolDefinitions(),
+    _meta: { [TOOLSET_HASH_META_KEY]: toolsetHash },
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const binding = toolBindings().get(request.params.name);
     // The name is not echoed: whatever a caller sends stays out of the answer.
-    if (!binding) throw new McpError(ErrorCode.InvalidParams, 'Unknown tool; tools/list names the 34 tools of this server');
+    if (!binding) throw unknown('tool');
     return callTool(binding, request.params.arguments ?? {}, factsOf(binding.tool), options.transport);
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: mcpResources() }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const contents = readMcpResource(request.params.uri);
+    if (!contents) throw unknown('resource');
+    return { contents: [contents] };
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: mcpPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    try {
+      const prompt = getMcpPrompt(request.params.name, request.params.arguments);
+      if (!prompt) throw unknown('prompt');
+      return prompt;
+    } catch (error) {
+      throw error instanceof SvcError ? protocolRefusal(error) : error;
+    }
   });
   return server;
 }
@@ -242,7 +241,7 @@ export async function connectGuarded(server: Server, transport: Transport): Prom
       .send({
         jsonrpc: '2.0',
         id: message.id,
-        error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(refusal) },
+        error: { code: ErrorCode.InvalidParams, message: refusal.message, data: restErrorBody(stampedError(refusal)) },
       })
       .catch((error: unknown) =>
         logger.error({ event: 'mcp_send_failed', name: (error as Error)?.name }, 'could not answer a refused MCP message'),

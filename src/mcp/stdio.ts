@@ -3,7 +3,6 @@
  * only; logs go to stderr. Pending migrations are applied first, as `npm start` does.
  */
 import './logs-to-stderr';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { config } from '$lib/server/config';
 import { applyMigrations } from '$lib/server/db/migrate';
 import { logger } from '$lib/server/http/logger';
@@ -11,6 +10,7 @@ import { readServerClock } from '$lib/server/clock';
 import { registerSigningKey } from '$lib/server/db/receipt-log-repository';
 import { serviceSigner } from '$lib/server/signing-key';
 import { connectGuarded, createMcpServer } from './server';
+import { framedStdioTransport } from './stdio-framing';
 
 const report = await applyMigrations(config().databaseUrl, { connectTimeoutMs: config().databaseTimeouts.connectMs });
 logger.info(
@@ -21,7 +21,7 @@ logger.info(
 await registerSigningKey(serviceSigner(config()), readServerClock());
 
 const server = createMcpServer({ transport: 'stdio' });
-const transport = new StdioServerTransport();
+const transport = framedStdioTransport();
 // The host ends the session by closing our stdin; the database pools would otherwise keep
 // the process alive.
 process.stdin.once('end', () => void server.close().finally(() => process.exit(0)));

@@ -64,11 +64,11 @@ afterAll(async () => {
 
 function isEnvelope(body: any, surface: FuzzRequest['surface']): boolean {
   const e = body?.error;
-  // MCP: a JSON-RPC error from the transport, or the front's refusal in the REST envelope.
-  if (surface === 'mcp' && body?.jsonrpc === '2.0') return typeof e?.code === 'number' && typeof e?.message === 'string';
   // A request Node's parser refused (its head over 16 KB, say) is answered before any door is
   // known: in the REST envelope, whatever the path.
   if (['REQUEST_HEAD_TOO_LARGE', 'REQUEST_MALFORMED'].includes(e?.code)) return typeof e.message === 'string' && Array.isArray(e.issues);
+  // MCP: a JSON-RPC error, whoever refused (the front's refusals too, their envelope as `data`).
+  if (surface === 'mcp') return body?.jsonrpc === '2.0' && typeof e?.code === 'number' && typeof e?.message === 'string';
   if (surface === 'trpc') {
     // The typed client's shape: the stable code and the issues in `data`.
     return typeof e?.message === 'string' && typeof e?.data?.svcCode === 'string' && typeof e?.data?.httpStatus === 'number';
@@ -162,14 +162,18 @@ function check(req: FuzzRequest, res: { status: number; contentType: string; tex
     for (const text of errorTexts(body)) expect(text, where).not.toContain(STRING_MARKER);
   }
   if (req.surface === 'mcp' && res.status === 200) {
-    // A tool's refusal is its result, holding the REST error body as text; a protocol error is JSON-RPC's.
-    if (body.error) expect(isEnvelope(body, 'mcp'), where).toBe(true);
-    if (body.result?.isError) {
-      const refusal = JSON.parse(body.result.content[0].text);
-      expect(isEnvelope(refusal, 'rest'), where).toBe(true);
-      for (const text of errorTexts(refusal)) expect(text, where).not.toContain(STRING_MARKER);
+    // A tool's refusal is its result, holding the REST error body as text; a protocol error is
+    // JSON-RPC's. A batch (a body that is an array) is answered with an array of answers.
+    for (const answer of [body].flat()) {
+      if (answer.error) expect(isEnvelope(answer, 'mcp'), where).toBe(true);
+      if (answer.result?.isError) {
+        const refusal = JSON.parse(answer.result.content[0].text);
+        expect(isEnvelope(refusal, 'rest'), where).toBe(true);
+        expect(refusal, where).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
+        for (const text of errorTexts(refusal)) expect(text, where).not.toContain(STRING_MARKER);
+      }
+      for (const text of errorTexts(answer)) expect(text, where).not.toContain(STRING_MARKER);
     }
-    for (const text of errorTexts(body)) expect(text, where).not.toContain(STRING_MARKER);
   }
 }
 

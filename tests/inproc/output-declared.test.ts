@@ -275,6 +275,8 @@ const SESSION = { address: RECEIVER, chainId: 4663, expiresAt: new Date(Date.now
 
 /** Procedures not walked here, and why. */
 const NOT_WALKED: Record<string, string> = {
+  'system.mcpToolset':
+    "answers the JSON Schemas of the tools' output schemas, which this file replaces with checking functions; its answer is compared field by field with the tools listed over MCP (tests/mcp/tools.test.ts)",
   'stocks.submitPreview': 'answers only with the partner lane enabled and a fake partner agent API (tests/api/stocks-lane.test.ts)',
   'stocks.submit': 'sends to the partner agent API: needs the fake partner (tests/api/stocks-lane.test.ts)',
   'stocks.partnerJob': 'polls the partner agent API: needs the fake partner (tests/api/stocks-lane.test.ts)',

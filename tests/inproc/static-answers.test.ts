@@ -24,7 +24,7 @@ const call = (path: string, options: Parameters<typeof looseCaller>[0], input?: 
 
 describe('static answers', () => {
   it('are declared by the routes that serve the same document to everyone (and only GET routes)', () => {
-    expect(staticProcedures.map((p) => p.path).sort()).toEqual(['system.health', 'system.registry']);
+    expect(staticProcedures.map((p) => p.path).sort()).toEqual(['system.health', 'system.mcpToolset', 'system.registry']);
     for (const { meta } of staticProcedures) expect(meta.openapi?.method).toBe('GET');
   });
 

@@ -72,20 +72,28 @@ describe('POST /mcp', () => {
     await mcp.expectMessageCredentialRefused('svc-mcp-meta-credential-b2');
   });
 
-  it('refuses a body over 256 KB with 413 BODY_TOO_LARGE in the API envelope', async () => {
+  it('refuses a body over 256 KB with 413 as a JSON-RPC error whose data is the BODY_TOO_LARGE envelope', async () => {
     const res = await server.request('POST', '/mcp', { body: { ...PING, params: { padding: 'x'.repeat(256 * 1024) } }, headers: HEADERS });
     expect(res.status).toBe(413);
-    expect(res.json.error.code).toBe('BODY_TOO_LARGE');
+    expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { error: { code: 'BODY_TOO_LARGE' } } } });
   });
 
-  it('refuses a body that is not JSON with 400, and GET or DELETE with 405 naming POST', async () => {
+  it('refuses a body that is not JSON with 400 -32700, and GET or DELETE with 405 naming POST, as JSON-RPC errors', async () => {
     const broken = await server.request('POST', '/mcp', { rawBody: '{"jsonrpc":', headers: HEADERS });
     expect(broken.status).toBe(400);
-    expect(broken.json.error.code).toBe('BODY_MALFORMED_JSON');
+    expect(broken.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, data: { error: { code: 'BODY_MALFORMED_JSON' } } },
+    });
     for (const method of ['GET', 'DELETE']) {
       const res = await server.request(method, '/mcp', { headers: { accept: 'text/event-stream' } });
       expect(res.status, method).toBe(405);
-      expect(res.json.error.code, method).toBe('METHOD_NOT_ALLOWED');
+      expect(res.json, method).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, data: { error: { code: 'METHOD_NOT_ALLOWED' } } },
+      });
       expect(res.headers.get('allow'), method).toBe('POST');
     }
   });
@@ -93,7 +101,7 @@ describe('POST /mcp', () => {
   it('answers a message that is not MCP with a 4xx in the JSON-RPC error envelope of the protocol, never a 500', async () => {
     const notRpc = await server.request('POST', '/mcp', { body: { hello: 'world' }, headers: HEADERS });
     expect(notRpc.status).toBe(400);
-    expect(notRpc.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    expect(notRpc.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     const noStream = await server.request('POST', '/mcp', {
       body: PING,
       headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -106,7 +114,7 @@ describe('POST /mcp', () => {
     for (let i = 0; i < 3; i++) expect((await limited.request('POST', '/mcp', { body: PING, headers: HEADERS })).status).toBe(200);
     const refused = await limited.request('POST', '/mcp', { body: PING, headers: HEADERS });
     expect(refused.status).toBe(429);
-    expect(refused.json.error.code).toBe('RATE_LIMITED');
+    expect(refused.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { error: { code: 'RATE_LIMITED' } } } });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../src/lib/server/registry/agents';
-import { hashCanonical } from '../../src/lib/server/canonical';
+import { TOOLSET_HASH_META_KEY, toolsetHashOf } from '../../src/lib/server/trpc/mcp-toolset';
 import { toolProcedures } from '../../src/lib/server/trpc/mcp-tools';
 import '../../src/lib/server/trpc/router';
 import { rawCoil } from '../support/coils';
@@ -17,11 +17,12 @@ import { freshNowIso, intent } from '../support/stock-intents';
 import { makeFixtures, NOW_ISO, restCall, TOOL_INPUTS, type ToolFixtures } from '../support/tool-vectors';
 
 /**
- * sha256 of the canonical JSON of every tool's name, input schema and output schema. A tool,
- * a name or a schema that changes changes it: check the change is meant (the tools are a
- * public interface, interface 4.9), then put the new value here.
+ * The toolset hash (`toolsetHashOf`: sha256 of the canonical JSON of the tools/list entries,
+ * every name, title, description, schema and annotation). A tool, a name, a description, a
+ * schema or an annotation that changes changes it: check the change is meant (the tools are
+ * a public interface, interface 4.9), then put the new value here.
  */
-const TOOL_LIST_HASH = '7b3c0d06a2bbdfc0b9c278b2143368f235a6b41425860f7ef7e7896dc4732dae';
+const TOOL_LIST_HASH = 'cbf17a46a649c3a7d660d53dfb4fd85a309c1ec4aec7d4b60753c654233a335e';
 
 let server: TestServer;
 let mcp: McpTestClient;
@@ -92,10 +93,31 @@ describe('tools/list', () => {
     expect(tools.filter((t) => /broker_wallet|rail_c/.test(t.name))).toEqual([]);
   });
 
-  it('matches the pinned hash of names and schemas', async () => {
-    const { tools } = await mcp.client.listTools();
-    const pinned = tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema, outputSchema: t.outputSchema }));
-    expect(hashCanonical(pinned)).toBe(TOOL_LIST_HASH);
+  it('matches the pinned toolset hash, which the server names in its info, its instructions, tools/list and GET /api/mcp/toolset', async () => {
+    const listed = await mcp.client.listTools();
+    const hash = toolsetHashOf(listed.tools);
+    expect(hash).toBe(TOOL_LIST_HASH);
+    expect(listed._meta?.[TOOLSET_HASH_META_KEY]).toBe(hash);
+    expect(mcp.client.getServerVersion()).toMatchObject({
+      name: 'strategy-basket-service',
+      description: expect.stringContaining(`sha256:${hash}`),
+    });
+    expect(mcp.client.getInstructions()).toContain(`sha256:${hash}`);
+    const route = await server.get('/api/mcp/toolset');
+    expect(route.status).toBe(200);
+    expect(route.json).toMatchObject({ toolsetHash: hash, hashAlgorithm: 'sha256-jcs', toolCount: 34 });
+    expect(route.json.tools).toEqual(
+      listed.tools.map((t) => ({
+        name: t.name,
+        title: t.title,
+        annotations: {
+          readOnlyHint: t.annotations!.readOnlyHint,
+          destructiveHint: t.annotations!.destructiveHint,
+          idempotentHint: t.annotations!.idempotentHint,
+          openWorldHint: t.annotations!.openWorldHint,
+        },
+      })),
+    );
   });
 });
 
@@ -210,7 +232,13 @@ describe('negative vectors, every tool over stdio', () => {
     const big = await mcp.call('svc_validate_coil', { ...TOOL_INPUTS.svc_validate_coil(fixtures), padding: 'x'.repeat(256 * 1024) });
     expect(big.isError).toBe(true);
     expect(big.body.error.code).toBe('BODY_TOO_LARGE');
-    await expect(mcp.call('svc_place_order', {})).rejects.toThrow(/Unknown tool/);
+    const unknownTool = await mcp.call('svc_place_order', {}).catch((e: unknown) => e);
+    expect(unknownTool).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Unknown tool/),
+      data: { error: { code: 'NOT_FOUND', issues: [{ code: 'TOOL_UNKNOWN' }] }, notInvestmentAdvice: true, liveOrderSent: false },
+    });
+    expect(JSON.stringify(unknownTool)).not.toContain('svc_place_order');
     const after = await mcp.call('svc_explain_oracle_policy', TOOL_INPUTS.svc_explain_oracle_policy(fixtures));
     expect(after.isError).toBe(false);
   });

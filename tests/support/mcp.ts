@@ -60,6 +60,8 @@ export class McpTestClient {
     expect(refused.code).toBe(-32602);
     expect(refused.data).toMatchObject({
       error: { code: 'CREDENTIAL_FIELD_REJECTED', issues: [{ path: 'params._meta.wallet.privateKey' }] },
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
     });
     expect(JSON.stringify(refused.data) + refused.message).not.toContain(secret);
     await this.client.ping();

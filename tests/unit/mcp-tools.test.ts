@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { MCP_TOOL_NAMES, MCP_TOOLS, AGENT_WORKFLOWS, agentsSchema } from '../../src/lib/server/registry/agents';
 import { indexToolProcedures, toolOfEndpoint, toolProcedures } from '../../src/lib/server/trpc/mcp-tools';
 import { appRouter } from '../../src/lib/server/trpc/router';
+import { TOOL_EFFECTS } from '../../src/lib/server/trpc/mcp-toolset';
 
 const procedures = procedureRecord(appRouter);
 const index = indexToolProcedures(procedures);
@@ -67,5 +68,21 @@ describe('the 34 MCP tools', () => {
     }
     expect(rows.size).toBe(34);
     for (const t of index) expect(rows.get(t.tool), t.tool).toBe(t.endpoint);
+  });
+
+  it("docs/mcp-tools.md states each tool's annotations as TOOL_EFFECTS sets them", () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '../../docs/mcp-tools.md'), 'utf8');
+    const rows = new Map<string, object>();
+    for (const line of doc.split('\n')) {
+      const m = /^\|\s*`(svc_[a-z_]+)`\s*\|\s*(true|false)\s*\|\s*(true|false)\s*\|\s*(true|false)\s*\|\s*(true|false)\s*\|$/.exec(line);
+      if (m)
+        rows.set(m[1]!, {
+          readOnlyHint: m[2] === 'true',
+          destructiveHint: m[3] === 'true',
+          idempotentHint: m[4] === 'true',
+          openWorldHint: m[5] === 'true',
+        });
+    }
+    expect(Object.fromEntries(rows)).toEqual(TOOL_EFFECTS);
   });
 });

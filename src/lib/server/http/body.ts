@@ -110,13 +110,14 @@ function contentTypeRefused(): SvcError {
 }
 
 /**
- * Reads and parses a JSON object body. An empty body stands for `{}` (a POST that takes no
- * input) when it declares no content type or a JSON one: a declared content type that is not
- * JSON is refused with or without a body, so the rule never depends on whether bytes came.
- * A non-empty body must be `application/json`, valid UTF-8 JSON, and an object. No error
- * message quotes the body.
+ * Reads and parses a JSON body of any JSON value (the MCP door takes a batch, an array, and
+ * answers a body that is no JSON-RPC message in the protocol's own words). An empty body
+ * stands for `{}` (a POST that takes no input) when it declares no content type or a JSON
+ * one: a declared content type that is not JSON is refused with or without a body, so the
+ * rule never depends on whether bytes came. A non-empty body must be `application/json` and
+ * valid UTF-8 JSON. No error message quotes the body.
  */
-export async function readJsonObjectBody(source: BodySource, options: ReadBodyOptions = {}): Promise<ParsedBody> {
+export async function readJsonBody(source: BodySource, options: ReadBodyOptions = {}): Promise<{ text: string; value: unknown }> {
   const bytes = await readBodyCapped(source, options.limit ?? MAX_BODY_BYTES);
   if (bytes.byteLength === 0) {
     if (source.contentType !== null && !isJsonContentType(source.contentType)) throw contentTypeRefused();
@@ -150,7 +151,12 @@ export async function readJsonObjectBody(source: BodySource, options: ReadBodyOp
       issues: [{ code: 'BODY_MALFORMED_JSON', message: 'the body does not parse as JSON' }],
     });
   }
-  const value = parsed.value;
+  return { text, value: parsed.value };
+}
+
+/** Reads and parses a JSON body (`readJsonBody`) that must be an object. */
+export async function readJsonObjectBody(source: BodySource, options: ReadBodyOptions = {}): Promise<ParsedBody> {
+  const { text, value } = await readJsonBody(source, options);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new SvcError('BODY_NOT_OBJECT', 'The request body must be a JSON object', {
       issues: [

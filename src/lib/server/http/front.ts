@@ -41,7 +41,7 @@ import {
   type DispatchRequest,
 } from '../trpc/http';
 import type { ApiAnswer } from './answer';
-import { discardBody, readJsonObjectBody, type BodySource } from './body';
+import { discardBody, readJsonBody, readJsonObjectBody, type BodySource } from './body';
 import { isPaymentPath, paymentCorsHeaders, paymentPreflightAnswer } from './cors';
 import { RequestCookieJar } from './cookie-jar';
 import { extraRouteAtPath, resolveExtraRoute, type ExtraRoute } from './extra-routes';
@@ -85,10 +85,17 @@ export interface McpRequest {
   url: URL;
   headers: Headers;
   rawBody: string;
+  /** The parsed body: any JSON value (a batch is an array); the MCP door checks its shape. */
+  body: unknown;
 }
 
 export interface ApiDoors {
   answerMcp(request: McpRequest): Promise<ApiAnswer>;
+  /**
+   * A refusal of `POST /mcp` by the front (size, rate, method, content type, a body that is
+   * not JSON) as the door writes it: MCP clients read JSON-RPC errors, not the REST envelope.
+   */
+  refuseMcp(error: SvcError): ApiAnswer;
 }
 
 export interface ApiFront {
@@ -146,9 +153,9 @@ function routingOf(method: string, url: URL, surface: Surface): Routing {
 let toolNames: ReadonlySet<string> | undefined;
 
 /** Whether an MCP message calls one of the 34 tools: that call is counted by its procedure. */
-function callsTool(message: Record<string, unknown> | undefined): boolean {
-  if (message?.method !== 'tools/call') return false;
-  const name = (message.params as { name?: unknown } | undefined)?.name;
+function callsTool(message: unknown): boolean {
+  if (!message || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') return false;
+  const name = ((message as { params?: unknown }).params as { name?: unknown } | undefined)?.name;
   toolNames ??= new Set(toolProcedures().map((t) => t.tool));
   return typeof name === 'string' && toolNames.has(name);
 }
@@ -187,6 +194,7 @@ export function createApiFront(doors: ApiDoors): ApiFront {
     const routing = routingOf(method, url, surface);
     let logRoute = routing.key;
     let bodyRead = false;
+    let mcpBody: unknown;
     const dispatch: DispatchRequest = {
       method,
       url,
@@ -209,11 +217,18 @@ export function createApiFront(doors: ApiDoors): ApiFront {
         // An MCP message is guarded by the MCP server (src/mcp/server.ts), the same for stdio and
         // HTTP: a credential in a tool's arguments is that tool's error result, one elsewhere in
         // the message a JSON-RPC error, each holding the refusal envelope.
-        const inspect = surface === 'mcp' ? undefined : (value: unknown) => rejectCredentials(value, 'body');
         bodyRead = true;
-        const body = await readJsonObjectBody(request.body, { inspect });
-        dispatch.rawBody = body.text;
-        dispatch.body = body.value;
+        if (surface === 'mcp') {
+          // Any JSON value: a JSON-RPC batch is an array, and a body that is no message is
+          // answered by the MCP door in the protocol's words.
+          const body = await readJsonBody(request.body);
+          dispatch.rawBody = body.text;
+          mcpBody = body.value;
+        } else {
+          const body = await readJsonObjectBody(request.body, { inspect: (value) => rejectCredentials(value, 'body') });
+          dispatch.rawBody = body.text;
+          dispatch.body = body.value;
+        }
       } else if (surface === 'mcp') {
         // Stateless Streamable HTTP: no server-sent event stream to GET, no session to DELETE.
         throw new SvcError('METHOD_NOT_ALLOWED', `${method} is not supported; this MCP endpoint is stateless and takes POST only`, {
@@ -235,7 +250,9 @@ export function createApiFront(doors: ApiDoors): ApiFront {
         return answered;
       }
       if (surface === 'mcp') {
-        if (!callsTool(dispatch.body)) await countCall(request.clientAddress, routing.key);
+        // One point under `POST /mcp` per message that calls no tool, each message of a batch too.
+        for (const message of Array.isArray(mcpBody) ? mcpBody : [mcpBody])
+          if (!callsTool(message)) await countCall(request.clientAddress, routing.key);
         return doors.answerMcp({
           requestId,
           clientAddress: request.clientAddress,
@@ -243,6 +260,7 @@ export function createApiFront(doors: ApiDoors): ApiFront {
           url,
           headers: request.webHeaders(),
           rawBody: dispatch.rawBody ?? '{}',
+          body: mcpBody,
         });
       }
       const target = routing.rest;
@@ -272,7 +290,8 @@ export function createApiFront(doors: ApiDoors): ApiFront {
       const svc = error instanceof SvcError ? error : toSvcError(error, undefined);
       // A request refused here reached no procedure: it counts against the route it named.
       if (svc.code !== 'RATE_LIMITED') await consumeRateLimit(request.clientAddress, routing.key);
-      if (surface !== 'trpc') answered = restErrorAnswer(routing.invariants ? stampedError(svc) : svc);
+      if (surface === 'mcp') answered = doors.refuseMcp(svc);
+      else if (surface !== 'trpc') answered = restErrorAnswer(routing.invariants ? stampedError(svc) : svc);
       else if (error instanceof SvcError) answered = await answerTrpcRefusal(dispatch, request.webHeaders(), svc);
       else answered = trpcErrorAnswer(svc);
       // Refused before its body was read (path, rate limit, method): the body is discarded so

@@ -15,6 +15,8 @@ export interface ToolProcedure {
   /** `METHOD /api/path`, or null when the procedure has no REST route (the walk test refuses it). */
   endpoint: string | null;
   summary: string | null;
+  /** The procedure itself: its meta, its input and output schemas (the tool's definition). */
+  procedure: AnyProcedure;
 }
 
 export function indexToolProcedures(procedures: Record<string, AnyProcedure>): ToolProcedure[] {
@@ -28,6 +30,7 @@ export function indexToolProcedures(procedures: Record<string, AnyProcedure>): T
       procedurePath,
       endpoint: openapi ? `${openapi.method.toUpperCase()} ${REST_PREFIX}${openapi.path}` : null,
       summary: openapi?.summary ?? null,
+      procedure,
     });
   }
   return out.sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));

@@ -142,6 +142,7 @@ export function operationExamples(): Record<string, OperationExample> {
     'system-registry': q(),
     'system-resolveAsset': b({ ticker: 'NVDA' }),
     'system-agentsSchema': q(),
+    'system-mcpToolset': q(),
 
     'tools-generateCoil': b({ prompt: 'AI chips and data centers' }),
     'tools-validateCoil': b({ coil }),

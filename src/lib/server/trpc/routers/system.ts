@@ -8,6 +8,7 @@ import { overallReadiness } from '../../system/dependency-checks';
 import { deploymentCommit, x402ProviderStates } from '../../system/readiness';
 import { nowIsoField, publicProcedure, rest, router, stampedOutput } from '../init';
 import { toolOfEndpoint } from '../mcp-tools';
+import { MCP_SERVER_NAME, MCP_SERVER_VERSION, mcpToolset, TOOLSET_HASH_META_KEY } from '../mcp-toolset';
 import { readDependencies } from '../readiness-checks';
 
 const flagsSchema = z.object({
@@ -199,6 +200,58 @@ export const systemRouter = router({
             issues: [{ code: 'ADDRESS_MALFORMED', message: 'expected 0x followed by 40 hex digits', path: 'address' }],
           });
       }
+    }),
+
+  mcpToolset: publicProcedure
+    .meta({
+      family: 'system',
+      staticAnswer: true,
+      openapi: rest('GET', '/mcp/toolset', 'The MCP toolset version: the hash of the tools/list entries the MCP server serves', {
+        description: `toolsetHash is the sha256 of the RFC 8785 canonical JSON of the tools/list entries (name, title, description, inputSchema, outputSchema, annotations), the same hash the MCP server names in its serverInfo.description, its instructions and the _meta key ${TOOLSET_HASH_META_KEY} of tools/list. It changes whenever anything a client is told about a tool changes. Each tool's annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) are listed beside its name.`,
+      }),
+    })
+    .input(z.object({ nowIso: z.string().optional() }).optional())
+    .output(
+      z.object({
+        server: z.object({ name: z.string(), version: z.string() }),
+        toolsetHash: z.string().describe('64 lowercase hex digits'),
+        hashAlgorithm: z.literal('sha256-jcs'),
+        toolCount: z.number().int(),
+        tools: z.array(
+          z.object({
+            name: z.string(),
+            title: z.string(),
+            annotations: z.object({
+              readOnlyHint: z.boolean(),
+              destructiveHint: z.boolean(),
+              idempotentHint: z.boolean(),
+              openWorldHint: z.boolean(),
+            }),
+          }),
+        ),
+      }),
+    )
+    .query(() => {
+      const { tools, hash } = mcpToolset();
+      return {
+        server: { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+        toolsetHash: hash,
+        hashAlgorithm: 'sha256-jcs' as const,
+        toolCount: tools.length,
+        tools: tools.map(({ definition }) => {
+          const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = definition.annotations!;
+          return {
+            name: definition.name,
+            title: definition.title!,
+            annotations: {
+              readOnlyHint: readOnlyHint!,
+              destructiveHint: destructiveHint!,
+              idempotentHint: idempotentHint!,
+              openWorldHint: openWorldHint!,
+            },
+          };
+        }),
+      };
     }),
 
   agentsSchema: publicProcedure
