@@ -28,7 +28,10 @@ export const usdgReadingSchema = z
     z.object({ state: z.literal('live'), units: z.string(), usdg: z.string() }),
     z.object({ state: z.literal('unknown'), reasonCode: z.string(), reason: z.string() }),
   ])
-  .meta({ id: 'UsdgReading', description: 'live: read from the USDG token on chain 4663 (units: 6-decimal integer); unknown: not read, with why' });
+  .meta({
+    id: 'UsdgReading',
+    description: 'live: read from the USDG token on chain 4663 (units: 6-decimal integer); unknown: not read, with why',
+  });
 export type UsdgReading = z.infer<typeof usdgReadingSchema>;
 
 export const depositAccountSchema = z.object({
@@ -60,7 +63,12 @@ async function readUnits(reader: ChainReader, read: () => Promise<bigint>): Prom
 }
 
 /** The owner's USDG balance and allowance for the vault, read live (chain id first). Never throws for chain trouble. */
-export async function readDepositAccount(reader: ChainReader | null, vault: RailAVault, owner: Address, now: Date): Promise<DepositAccount> {
+export async function readDepositAccount(
+  reader: ChainReader | null,
+  vault: RailAVault,
+  owner: Address,
+  now: Date,
+): Promise<DepositAccount> {
   const head = { owner, vaultAddress: vault.address, usdgAddress: vault.assetAddress, checkedAt: now.toISOString() };
   const chain = await checkChain(reader);
   if (!chain.ok) return { ...head, chainIdVerified: false, balance: unknownReading(chain.reason), allowance: unknownReading(chain.reason) };
@@ -135,7 +143,12 @@ export async function verifyDepositApproval(
     if (!receipt) {
       const tx = await reader!.getTransaction(txHash);
       return tx
-        ? { ...v, found: true, txStatus: 'pending', reason: 'The approval is known but not yet in a block: wait for it before the deposit.' }
+        ? {
+            ...v,
+            found: true,
+            txStatus: 'pending',
+            reason: 'The approval is known but not yet in a block: wait for it before the deposit.',
+          }
         : { ...v, txStatus: 'not_found', reason: 'No transaction with this hash is known on chain 4663 yet.' };
     }
   } catch (error) {

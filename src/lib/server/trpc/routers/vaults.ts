@@ -371,7 +371,13 @@ export const vaultsRouter = router({
           'Reads the USDG token on chain 4663 at every call (chain id first): balanceOf(owner) and allowance(owner, vault). A read that fails is `unknown` with the reason, never 0. `checkedAt` is the server clock of the read.',
       }),
     })
-    .input(z.object({ slug: slugInput, owner: z.string().max(128).describe('The depositor (the receiver of the deposit)'), nowIso: nowIsoField }))
+    .input(
+      z.object({
+        slug: slugInput,
+        owner: z.string().max(128).describe('The depositor (the receiver of the deposit)'),
+        nowIso: nowIsoField,
+      }),
+    )
     .output(stampedOutput({ account: depositAccountSchema, ...chainBlockFields }))
     .query(async ({ ctx, input }) => {
       const vault = resolveRailAVault(input.slug);
