@@ -35,6 +35,11 @@ export interface AxeViolation {
 
 /** Runs axe-core in the page; returns the serious and critical violations. */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Runs axe-core in the page; returns every violation, whatever its impact (minor and moderate included). */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
   const violations = await page.evaluate(async () => {
     const result = await (
@@ -56,7 +61,7 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
       targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
     }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return violations;
 }
 
 /** scrollWidth against innerWidth: positive means the page scrolls sideways. */
@@ -89,14 +94,23 @@ export interface PageQuality {
   violations: AxeViolation[];
 }
 
-/** The layout and accessibility checks of the current page at both widths. */
-export async function checkAtBothWidths(page: Page, name: string, settle?: () => Promise<void>): Promise<PageQuality[]> {
+/**
+ * The layout and accessibility checks of the current page at both widths. `allImpacts`: report
+ * axe violations of every impact level, not only the serious and critical ones.
+ */
+export async function checkAtBothWidths(
+  page: Page,
+  name: string,
+  settle?: () => Promise<void>,
+  options: { allImpacts?: boolean } = {},
+): Promise<PageQuality[]> {
   const out: PageQuality[] = [];
   for (const vp of VIEWPORTS) {
     await page.setViewportSize({ width: vp.width, height: vp.height });
     await page.waitForTimeout(150);
     if (settle) await settle();
-    out.push({ viewport: vp.name, overflowPx: await horizontalOverflow(page), violations: await seriousAxeViolations(page) });
+    const violations = options.allImpacts ? await axeViolations(page) : await seriousAxeViolations(page);
+    out.push({ viewport: vp.name, overflowPx: await horizontalOverflow(page), violations });
     await screenshot(page, `${name}-${vp.width}`);
   }
   return out;
