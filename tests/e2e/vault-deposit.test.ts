@@ -69,8 +69,8 @@ async function expectCleanAtBothWidths(page: Page, name: string, errors: string[
 
 /** Opens "Sent from another device?" the way a person does, unless the page opened it already (no browser wallet). */
 async function openFollow(page: Page) {
-  if (!(await page.getByTestId('follow-other').evaluate((d) => (d as HTMLDetailsElement).open)))
-    await openFollow(page);
+  if ((await page.getByTestId('follow-other').getAttribute('open')) === null)
+    await page.getByText('Sent from another device? Follow its transaction').click();
 }
 
 const ladderState = (page: Page, step: string) =>
