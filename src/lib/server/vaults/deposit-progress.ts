@@ -29,7 +29,7 @@ export const usdgReadingSchema = z
     z.object({ state: z.literal('unknown'), reasonCode: z.string(), reason: z.string() }),
   ])
   .meta({
-    id: 'UsdgReading',
+    id: 'WalletUsdgReading',
     description: 'live: read from the USDG token on chain 4663 (units: 6-decimal integer); unknown: not read, with why',
   });
 export type UsdgReading = z.infer<typeof usdgReadingSchema>;
@@ -41,8 +41,10 @@ export const depositAccountSchema = z.object({
   /** The server's clock when the chain was read. */
   checkedAt: z.string(),
   chainIdVerified: z.boolean(),
-  balance: usdgReadingSchema.describe("the owner's USDG balance (balanceOf)"),
-  allowance: usdgReadingSchema.describe('what the vault may spend of the owner’s USDG (allowance(owner, vault))'),
+  /** The owner's USDG balance (balanceOf). */
+  balance: usdgReadingSchema,
+  /** What the vault may spend of the owner's USDG (allowance(owner, vault)). */
+  allowance: usdgReadingSchema,
 });
 export type DepositAccount = z.infer<typeof depositAccountSchema>;
 
