@@ -107,6 +107,7 @@ const CASES: PageCase[] = [
     path: () => '/docs',
     ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] .opblock-tag').first().waitFor({ timeout: 30_000 }),
   },
+  { name: 'sign-in', path: () => '/sign-in', ready: (p) => p.getByTestId('signin-page-qr-svg').waitFor() },
   { name: 'me', path: () => '/me', ready: (p) => p.getByTestId('me-signed-out').waitFor() },
   { name: 'status', path: () => '/status', ready: (p) => p.getByTestId('registry-table').waitFor() },
   { name: 'not-found', path: () => '/no-such-page', status: 404, ready: (p) => p.getByTestId('error-page').waitFor() },
