@@ -67,12 +67,6 @@ async function expectCleanAtBothWidths(page: Page, name: string, errors: string[
   expect(errors).toEqual([]);
 }
 
-/** Opens "Sent from another device?" the way a person does, unless the page opened it already (no browser wallet). */
-async function openFollow(page: Page) {
-  if ((await page.getByTestId('follow-other').getAttribute('open')) === null)
-    await page.getByText('Sent from another device? Follow its transaction').click();
-}
-
 const ladderState = (page: Page, step: string) =>
   page.getByTestId('deposit-ladder').locator(`[data-step="${step}"]`).getAttribute('data-state');
 
@@ -166,7 +160,6 @@ describe('deposit widget (Mode C)', () => {
     for (const box of await again.getByTestId('ack-texts').locator('input[type=checkbox]').all()) await box.check();
     await again.getByTestId('build').click();
     await again.getByTestId('prepared').waitFor();
-    await openFollow(again);
     await again.getByTestId('tx-hash').fill(approvalHash);
     await again.getByRole('button', { name: 'Follow', exact: true }).click();
     await expect.poll(() => again.getByTestId('approval-tx').getAttribute('data-state')).toBe('proven');
@@ -252,7 +245,6 @@ describe('deposit widget (Mode C)', () => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();
     await page.goto(`${server!.url}/vaults/${V1_VAULT.slug}/deposit`);
-    await openFollow(page);
     expect(await page.getByTestId('tx-hash').getAttribute('aria-invalid')).toBeNull();
     await page.getByTestId('tx-hash').fill(`0x${'ab'.repeat(60)}`);
     await page.getByRole('button', { name: 'Follow', exact: true }).click();
