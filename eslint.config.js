@@ -10,7 +10,18 @@ import svelteConfig from './svelte.config.js';
 
 export default defineConfig(
   {
-    ignores: ['build/', 'build-mcp/', '.svelte-kit/', 'coverage/', 'test-results/', 'data/', 'tmp/', 'static/', 'src/generated/'],
+    ignores: [
+      'build/',
+      'build-mcp/',
+      'build-cli/',
+      '.svelte-kit/',
+      'coverage/',
+      'test-results/',
+      'data/',
+      'tmp/',
+      'static/',
+      'src/generated/',
+    ],
   },
   js.configs.recommended,
   ts.configs.recommended,

@@ -4,7 +4,7 @@
 // (src/hooks.server.ts `init`), so a fresh clone needs no database command.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { clientErrorAnswer, screenRequestTarget } from './request-target.mjs';
@@ -12,7 +12,18 @@ import { clientErrorAnswer, screenRequestTarget } from './request-target.mjs';
 const ROOT = new URL('..', import.meta.url).pathname;
 const STAMP = join(ROOT, 'build', '.source-fingerprint');
 const MCP_ENTRY = join(ROOT, 'build-mcp', 'stdio.js');
-const INPUTS = ['src', 'prisma', 'static', 'svelte.config.js', 'vite.config.ts', 'vite.mcp.config.ts', 'package.json', 'package-lock.json'];
+const CLI_ENTRY = join(ROOT, 'build-cli', 'svc.mjs');
+const INPUTS = [
+  'src',
+  'prisma',
+  'static',
+  'svelte.config.js',
+  'vite.config.ts',
+  'vite.mcp.config.ts',
+  'vite.cli.config.ts',
+  'package.json',
+  'package-lock.json',
+];
 
 function* files(path) {
   if (!existsSync(path)) return;
@@ -41,22 +52,26 @@ export function sourceFingerprint() {
 export function buildIfNeeded() {
   const fingerprint = sourceFingerprint();
   const current = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
-  if (existsSync(join(ROOT, 'build', 'index.js')) && existsSync(MCP_ENTRY) && current === fingerprint) return false;
+  if (existsSync(join(ROOT, 'build', 'index.js')) && existsSync(MCP_ENTRY) && existsSync(CLI_ENTRY) && current === fingerprint)
+    return false;
   process.stderr.write('start: building the app (sources changed since the last build)\n');
   const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'prisma.mjs'), 'generate', '--if-changed'], {
     cwd: ROOT,
     stdio: ['ignore', 2, 'inherit'],
   });
   if (generated.status !== 0) process.exit(generated.status ?? 1);
-  // The app, then the stdio MCP server (vite.mcp.config.ts). Build chatter goes to stderr:
-  // `npm run mcp` builds through here, and its stdout is the protocol channel.
-  for (const args of [['build'], ['build', '--config', 'vite.mcp.config.ts']]) {
+  // The app, the stdio MCP server (vite.mcp.config.ts), then the offline CLI (vite.cli.config.ts).
+  // Build chatter goes to stderr: `npm run mcp` builds through here, and its stdout is the
+  // protocol channel.
+  for (const args of [['build'], ['build', '--config', 'vite.mcp.config.ts'], ['build', '--config', 'vite.cli.config.ts']]) {
     const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), ...args, '--logLevel', 'warn'], {
       cwd: ROOT,
       stdio: ['ignore', 2, 'inherit'],
     });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
+  // The CLI is the package's bin: `npx svc` runs the file itself.
+  chmodSync(CLI_ENTRY, 0o755);
   writeFileSync(STAMP, fingerprint);
   return true;
 }

@@ -13,6 +13,9 @@ import { apiSurfaceOf } from '$lib/server/http/front';
 import { logger } from '$lib/server/http/logger';
 import { publishNodeFront } from '$lib/server/http/node-front';
 import { initRateLimiter } from '$lib/server/http/rate-limit';
+import { readServerClock } from '$lib/server/clock';
+import { registerSigningKey } from '$lib/server/db/receipt-log-repository';
+import { serviceSigner } from '$lib/server/signing-key';
 import { apiFront } from './api-front';
 
 export const init: ServerInit = async () => {
@@ -21,6 +24,11 @@ export const init: ServerInit = async () => {
     { event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied },
     'database ready',
   );
+  // The signing key is loaded (or made, on first start) and published before the first request,
+  // so a key that cannot be read stops the start instead of failing answers.
+  const signer = serviceSigner(config());
+  await registerSigningKey(signer, readServerClock());
+  logger.info({ event: 'signing_key', keyId: signer.keyId }, 'receipt signing key ready');
   await initRateLimiter();
   publishNodeFront(apiFront);
 };

@@ -7,6 +7,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { config } from '$lib/server/config';
 import { applyMigrations } from '$lib/server/db/migrate';
 import { logger } from '$lib/server/http/logger';
+import { readServerClock } from '$lib/server/clock';
+import { registerSigningKey } from '$lib/server/db/receipt-log-repository';
+import { serviceSigner } from '$lib/server/signing-key';
 import { connectGuarded, createMcpServer } from './server';
 
 const report = await applyMigrations(config().databaseUrl, { connectTimeoutMs: config().databaseTimeouts.connectMs });
@@ -14,6 +17,8 @@ logger.info(
   { event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied },
   'database ready',
 );
+
+await registerSigningKey(serviceSigner(config()), readServerClock());
 
 const server = createMcpServer({ transport: 'stdio' });
 const transport = new StdioServerTransport();

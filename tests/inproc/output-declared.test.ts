@@ -204,6 +204,9 @@ const WALK: Record<string, Call[]> = {
     },
   ],
   'tools.passport': [(c) => c.tools.passport({ agentId: 'mock' } as never)],
+  'receiptLog.keys': [(c) => c.receiptLog.keys()],
+  'receiptLog.head': [(c) => c.receiptLog.head()],
+  'receiptLog.consistency': [(c) => c.receiptLog.consistency({ first: 0 } as never)],
   'strategist.generate': [
     () => callerFor({ env: { STRATEGIST_PROVIDER: 'mock' } }).strategist.generate({ prompt: 'AI chips', nowIso: NOW_ISO } as never),
   ],
@@ -269,6 +272,7 @@ const NOT_WALKED: Record<string, string> = {
   'stocks.submit': 'sends to the partner agent API: needs the fake partner (tests/api/stocks-lane.test.ts)',
   'stocks.partnerJob': 'polls the partner agent API: needs the fake partner (tests/api/stocks-lane.test.ts)',
   'stocks.reconcile': 'reads chain 4663 for a proof: needs the local chain (tests/api/stocks-reconcile.test.ts)',
+  'receiptLog.inclusion': 'answers for a receipt stored and logged through the real server (tests/api/receipt-log.test.ts)',
   'tools.provenance': 'answers for a Coil stored through the typed client flow (tests/api/coil-stored.test.ts)',
   'tools.storedCoil': 'answers for a Coil stored through the typed client flow (tests/api/coil-stored.test.ts)',
   'vaults.depositPartnerbotIntent': 'reads the ack pins on chain 4663: needs the local chain (tests/api/vault-deposit.test.ts)',

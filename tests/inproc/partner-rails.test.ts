@@ -362,12 +362,14 @@ describe('POST /api/receipts/verify', () => {
     const { receipt, plan } = (await server.call('vaultRail.providerRewards', { feeAmountUnits: '5', nowIso: NOW_ISO })).json;
     expect(await verify({ ...receipt, kind: 'nonsense', anchoring: 'onchain', liveOrderSent: true }, plan)).toMatchObject({
       ok: false,
-      mismatches: ['kind', 'receiptId', 'anchoring', 'liveOrderSent'],
+      mismatches: ['kind', 'receiptId', 'anchoring', 'liveOrderSent', 'signature'],
     });
+    // Every field is under the service's signature: a changed byte also breaks it.
     expect(await verify({ ...receipt, generatedAt: '2026-01-02T00:00:00.000Z' }, plan)).toMatchObject({
       ok: false,
-      mismatches: ['receiptId'],
+      mismatches: ['receiptId', 'signature'],
     });
+    expect((await verify(receipt, plan)).signature.status).toBe('valid');
     expect((await verify(receipt)).mismatches).toEqual(['subjectHash', 'receiptId']);
   });
 });

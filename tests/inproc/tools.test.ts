@@ -270,7 +270,15 @@ describe('POST /api/tools/receipt and /api/coil/verify', () => {
       coil,
       receipt: { ...receipt, weightsChecksum: '0'.repeat(64), fuseChecksum: '1'.repeat(64) },
     });
-    expect(tampered.json.verification).toMatchObject({ ok: false, mismatches: ['weightsChecksum', 'fuseChecksum'] });
+    // Every field is under the service's signature: changed bytes also break it.
+    expect(tampered.json.verification).toMatchObject({
+      ok: false,
+      mismatches: ['weightsChecksum', 'fuseChecksum', 'signature'],
+      signature: { status: 'invalid' },
+    });
+    // The receipt as issued is signed by the key the service publishes.
+    const asIssued = await server.call('tools.verifyCoil', { coil, receipt });
+    expect(asIssued.json.verification).toMatchObject({ ok: true, signature: { status: 'valid', keyId: receipt.signature.keyId } });
     const edited = rawCoil({ name: 'renamed' });
     const mismatch = await server.call('tools.verifyCoil', { coil: edited, receipt });
     expect(mismatch.json.verification.mismatches).toEqual(['manifestHash', 'receiptId', 'coilId']);

@@ -11,7 +11,8 @@ export default function setup(): void {
   if (
     process.env.SVC_TEST_SKIP_BUILD === '1' &&
     existsSync(join(ROOT, 'build', 'index.js')) &&
-    existsSync(join(ROOT, 'build-mcp', 'stdio.js'))
+    existsSync(join(ROOT, 'build-mcp', 'stdio.js')) &&
+    existsSync(join(ROOT, 'build-cli', 'svc.mjs'))
   )
     return;
   const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--build-only'], {

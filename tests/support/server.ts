@@ -13,7 +13,14 @@ import pg from 'pg';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
-const SECRET_ENV = ['PARTNER_API_KEY', 'FACILITATOR_API_KEY', 'BROKER_CHAIN_RPC_URL', 'DATABASE_URL', 'REDIS_URL'] as const;
+const SECRET_ENV = [
+  'PARTNER_API_KEY',
+  'FACILITATOR_API_KEY',
+  'BROKER_CHAIN_RPC_URL',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SVC_SIGNING_KEY',
+] as const;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

@@ -45,6 +45,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     databaseUrl: opt(env.DATABASE_URL) ?? 'file:./data/svc.db',
     /**
+     * The service's Ed25519 signing key for receipts and log heads (src/lib/server/signing-key.ts):
+     * a PKCS#8 PEM given by value (secret) or by file. Unset: a key made on first start and kept
+     * beside the SQLite file (or in ./data on PostgreSQL).
+     */
+    signingKey: opt(env.SVC_SIGNING_KEY),
+    signingKeyFile: opt(env.SVC_SIGNING_KEY_FILE),
+    /**
      * Bounds of every PostgreSQL pool (Prisma's and the tool calls' own): the wait for a
      * connection, and the time one statement may run before the server cancels it. A database
      * that does not answer within them is the caller's 503 DATABASE_UNAVAILABLE.
@@ -135,6 +142,7 @@ export function secretValues(cfg: ServiceConfig = config()): readonly string[] {
     const all = [
       cfg.partner.apiKey,
       cfg.facilitator.apiKey,
+      cfg.signingKey,
       cfg.brokerChainRpcUrl,
       cfg.databaseUrl,
       process.env.DATABASE_URL,

@@ -9,6 +9,7 @@ import { postgresPoolConfig, type DatabaseTimeouts } from './postgres-pool';
 import {
   COIL_COLUMNS,
   coilValues,
+  logLeavesOf,
   quoted,
   RECEIPT_COLUMNS,
   receiptValues,
@@ -59,6 +60,28 @@ export function insertStatement(pairs: CoilWithReceiptRows[]): { text: string; v
   return { text, values };
 }
 
+/**
+ * The receipt log's advisory lock: instances that append at once take it in turn, so the next
+ * index each reads is the one after the other's last (a statement's snapshot is taken after
+ * the lock is held, under READ COMMITTED).
+ */
+const RECEIPT_LOG_LOCK = 0x5ec_1096;
+
+/** Appends a batch's new leaves after the log's last index; a content already logged is skipped. */
+export function logAppendStatement(pairs: CoilWithReceiptRows[]): { text: string; values: unknown[] } | undefined {
+  const leaves = logLeavesOf(pairs);
+  if (leaves.length === 0) return undefined;
+  const rows = leaves.map((_, i) => `($${i * 4 + 1}::int, $${i * 4 + 2}::text, $${i * 4 + 3}::text, $${i * 4 + 4}::timestamp(3))`);
+  return {
+    text:
+      'INSERT INTO "ReceiptLogEntry" ("index", "leafHash", "receiptId", "appendedAt") ' +
+      'SELECT (SELECT COALESCE(MAX("index"), -1) FROM "ReceiptLogEntry") + ROW_NUMBER() OVER (ORDER BY v.ord), v.leaf, v.rid, v.at ' +
+      `FROM (VALUES ${rows.join(', ')}) AS v(ord, leaf, rid, at) ` +
+      'WHERE NOT EXISTS (SELECT 1 FROM "ReceiptLogEntry" e WHERE e."leafHash" = v.leaf)',
+    values: leaves.flatMap((l, i) => [i, l.leafHash, l.receiptId, postgresTimestamp(l.appendedAt)]),
+  };
+}
+
 export function openPostgresCoilRows(url: string, timeouts: DatabaseTimeouts): CoilRowStore {
   const pool = new pg.Pool({ ...postgresPoolConfig(url, timeouts), max: POOL_SIZE });
   // An idle connection the server drops is replaced on the next query; the error itself
@@ -66,7 +89,26 @@ export function openPostgresCoilRows(url: string, timeouts: DatabaseTimeouts): C
   pool.on('error', () => undefined);
   return {
     async insert(pairs) {
-      await pool.query(insertStatement(pairs));
+      // One transaction: the rows and their log leaves commit together, or neither does.
+      const client = await pool.connect();
+      let failure: unknown;
+      try {
+        await client.query('BEGIN');
+        await client.query(insertStatement(pairs));
+        const append = logAppendStatement(pairs);
+        if (append) {
+          await client.query('SELECT pg_advisory_xact_lock($1)', [RECEIPT_LOG_LOCK]);
+          await client.query(append);
+        }
+        await client.query('COMMIT');
+      } catch (error) {
+        failure = error;
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        // A connection whose transaction failed midway is not handed out again.
+        client.release(failure instanceof Error ? failure : undefined);
+      }
     },
     async lineage(manifestHash) {
       const [receipts, coils] = await Promise.all([

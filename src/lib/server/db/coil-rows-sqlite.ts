@@ -14,7 +14,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqlitePath } from './client';
-import { COIL_COLUMNS, coilValues, quoted, RECEIPT_COLUMNS, receiptValues, type CoilRowStore, type LineageRows } from './coil-rows';
+import {
+  COIL_COLUMNS,
+  coilValues,
+  logLeavesOf,
+  quoted,
+  RECEIPT_COLUMNS,
+  receiptValues,
+  type CoilRowStore,
+  type LineageRows,
+} from './coil-rows';
 
 /** How Prisma's SQLite adapter writes a DateTime (its default `iso8601` format). */
 export function sqliteTimestamp(date: Date): string {
@@ -64,11 +73,20 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
   const coilsOf = db.prepare<[string], LineageRows['coils'][number]>(
     'SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
   );
+  // The next log index is read and written in the same statement, inside the write
+  // transaction: SQLite lets one writer in at a time (across processes too), so two
+  // instances on one file never take the same index.
+  const appendToLog = db.prepare(
+    'INSERT INTO "ReceiptLogEntry" ("index", "leafHash", "receiptId", "appendedAt") ' +
+      'SELECT COALESCE((SELECT MAX("index") FROM "ReceiptLogEntry"), -1) + 1, ?, ?, ? ' +
+      'WHERE NOT EXISTS (SELECT 1 FROM "ReceiptLogEntry" WHERE "leafHash" = ?)',
+  );
   const insertAll = db.transaction((pairs: Parameters<CoilRowStore['insert']>[0]) => {
     for (const { coil, receipt } of pairs) {
       insertCoil.run(coilValues(coil, sqliteTimestamp));
       insertReceipt.run(receiptValues(receipt, sqliteTimestamp));
     }
+    for (const leaf of logLeavesOf(pairs)) appendToLog.run(leaf.leafHash, leaf.receiptId, sqliteTimestamp(leaf.appendedAt), leaf.leafHash);
   });
 
   return {

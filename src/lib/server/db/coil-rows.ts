@@ -2,6 +2,8 @@
  * The Coil and receipt rows as the tables hold them (prisma/schema.prisma), for the two
  * driver stores of db/coil-row-store.ts.
  */
+import { leafHashOf } from '../receipts/merkle';
+
 export interface CoilRow {
   id: string;
   slug: string;
@@ -111,6 +113,20 @@ export function receiptValues(row: ReceiptRow, timestamp: (date: Date) => string
     timestamp(row.createdAt),
     timestamp(row.storedAt),
   ];
+}
+
+/**
+ * The receipt log's new leaves of a batch (receipts/log.ts): one per distinct receipt content,
+ * in the batch's order. A receipt stored under two owners is one row each but one leaf: the
+ * leaf is the receipt's canonical JSON, which is what `receiptJson` holds.
+ */
+export function logLeavesOf(pairs: readonly CoilWithReceiptRows[]): { leafHash: string; receiptId: string; appendedAt: Date }[] {
+  const leaves = new Map<string, { leafHash: string; receiptId: string; appendedAt: Date }>();
+  for (const { receipt } of pairs) {
+    const leafHash = leafHashOf(receipt.receiptJson);
+    if (!leaves.has(leafHash)) leaves.set(leafHash, { leafHash, receiptId: receipt.receiptId, appendedAt: receipt.storedAt });
+  }
+  return [...leaves.values()];
 }
 
 export const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');

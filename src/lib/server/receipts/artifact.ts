@@ -16,7 +16,8 @@
 import { isCredentialFieldName } from '../guards/credential-guard';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
 import { canonicalJson, hashCanonical, sha256Hex } from '../canonical';
-import { fieldChecks, stampedVersionsCurrent } from './field-checks';
+import { compareSignature, fieldChecks, stampedVersionsCurrent } from './field-checks';
+import { checkSignature, type PublishedKey, type SignatureCheck } from './signature';
 
 export const ARTIFACT_RECEIPT_VERSION = 'svc-artifact-receipt-1.0.0';
 export const ARTIFACT_RECEIPT_ID_PREFIX = 'arcpt_';
@@ -126,6 +127,7 @@ export interface ArtifactVerification {
   checked: string[];
   recomputed: { subjectHash: string | null; receiptId: string | null };
   stampedVersionsCurrent: boolean;
+  signature: SignatureCheck;
 }
 
 /**
@@ -133,7 +135,11 @@ export interface ArtifactVerification {
  * untrusted input: any field may be missing or wrong. Without a `subject`, a self-contained
  * receipt is checked against its own `binding`; any other receipt cannot be recomputed.
  */
-export function verifyArtifactReceipt(receipt: Record<string, unknown>, subject?: unknown): ArtifactVerification {
+export function verifyArtifactReceipt(
+  receipt: Record<string, unknown>,
+  subject?: unknown,
+  keys?: readonly PublishedKey[],
+): ArtifactVerification {
   const kind = receipt.kind;
   const knownKind = typeof kind === 'string' && (ARTIFACT_RECEIPT_KINDS as readonly string[]).includes(kind);
   const embedded = knownKind && SELF_CONTAINED_KINDS.has(kind as ArtifactReceiptKind);
@@ -151,9 +157,12 @@ export function verifyArtifactReceipt(receipt: Record<string, unknown>, subject?
     compare('binding', subjectHashOf(subject), receipt.binding === undefined ? null : subjectHashOf(receipt.binding));
   compare('anchoring', 'paper', receipt.anchoring);
   compare('liveOrderSent', false, receipt.liveOrderSent);
+  const signature = checkSignature(receipt, keys);
+  compareSignature(compare, signature);
   return {
     ...outcome(),
     recomputed: { subjectHash, receiptId },
     stampedVersionsCurrent: stampedVersionsCurrent(receipt),
+    signature,
   };
 }

@@ -19,6 +19,15 @@ export function fieldChecks() {
   };
 }
 
+/**
+ * The signature as one more compared field (not compared when no key set was given): `valid` and `absent` pass (an unsigned receipt is
+ * judged on its hashes; the status says it is unsigned), anything else is the mismatch `signature`.
+ */
+export function compareSignature(compare: (name: string, expected: unknown, actual: unknown) => void, check: { status: string }): void {
+  if (check.status === 'unchecked') return;
+  compare('signature', true, check.status === 'valid' || check.status === 'absent');
+}
+
 /** Whether the registry and oracle-policy versions stamped in a receipt are the ones in force. */
 export function stampedVersionsCurrent(receipt: Record<string, unknown>): boolean {
   return receipt.registryVersion === REGISTRY_VERSION && receipt.oraclePolicyVersion === ORACLE_POLICY_VERSION;

@@ -12,7 +12,8 @@ import { identityContent, type Coil } from '../coil/manifest';
 import { validateCoil, type ValidationStatus } from '../coil/validate';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
 import { hashCanonical, sha256Hex, canonicalJson } from '../canonical';
-import { fieldChecks, stampedVersionsCurrent } from './field-checks';
+import { compareSignature, fieldChecks, stampedVersionsCurrent } from './field-checks';
+import { checkSignature, type PublishedKey, type SignatureCheck } from './signature';
 
 export const RECEIPT_VERSION = 'svc-coil-receipt-1.0.0';
 export const COMPILER_VERSION = 'svc-coil-compiler-1.0.0';
@@ -99,13 +100,18 @@ export interface Verification {
   };
   /** Whether the registry and oracle-policy versions stamped in the receipt are the ones in force. */
   stampedVersionsCurrent: boolean;
+  /** The service's signature checked against the key set (receipts/signature.ts). */
+  signature: SignatureCheck;
 }
 
 /**
- * Recomputes every load-bearing value of a receipt from the Coil and names each mismatch.
- * The receipt is untrusted input: any field may be missing or of the wrong type.
+ * Recomputes every load-bearing value of a receipt from the Coil and names each mismatch, and
+ * checks its signature against `keys`. The receipt is untrusted input: any field may be missing
+ * or of the wrong type. A signature that does not verify (another key, a changed byte, a
+ * malformed block) is the mismatch `signature`; a receipt without one is reported as such
+ * (`signature.status: "absent"`) and judged on its hashes alone.
  */
-export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>): Verification {
+export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>, keys?: readonly PublishedKey[]): Verification {
   const manifestHash = manifestHashOf(coil);
   const weightsChecksum = weightsChecksumOf(coil);
   const coilId = coilIdOf(manifestHash);
@@ -128,10 +134,13 @@ export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>): Ver
   if (needsFuses) compare('fuseChecksum', fuseChecksum, receipt.fuseChecksum);
   compare('anchoring', 'paper', receipt.anchoring);
   if (receipt.liveOrderSent !== undefined) compare('liveOrderSent', false, receipt.liveOrderSent);
+  const signature = checkSignature(receipt, keys);
+  compareSignature(compare, signature);
 
   return {
     ...outcome(),
     recomputed: { manifestHash, weightsChecksum, coilId, validationStatus, receiptId, fuseChecksum },
     stampedVersionsCurrent: stampedVersionsCurrent(receipt),
+    signature,
   };
 }

@@ -22,6 +22,8 @@ import { requireWellFormedInput } from '../guards/input-text';
 import { logger, logInternalError } from '../http/logger';
 import { countCall } from '../http/rate-limit';
 import { asTrpcError, toSvcError } from './error-map';
+import { signReceiptsIn } from '../receipts/signature';
+import { serviceSigner } from '../signing-key';
 import { rateKeyOf } from './route-table';
 import type { McpToolName } from '../registry/agents';
 
@@ -161,7 +163,9 @@ function answerTimeOf(raw: unknown, ctx: RequestContext): AnswerTime {
  * 5. answer finishing: the execution-claim guard and the secret scrub of
  *    guards/finish-answer.ts on the result object (or the error), before anything serialises
  *    it. The output schema has already stamped the invariants on an answer (the output parser
- *    runs inside); an error of a tool or autonomy procedure is stamped here (`errorOfCall`).
+ *    runs inside); an error of a tool or autonomy procedure is stamped here (`errorOfCall`);
+ * 6. the signature: every Coil and artifact receipt in the answer is signed with the
+ *    service's key (receipts/signature.ts `signReceiptsIn`), the one place receipts are signed.
  *
  * One middleware rather than four: tRPC copies its options and the context at every layer;
  * a call of `system.health` through the server-side caller took 48 µs with four and takes
@@ -229,7 +233,7 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, path, getRawInput, ne
     const { answer, report } = finishAnswer(result.data, { ...options, guardClaims });
     if (report.secretScrubbed)
       logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
-    return { ...result, data: answer };
+    return { ...result, data: signReceiptsIn(answer, serviceSigner(ctx.config)) };
   } catch (error) {
     if (!(error instanceof OutputGuardBlocked)) throw error;
     logger.error({ event: 'output_guard', ...where, blockedPath: error.blockedPath }, 'execution claim blocked');

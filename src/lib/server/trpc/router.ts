@@ -9,6 +9,7 @@ import { autonomyRouter } from './routers/autonomy';
 import { authRouter } from './routers/auth';
 import { meRouter } from './routers/me';
 import { partnerbotRouter } from './routers/partnerbot';
+import { receiptLogRouter } from './routers/receipt-log';
 import { stocksRouter } from './routers/stocks';
 import { strategistRouter } from './routers/strategist';
 import { systemRouter } from './routers/system';
@@ -21,6 +22,7 @@ import { x402Router } from './routers/x402';
 export const appRouter = router({
   system: systemRouter,
   tools: toolsRouter,
+  receiptLog: receiptLogRouter,
   strategist: strategistRouter,
   stocks: stocksRouter,
   vaults: vaultsRouter,

@@ -8,6 +8,7 @@ import { coilSchema, EXECUTION_MODES, COIL_MODES, memoSchema } from '../../coil/
 import { FUSE_KINDS } from '../../coil/fuse-catalogue';
 import { HEALTH_COMPONENTS } from '../../coil/health';
 import { RECEIPT_KINDS } from '../../receipts/receipt';
+import { signatureBlockOut, signatureCheckOut } from './receipt-shapes';
 
 export const issueOut = z.object({
   severity: z.enum(['error', 'warning']),
@@ -50,8 +51,9 @@ export const receiptOut = z
     compilerVersion: z.string(),
     generatedAt: z.string(),
     liveOrderSent: z.literal(false),
+    signature: signatureBlockOut.optional().describe('added by the service to every receipt it issues; covers every other field'),
   })
-  .describe('A deterministic content-addressed fingerprint; not onchain anchoring');
+  .describe('A deterministic content-addressed fingerprint, signed by the service; not onchain anchoring');
 
 export const providerMetaOut = z.object({
   provider: z.enum(['mock', 'partner']),
@@ -170,6 +172,7 @@ export const verificationOut = z.object({
     fuseChecksum: z.string().nullable(),
   }),
   stampedVersionsCurrent: z.boolean(),
+  signature: signatureCheckOut,
 });
 
 export const provenanceOut = z.object({

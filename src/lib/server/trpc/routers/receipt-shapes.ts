@@ -2,6 +2,31 @@
 import { z } from 'zod';
 import { ARTIFACT_RECEIPT_KINDS } from '../../receipts/artifact';
 
+/** The service's signature on a receipt or a log head (receipts/signature.ts, docs/trust-model.md). */
+export const signatureBlockOut = z
+  .object({
+    alg: z.literal('Ed25519'),
+    keyId: z.string().describe('first 32 hex of sha256 of the raw public key; GET /api/receipts/keys lists it'),
+    value: z.string().describe('base64url Ed25519 signature over the RFC 8785 canonical JSON of the document without its signature member'),
+  })
+  .meta({ id: 'SignatureBlock', description: "The service's signature: proves who issued the document, never that an order was placed" });
+
+/** What the check of a signature found (receipts/signature.ts `checkSignature`). */
+export const signatureCheckOut = z
+  .object({
+    status: z
+      .enum(['valid', 'invalid', 'unknown_key', 'absent', 'malformed', 'unchecked'])
+      .describe(
+        'valid; invalid (a byte or the value differs); unknown_key (not a key of this service); absent; malformed; unchecked (no key set)',
+      ),
+    keyId: z.string().nullable(),
+    key: z
+      .object({ validFrom: z.string(), validUntil: z.string().nullable() })
+      .nullable()
+      .describe("the key's published period, when the key is known"),
+  })
+  .meta({ id: 'SignatureCheck' });
+
 const receiptFields = {
   receiptVersion: z.string(),
   receiptId: z.string().describe('arcpt_ + 32 hex of sha256(JCS({ generatedAt, kind, subjectHash }))'),
@@ -13,6 +38,7 @@ const receiptFields = {
   oraclePolicyVersion: z.string(),
   anchoring: z.literal('paper'),
   liveOrderSent: z.literal(false),
+  signature: signatureBlockOut.optional().describe('added by the service to every receipt it issues; covers every other field'),
 };
 
 export const artifactReceiptOut = z
@@ -47,6 +73,7 @@ export const artifactVerificationOut = z.object({
   checked: z.array(z.string()),
   recomputed: z.object({ subjectHash: z.string().nullable(), receiptId: z.string().nullable() }),
   stampedVersionsCurrent: z.boolean(),
+  signature: signatureCheckOut,
 });
 
 /** A receipt as a caller sends it back: any field may be missing or wrong. */

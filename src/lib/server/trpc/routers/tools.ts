@@ -53,6 +53,7 @@ import {
   withForkParent,
 } from './coil-shared';
 import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
+import { publishedKeysOf } from '../service-keys';
 
 /**
  * Tools answer `COIL_SHAPE` for a broken Coil, `RECEIPT_SHAPE` for a broken receipt, and
@@ -337,7 +338,7 @@ export const toolsRouter = router({
         'POST',
         '/coil/verify',
         'Verify a receipt against a Coil',
-        'Recomputes manifestHash, weightsChecksum, receiptId, coilId, parentManifestHash, validationStatus, fuseChecksum (risk_fuse receipts) and checks anchoring and liveOrderSent; ok is true only when nothing mismatches, and every mismatch is named.',
+        "Recomputes manifestHash, weightsChecksum, receiptId, coilId, parentManifestHash, validationStatus, fuseChecksum (risk_fuse receipts), checks anchoring and liveOrderSent, and checks the service's signature against its published keys (GET /api/receipts/keys): a signature that does not verify is the mismatch `signature`; an unsigned receipt is judged on its hashes and says signature.status absent. ok is true only when nothing mismatches, and every mismatch is named. To check without trusting this service, use the offline CLI (docs/trust-model.md).",
       ),
     )
     .input(
@@ -360,7 +361,12 @@ export const toolsRouter = router({
         forkOf: 'coil.forkOf',
         parentManifestHash: asSent === input.coil ? 'coil.parentManifestHash' : 'receipt.parentManifestHash',
       });
-      return { tool: 'verify-coil' as const, generatedAt: ctx.answerTime.toISOString(), verification: verifyReceipt(coil, input.receipt) };
+      const { keys } = await publishedKeysOf(ctx);
+      return {
+        tool: 'verify-coil' as const,
+        generatedAt: ctx.answerTime.toISOString(),
+        verification: verifyReceipt(coil, input.receipt, keys),
+      };
     }),
 
   oraclePolicy: publicProcedure
@@ -419,7 +425,7 @@ export const toolsRouter = router({
         'POST',
         '/receipts/verify',
         'Verify an artifact receipt (arcpt_) against its artifact',
-        'For the receipts of the autonomy path, the audits, the fee claim, the reward plan, the oracle policy and the prepared commands. Recomputes subjectHash = sha256(RFC 8785 JCS of the artifact without fields named like credentials) and receiptId = arcpt_ + 32 hex of sha256(JCS({ generatedAt, kind, subjectHash })), and checks anchoring and liveOrderSent; ok is true only when nothing mismatches, and every mismatch is named. `subject` is the artifact the receipt came with (e.g. the `report` of a post-run audit, the `claim` of a fee claim); an autonomy_path receipt carries its own binding and needs none. Coil receipts (hrcpt_) are verified by POST /api/coil/verify.',
+        'For the receipts of the autonomy path, the audits, the fee claim, the reward plan, the oracle policy and the prepared commands. Recomputes subjectHash = sha256(RFC 8785 JCS of the artifact without fields named like credentials) and receiptId = arcpt_ + 32 hex of sha256(JCS({ generatedAt, kind, subjectHash })), and checks anchoring, liveOrderSent and the signature of the service (the mismatch `signature` when it does not verify against GET /api/receipts/keys); ok is true only when nothing mismatches, and every mismatch is named. `subject` is the artifact the receipt came with (e.g. the `report` of a post-run audit, the `claim` of a fee claim); an autonomy_path receipt carries its own binding and needs none. Coil receipts (hrcpt_) are verified by POST /api/coil/verify.',
       ),
     )
     .input(
@@ -430,10 +436,10 @@ export const toolsRouter = router({
       }),
     )
     .output(toolFields('verify-artifact-receipt', { verification: artifactVerificationOut }))
-    .mutation(({ ctx, input }) => ({
+    .mutation(async ({ ctx, input }) => ({
       tool: 'verify-artifact-receipt' as const,
       generatedAt: ctx.answerTime.toISOString(),
-      verification: verifyArtifactReceipt(input.receipt, input.subject),
+      verification: verifyArtifactReceipt(input.receipt, input.subject, (await publishedKeysOf(ctx)).keys),
     })),
 
   provenance: publicProcedure

@@ -1,0 +1,77 @@
+/**
+ * The receipt log and the published signing keys over the database (models `ReceiptLogEntry`
+ * and `SigningKey`, receipts/log.ts, receipts/signature.ts). Leaves are appended by the tool
+ * calls' own row store in the receipt's transaction (db/coil-rows-sqlite.ts,
+ * db/coil-rows-postgres.ts); this module only reads them. Keys are registered once and never
+ * deleted, so a receipt signed with a retired key still verifies.
+ */
+import type { ServerTime } from '../clock';
+import { publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
+import { getDb } from './client';
+import { isUniqueViolation } from './unique-violation';
+
+/** The number of entries in the log now. */
+export function receiptLogSize(): Promise<number> {
+  return getDb().receiptLogEntry.count();
+}
+
+/** The leaf hashes of the first `treeSize` entries, in log order. */
+export async function receiptLogLeaves(treeSize: number): Promise<string[]> {
+  const rows = await getDb().receiptLogEntry.findMany({
+    where: { index: { lt: treeSize } },
+    orderBy: { index: 'asc' },
+    select: { leafHash: true },
+  });
+  return rows.map((r) => r.leafHash);
+}
+
+/** The first log entry of a receipt id, or null when the receipt was never logged. */
+export function receiptLogEntryOf(receiptId: string): Promise<{ index: number; leafHash: string } | null> {
+  return getDb().receiptLogEntry.findFirst({ where: { receiptId }, orderBy: { index: 'asc' }, select: { index: true, leafHash: true } });
+}
+
+let registered: Promise<void> | undefined;
+let registeredKeyId: string | undefined;
+
+/**
+ * Publishes the signer's public key, once per process: its `validFrom` is this server's clock
+ * at the first registration anywhere. A key registered for the first time closes the period of
+ * every key still open (rotation: docs/trust-model.md#rotation).
+ */
+export function registerSigningKey(signer: Signer, at: ServerTime): Promise<void> {
+  if (registered && registeredKeyId === signer.keyId) return registered;
+  registeredKeyId = signer.keyId;
+  registered = (async () => {
+    const db = getDb();
+    if (await db.signingKey.findUnique({ where: { keyId: signer.keyId } })) return;
+    const key = publishedKey(signer.publicKey, at.toISOString(), null);
+    try {
+      await db.$transaction([
+        db.signingKey.updateMany({ where: { validUntil: null }, data: { validUntil: at } }),
+        db.signingKey.create({ data: { keyId: key.kid, algorithm: 'Ed25519', publicKey: key.x, validFrom: at } }),
+      ]);
+    } catch (error) {
+      // Another instance with the same key registered it first.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  })().catch((error: unknown) => {
+    registered = undefined;
+    throw error;
+  });
+  return registered;
+}
+
+/** Every key the service has signed with, oldest first. */
+export async function publishedSigningKeys(): Promise<PublishedKey[]> {
+  const rows = await getDb().signingKey.findMany({ orderBy: [{ validFrom: 'asc' }, { keyId: 'asc' }] });
+  return rows.map((r) => ({
+    kid: r.keyId,
+    kty: 'OKP' as const,
+    crv: 'Ed25519' as const,
+    x: r.publicKey,
+    alg: 'EdDSA' as const,
+    use: 'sig' as const,
+    validFrom: r.validFrom.toISOString(),
+    validUntil: r.validUntil ? r.validUntil.toISOString() : null,
+  }));
+}
