@@ -14,6 +14,7 @@ export default defineConfig(
       'build/',
       'build-mcp/',
       'build-cli/',
+      'dist/',
       '.svelte-kit/',
       'coverage/',
       'test-results/',

@@ -3,7 +3,8 @@
  * GET and POST route of the OpenAPI document (`GET /api/openapi.json`) through the real server,
  * over REST and, for the routes that are procedures, over the typed client's endpoint (/trpc),
  * and at every MCP tool over `POST /mcp`.
- * It fails on any 500 (other than OUTPUT_GUARD), any answer that is not JSON (errors in one of
+ * It fails on any 500 (other than OUTPUT_GUARD), any REST status the OpenAPI document does not
+ * declare for the route (issue 24), any answer that is not JSON (errors in one of
  * the documented envelopes; the share card's image is the one non-JSON success), any
  * credential marker that comes back or reaches a log, and any error message that quotes a
  * string of the request. Generators: tests/support/fuzz.ts.
@@ -18,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIAL_MARKER, STRING_MARKER, fuzzRequest, fuzzRoutes, mcpRoutes, type FuzzRequest, type FuzzRoute } from '../support/fuzz';
+import { OpenApiContract, operationsOf, type Operation } from '../support/openapi-contract';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 
 const PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 12);
@@ -28,6 +30,8 @@ const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 16);
 
 let server: TestServer;
 let doc: any;
+let contract: OpenApiContract;
+let operations: Operation[];
 let routes: FuzzRoute[];
 
 beforeAll(async () => {
@@ -45,6 +49,8 @@ beforeAll(async () => {
     },
   });
   doc = (await server.get('/api/openapi.json')).json;
+  contract = new OpenApiContract(doc);
+  operations = operationsOf(doc);
   const listed = await fetch(`${server.url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -97,23 +103,55 @@ async function send(req: FuzzRequest) {
   }
   const text = await res.text();
   server.assertNoSecrets(text + [...res.headers.values()].join('\n'), `${req.method} ${req.path}`);
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, headers: res.headers };
+}
+
+/** The operation a sent REST path reaches: static routes before routes with parameters, one trailing slash ignored. */
+function operationAt(method: string, path: string): Operation | undefined {
+  const bare = path.split('?')[0]!.replace(/^\/api/, '');
+  const trimmed = bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
+  const candidates = operations.filter((o) => o.method === method.toLowerCase());
+  const matches = (o: Operation) =>
+    new RegExp(`^${o.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`).test(trimmed);
+  return candidates.find((o) => !o.template.includes('{') && matches(o)) ?? candidates.find(matches);
 }
 
 /** Answers seen, by status and code: printed with FUZZ_REPORT=1 to see how deep the requests get. */
 const seen = new Map<string, number>();
 
-function check(req: FuzzRequest, res: { status: number; contentType: string; text: string }): void {
+function check(req: FuzzRequest, res: { status: number; contentType: string; text: string; headers: Headers }): void {
   const where = `${req.method} ${req.path.slice(0, 200)} [${req.route}] (${res.status}): ${res.text.slice(0, 300)}`;
   const key = `${req.surface} ${res.status} ${/"(?:code|svcCode)":"(\w+)"/.exec(res.text)?.[1] ?? ''}`.trim();
   seen.set(key, (seen.get(key) ?? 0) + 1);
   const outputGuard = res.status === 500 && /"(?:code|svcCode)":"OUTPUT_GUARD"/.test(res.text);
   if (!outputGuard) expect(res.status, where).not.toBe(500);
   expect(res.status, where).toBeLessThan(504);
-  // The share card's image is the one answer that is not JSON, and only when it is served.
+  // The share card's images (SVG and PNG) are the answers that are not JSON, and only when served.
   if (res.status === 200 && req.route === 'GET /share-card/{receiptId}.svg' && req.surface === 'rest') {
     expect(res.contentType, where).toContain('image/svg+xml');
     return;
+  }
+  if (res.status === 200 && req.route === 'GET /share-card/{receiptId}.png' && req.surface === 'rest') {
+    expect(res.contentType, where).toBe('image/png');
+    return;
+  }
+  // Every REST answer's status is one the OpenAPI document declares for the route (a path that
+  // matches no route at all is the front's 404 NOT_FOUND, which belongs to no operation).
+  // Its body and headers match that response's schema (tests/support/openapi-contract.ts).
+  if (req.surface === 'rest') {
+    // The route that answered is the one the sent path matches (a broken parameter can reach
+    // another route: `/api/vaults/` is the vault list, not `/vaults/{slug}`).
+    const operation = operationAt(req.method, req.path);
+    const noRoute = res.status === 404 && /"code":"NOT_FOUND"/.test(res.text);
+    if (operation && !noRoute) {
+      let json: unknown;
+      try {
+        json = JSON.parse(res.text);
+      } catch {
+        json = undefined;
+      }
+      expect(contract.problems(operation, { ...res, json }), where).toEqual([]);
+    }
   }
   expect(res.contentType, where).toContain('application/json');
   let body: any;
@@ -154,7 +192,8 @@ describe('generated requests at every GET and POST route of the OpenAPI document
     expect(posts.length).toBeGreaterThanOrEqual(31);
     expect(gets.length).toBeGreaterThanOrEqual(25);
     for (const r of posts) expect(r.body, r.template).toBeDefined();
-    expect(gets.filter((r) => r.query.length > 0)).toHaveLength(gets.length - 1);
+    // Every GET takes a query string but the share card's two images (SVG and PNG).
+    expect(gets.filter((r) => r.query.length > 0)).toHaveLength(gets.length - 2);
     expect(gets.some((r) => r.params.length > 0)).toBe(true);
     expect(routes.filter((r) => r.mcpTool)).toHaveLength(34);
   });

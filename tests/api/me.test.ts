@@ -85,7 +85,7 @@ describe('GET /api/me/*: sessions required', () => {
     }
   });
 
-  it('is marked with the walletSession (svc_session cookie) scheme in the OpenAPI document; auth routes are open', async () => {
+  it('is marked with the walletSession (svc_session cookie) scheme in the OpenAPI document; auth routes are open (session and logout read the cookie when it is there)', async () => {
     const doc = (await server.get('/api/openapi.json')).json;
     expect(doc.components.securitySchemes.walletSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'svc_session' });
     for (const path of ['/me/coils', '/me/coils/{slug}', '/me/receipts']) {
@@ -94,10 +94,14 @@ describe('GET /api/me/*: sessions required', () => {
     for (const [path, method] of [
       ['/auth/nonce', 'get'],
       ['/auth/verify', 'post'],
+    ] as const) {
+      expect(doc.paths[path][method].security).toEqual([]);
+    }
+    for (const [path, method] of [
       ['/auth/session', 'get'],
       ['/auth/logout', 'post'],
     ] as const) {
-      expect(doc.paths[path][method].security ?? []).toEqual([]);
+      expect(doc.paths[path][method].security).toEqual([{}, { walletSession: [] }]);
     }
     const limit = doc.paths['/me/coils'].get.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });

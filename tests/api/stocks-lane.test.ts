@@ -122,6 +122,17 @@ describe('POST /api/stocks/prepare-partner-command', () => {
         partnerApiUrlConfigured: true,
         urlNote: expect.stringContaining('PARTNER_API_URL'),
       },
+      // Who runs the trade, and how to hand it over on this deployment (the lane is on here).
+      handOver: {
+        runsTheTrade: 'partner',
+        whoRunsTheTrade: expect.stringContaining('The partner (the external trading agent, @partnerbot) places and settles the trade'),
+        throughThisService: true,
+        steps: [
+          expect.stringContaining('Hand the plan over from this service'),
+          expect.stringContaining('Post the social command to @partnerbot'),
+          `Or send the agent API request to ${partner.url}/agent/prompt with your own partner API key in the X-API-Key header.`,
+        ],
+      },
       chainId: 4663,
       canonical: { targetSymbol: 'NVDA', targetTokenAddress: NVDA, usdgAddress: USDG.address },
     });

@@ -38,9 +38,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openCoil(): Promise<Page> {
+/** The Coil page opened at one of its sections (its anchor: the section's id or a panel's). */
+async function openCoil(anchor: string): Promise<Page> {
   const page = await context!.newPage();
-  await page.goto(`${server!.url}/coils/${manifestHash}`);
+  await page.goto(`${server!.url}/coils/${manifestHash}#${anchor}`);
   await page.getByTestId('coil-result').waitFor();
   return page;
 }
@@ -48,7 +49,7 @@ async function openCoil(): Promise<Page> {
 describe('Coil hub', () => {
   it('validates and audits the Coil, with issues by severity and fuses set / required / missing', async (ctx) => {
     if (skipReason) return ctx.skip();
-    const page = await openCoil();
+    const page = await openCoil('check');
     expect(await page.getByTestId('coil-slug').textContent()).toBe(generated.coil.slug);
     await page.getByTestId('validate-button').click();
     await expect.poll(() => page.getByTestId('validation-status').textContent()).toBe('valid');
@@ -64,7 +65,7 @@ describe('Coil hub', () => {
 
   it('drift-checks entered weights: a chart with the threshold, unknown readings, and previews that need confirmation', async (ctx) => {
     if (skipReason) return ctx.skip();
-    const page = await openCoil();
+    const page = await openCoil('check');
     const [first, second] = generated.coil.assets;
     // Exactly on target: no breach, no proposal.
     await page.getByTestId(`drift-input-${first!.ticker}`).fill(String(first!.weightBps / 100));
@@ -94,7 +95,7 @@ describe('Coil hub', () => {
 
   it('compiles a capsule, and an agentic capsule only with its acknowledgment written out', async (ctx) => {
     if (skipReason) return ctx.skip();
-    const page = await openCoil();
+    const page = await openCoil('capsule');
     await page.getByTestId('capsule-mode').selectOption('preview_only');
     await page.getByTestId('capsule-button').click();
     await expect.poll(() => page.getByTestId('capsule-result').textContent()).toContain('Previews only');
@@ -112,7 +113,7 @@ describe('Coil hub', () => {
 
   it('shows the receipt with copy buttons, and verifies pasted and uploaded receipts naming every mismatch', async (ctx) => {
     if (skipReason) return ctx.skip();
-    const page = await openCoil();
+    const page = await openCoil('records');
     const receipt = page.getByTestId('receipt-result');
     expect(await page.getByTestId('receipt-id').textContent()).toBe(generated.receipt.receiptId);
     expect(await page.getByTestId('manifest-hash').textContent()).toBe(manifestHash);
@@ -147,7 +148,7 @@ describe('Coil hub', () => {
 
   it('makes a share card with a preview, a download and a link', async (ctx) => {
     if (skipReason) return ctx.skip();
-    const page = await openCoil();
+    const page = await openCoil('share');
     await page.getByTestId('share-button').click();
     const image = page.getByTestId('share-image');
     await image.waitFor();
@@ -157,13 +158,15 @@ describe('Coil hub', () => {
     expect(await page.getByTestId('share-download').getAttribute('download')).toBe(`${generated.coil.slug}.svg`);
     const svg = await fetch(href!.startsWith('http') ? href! : `${server!.url}${href}`);
     expect(svg.headers.get('content-type')).toContain('image/svg+xml');
-    expect(await page.getByTestId('share-url').textContent()).toMatch(/\.svg$/);
+    // The link to share is the card's page (with its preview tags), not the bare image.
+    expect(await page.getByTestId('share-url').textContent()).toMatch(/\/coils\/[0-9a-f]{64}\/share\/hrcpt_[0-9a-f]{32}$/);
+    expect(await page.getByTestId('share-download-png').getAttribute('href')).toMatch(/\.png$/);
     await page.close();
   });
 
   it("forks with weights validated as you type, and shows the fork's lineage back to its parent", async (ctx) => {
     if (skipReason) return ctx.skip();
-    const page = await openCoil();
+    const page = await openCoil('share');
     const [first, second] = generated.coil.assets;
     const firstInput = page.getByTestId(`fork-weight-${first!.ticker}`);
     await firstInput.fill(String(first!.weightBps / 100 - 1));

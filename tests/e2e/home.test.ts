@@ -164,32 +164,21 @@ describe('API documentation', () => {
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(`${server!.url}/docs`);
     const viewer = page.locator('[data-testid="api-viewer"][data-state="ready"]');
-    await viewer.waitFor({ timeout: 30_000 });
-    const tags = await viewer.locator('.opblock-tag').allTextContents();
-    for (const family of ['tools', 'stocks', 'vaults', 'x402', 'auth', 'me'])
-      expect(tags.some((t) => t.trim().startsWith(family))).toBe(true);
+    await viewer.locator('section.family').first().waitFor({ timeout: 30_000 });
+    const tags = await viewer.locator('section.family h2').allTextContents();
+    for (const family of ['tools', 'stocks', 'vaults', 'x402', 'auth', 'me']) expect(tags.map((t) => t.trim())).toContain(family);
 
     // Open GET /health, try it, and read the answer of this server.
-    await viewer
-      .locator('.opblock-tag', { hasText: /^health/ })
-      .first()
-      .click();
-    const op = viewer.locator('.opblock-get').filter({ hasText: '/health' }).first();
-    await op.locator('.opblock-summary').click();
+    const op = viewer.locator('details.op[data-method="GET"][data-path="/health"]');
+    await op.locator('summary').click();
     await op.getByRole('button', { name: 'Try it out' }).click();
-    await op.getByRole('button', { name: 'Execute' }).click();
-    const body = op.locator('.responses-wrapper .live-responses-table .response-col_description pre').first();
-    await expect.poll(() => body.textContent(), { timeout: 15_000 }).toContain('planning_only');
-    expect(await op.locator('.live-responses-table tbody .response-col_status').first().textContent()).toContain('200');
+    await expect.poll(() => op.getByTestId('answer-body').textContent(), { timeout: 15_000 }).toContain('planning_only');
+    expect(await op.getByTestId('answer-status').textContent()).toBe('200');
 
-    // A POST route shows its request body schema.
-    await viewer
-      .locator('.opblock-tag', { hasText: /^tools/ })
-      .first()
-      .click();
-    const generate = viewer.locator('.opblock-post').filter({ hasText: '/tools/generate-coil' }).first();
-    await generate.locator('.opblock-summary').click();
-    await expect.poll(() => generate.textContent()).toContain('prompt');
+    // A POST route shows its request body, prefilled with the document's example.
+    const generate = viewer.locator('details.op[data-method="POST"][data-path="/tools/generate-coil"]');
+    await generate.locator('summary').click();
+    expect(JSON.parse(await generate.getByLabel(/Request body/).inputValue())).toMatchObject({ prompt: expect.any(String) });
 
     // Everything the viewer needed came from this server.
     const origin = new URL(server!.url).origin;

@@ -74,6 +74,7 @@ const CASES: PageCase[] = [
     path: () => `/coils/${manifestHash}`,
     ready: async (p) => {
       await p.getByTestId('coil-result').waitFor();
+      await p.getByTestId('tab-check').click();
       await p.getByTestId('validate-button').click();
       await p.getByTestId('validate-result').waitFor();
       await p.getByTestId('risk-audit-button').click();
@@ -82,8 +83,10 @@ const CASES: PageCase[] = [
       await inputs.first().fill('60');
       await p.getByTestId('drift-button').click();
       await p.getByTestId('drift-result').waitFor();
+      await p.getByTestId('tab-capsule-tab').click();
       await p.getByTestId('capsule-button').click();
       await p.locator('[data-testid="capsule-result"], [data-testid="capsule-error"]').first().waitFor();
+      await p.getByTestId('tab-share-tab').click();
       await p.getByTestId('share-button').click();
       await p.getByTestId('share-result').waitFor();
     },
@@ -105,10 +108,11 @@ const CASES: PageCase[] = [
   {
     name: 'docs',
     path: () => '/docs',
-    ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] .opblock-tag').first().waitFor({ timeout: 30_000 }),
+    ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] section.family').first().waitFor({ timeout: 30_000 }),
   },
   { name: 'sign-in', path: () => '/sign-in', ready: (p) => p.getByTestId('signin-page-qr-svg').waitFor() },
   { name: 'me', path: () => '/me', ready: (p) => p.getByTestId('me-signed-out').waitFor() },
+  { name: 'glossary', path: () => '/glossary', ready: (p) => p.getByTestId('glossary').waitFor() },
   { name: 'status', path: () => '/status', ready: (p) => p.getByTestId('registry-table').waitFor() },
   { name: 'not-found', path: () => '/no-such-page', status: 404, ready: (p) => p.getByTestId('error-page').waitFor() },
 ];

@@ -9,6 +9,7 @@ import { parseUnits, type Address } from 'viem';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchBrowser } from '../support/browser';
+import { checkAtBothWidths } from '../support/page-checks';
 import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
 import { startFakePartner, type FakePartner } from '../support/fake-partner';
 import { secretMarker, startServer, type TestServer } from '../support/server';
@@ -82,6 +83,20 @@ describe('stock-token plan', () => {
     expect(await page.getByTestId('command-agent').textContent()).toContain('X-API-Key: <your partner API key>');
     await page.getByTestId('stock-prepared').getByTestId('copy-button').nth(1).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('@partnerbot buy $25 of NVDA on broker');
+    // The pack says who runs the trade and how to hand it over here (this deployment can, and names its partner address).
+    const handOver = (await page.getByTestId('command-handover').textContent())!;
+    expect(handOver).toContain('The partner (the external trading agent, @partnerbot) places and settles the trade');
+    expect(handOver).toContain('Hand the plan over from this service');
+    expect(handOver).toContain(`${partner!.url}/agent/prompt`);
+    expect(await page.locator('body').textContent()).not.toContain('{partner_api_url}');
+    for (const r of await checkAtBothWidths(page, 'stocks-prepared', undefined, { allImpacts: true })) {
+      expect({ viewport: r.viewport, overflowPx: Math.max(0, r.overflowPx), violations: r.violations }).toEqual({
+        viewport: r.viewport,
+        overflowPx: 0,
+        violations: [],
+      });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // Prepared only: the first step is reached, the trade is not.
     await page.getByTestId('reconcile-button').click();

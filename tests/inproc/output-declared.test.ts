@@ -17,6 +17,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { undeclaredPaths } from '../support/undeclared';
+import { makeCoil } from '../support/coils';
 import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 
 const undeclared = new Map<string, string[]>();
@@ -130,6 +131,17 @@ const WALK: Record<string, Call[]> = {
   'stocks.partnerStatus': [(c) => c.stocks.partnerStatus()],
   'stocks.prepare': [(c) => c.stocks.prepare({ intent: intent(), nowIso: NOW_ISO } as never)],
   'stocks.generateCommand': [(c) => c.stocks.generateCommand({ intent: intent(), nowIso: NOW_ISO } as never)],
+  'stocks.planBasket': [
+    (c) =>
+      c.stocks.planBasket({
+        coil: makeCoil(),
+        totalAmountUsdg: '900',
+        maxSlippageBps: 100,
+        userAcknowledgedTokenizedExposureNotDirectStockOwnership: true,
+        userAcknowledgedPartnerExecutesTrade: true,
+        nowIso: NOW_ISO,
+      } as never),
+  ],
   'vaults.list': [(c) => c.vaults.list()],
   'vaults.schema': [(c) => c.vaults.schema()],
   'vaults.assetRegistry': [(c) => c.vaults.assetRegistry()],
@@ -262,6 +274,7 @@ const WALK: Record<string, Call[]> = {
   'auth.logout': [(c) => c.auth.logout()],
   'me.coils': [() => callerFor({ session: SESSION }).me.coils()],
   'me.receipts': [() => callerFor({ session: SESSION }).me.receipts()],
+  'me.claimableCoils': [() => callerFor({ session: SESSION }).me.claimableCoils()],
 };
 
 const SESSION = { address: RECEIVER, chainId: 4663, expiresAt: new Date(Date.now() + 3_600_000) };
@@ -283,6 +296,9 @@ const NOT_WALKED: Record<string, string> = {
   'vaults.withdrawIntent': 'prepared only while the deposit gate reads open, which needs chain readings (tests/api/vault-deposit.test.ts)',
   'auth.verify': 'needs a signed SIWE message and its nonce cookie round trip (tests/api/auth.test.ts)',
   'me.coil': 'answers for a Coil the session stored (tests/api/me.test.ts)',
+  'me.claimCoils': "claims with the browser's claim-ticket cookie set by the web app's door (tests/api/coil-claims.test.ts)",
+  'tools.storedShareCard':
+    'answers for a share card stored through the HTTP flow (tests/api/coil-claims.test.ts, tests/e2e/coil-journeys.test.ts)',
 };
 
 async function settle(call: Promise<unknown>): Promise<{ ok: boolean; error?: unknown }> {

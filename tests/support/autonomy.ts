@@ -1,22 +1,11 @@
 /** Autonomy-path test data: a Coil with every mandatory autonomy fuse, and a complete acknowledgment. */
 import type { CoilInput } from '../../src/lib/server/coil/manifest';
 import { LIVE_AUTONOMY_ACK_FIELDS } from '../../src/lib/server/autonomy/modes';
+import { EXAMPLE_AUTONOMY_FUSES } from '../../src/lib/server/trpc/openapi-examples';
 import { ADDR, rawCoil } from './coils';
 
-/** Every mandatory autonomy fuse declared (with the Coil's implied ones). */
-export const AUTONOMY_FUSES: NonNullable<CoilInput['fuses']> = [
-  { kind: 'singleAssetCap', limit: 4000 },
-  { kind: 'maxTotalNotional', limit: 500 },
-  { kind: 'maxSingleOrderNotional', limit: 250 },
-  { kind: 'maxSlippage', limit: 50 },
-  { kind: 'maxDailyTurnover', limit: 2000 },
-  { kind: 'humanConfirmation', limit: 100 },
-  { kind: 'noOptions' },
-  { kind: 'noMargin' },
-  { kind: 'marketHoursOnly' },
-  { kind: 'stopIfOracleUnhealthy' },
-  { kind: 'stopIfReceiptMismatch' },
-];
+/** Every mandatory autonomy fuse declared (with the Coil's implied ones): the document's example set. */
+export const AUTONOMY_FUSES: NonNullable<CoilInput['fuses']> = EXAMPLE_AUTONOMY_FUSES;
 
 /** A brokerage-mcp-plan Coil that may go as far as live_candidate, with every mandatory fuse. */
 export function autonomyCoil(overrides: Partial<CoilInput> = {}): CoilInput {

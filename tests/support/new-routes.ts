@@ -5,6 +5,7 @@
  */
 import { findAssetByTicker } from '../../src/lib/server/registry';
 import type { ReportedRebalance } from '../../src/lib/server/vaults/rebalance-audit';
+import { EXAMPLE_REBALANCE_REPORT } from '../../src/lib/server/trpc/openapi-examples';
 import { autonomyCoil } from './autonomy';
 import { intent } from './stock-intents';
 
@@ -22,25 +23,7 @@ export const VAULT_MANIFEST_INPUT = {
   ],
 };
 
-export const REBALANCE_REPORT: ReportedRebalance = {
-  reportedAt: '2025-12-20T15:00:00Z',
-  previousRebalanceAt: '2025-12-01T15:00:00Z',
-  navUsdg: '10000',
-  preWeights: [
-    { tokenAddress: a('NVDA'), weightBps: 3600 },
-    { tokenAddress: a('SPY'), weightBps: 2400 },
-    { tokenAddress: a('USDG'), weightBps: 4000 },
-  ],
-  postWeights: [
-    { tokenAddress: a('NVDA'), weightBps: 3000 },
-    { tokenAddress: a('SPY'), weightBps: 3000 },
-    { tokenAddress: a('USDG'), weightBps: 4000 },
-  ],
-  trades: [
-    { tokenAddress: a('NVDA'), side: 'sell', notionalUsdg: '600', slippageBps: 20 },
-    { tokenAddress: a('SPY'), side: 'buy', notionalUsdg: '600', slippageBps: 20 },
-  ],
-};
+export const REBALANCE_REPORT: ReportedRebalance = EXAMPLE_REBALANCE_REPORT;
 
 export const FEE_CLAIM = {
   partnerReference: 'inv-2025-11',

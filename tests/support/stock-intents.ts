@@ -5,23 +5,14 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { findAssetByTicker } from '../../src/lib/server/registry';
+import { exampleStockIntent } from '../../src/lib/server/trpc/openapi-examples';
 
 export const NVDA = findAssetByTicker('NVDA')!.address;
 export const AAPL = findAssetByTicker('AAPL')!.address;
 
 export function intent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const base: Record<string, unknown> = {
-    mode: 'personal_partner_trade',
-    side: 'buy',
-    targetSymbol: 'NVDA',
-    targetTokenAddress: NVDA,
-    inputAsset: 'USDG',
-    inputAmount: '25',
-    maxSlippageBps: 100,
-    maxNotionalUsd: 100,
-    userAcknowledgedTokenizedExposureNotDirectStockOwnership: true,
-    userAcknowledgedPartnerExecutesTrade: true,
-  };
+  // The document's example intent (NVDA for 25 USDG), the same one the API viewer sends.
+  const base = exampleStockIntent();
   const merged = { ...base, ...overrides };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   return merged;

@@ -94,7 +94,8 @@ describe('canonical JSON and its hash (one rule for every caller)', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+    // 3000 property runs take about 3 s alone; a full `npm test` on a busy 2-core machine needs more than the 5 s default.
+  }, 30_000);
 
   it('refuses a value with no JSON form instead of hashing nothing', () => {
     expect(() => hashCanonical(undefined)).toThrow();

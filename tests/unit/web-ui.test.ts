@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { bpsToPercentText, percentToBps } from '../../src/lib/components/coil/percent';
 import { stockTimeline } from '../../src/lib/components/stocks/timeline';
-import { forPeople } from '../../src/lib/ui/errors';
+import { TRPCClientError } from '@trpc/client';
+import { explainError, forPeople, NETWORK_FAILED, readError } from '../../src/lib/ui/errors';
+import { GLOSSARY } from '../../src/lib/ui/glossary';
 import { countdown, usdgDecimal, usdgFromUnits } from '../../src/lib/ui/format';
 import { coiledByLabel, strategistLabel } from '../../src/lib/ui/strategist-words';
 
@@ -32,6 +34,36 @@ describe('messages for people', () => {
     expect(strategistLabel({ provider: 'mock', usedFallback: false })).toBe('Local strategist');
     expect(strategistLabel({ provider: 'partner', usedFallback: false })).toBe("Partner's agent");
     expect(coiledByLabel([])).toMatch(/person/);
+  });
+});
+
+describe('what happened and what to do', () => {
+  it('reads a request that never reached the service as a network failure, with a retry and no "Failed to fetch"', () => {
+    const failed = readError(TRPCClientError.from(new TypeError('Failed to fetch')));
+    expect(failed).toMatchObject({ code: NETWORK_FAILED, message: 'No answer came back from the service.' });
+    expect(explainError(failed)).toEqual({
+      headline: 'The service could not be reached.',
+      advice: 'Check your connection, then try again. Nothing was sent or signed.',
+      retryable: true,
+    });
+  });
+
+  it('offers a retry for a busy or failing service, never for a refusal that needs a change', () => {
+    expect(explainError({ code: 'RATE_LIMITED', message: '', issues: [], status: 429 }).retryable).toBe(true);
+    expect(explainError({ code: 'DATABASE_UNAVAILABLE', message: '', issues: [], status: 503 }).retryable).toBe(true);
+    const refusal = explainError({ code: 'STOCK_INTENT_INVALID', message: '', issues: [{ code: 'X', message: 'y' }], status: 422 });
+    expect(refusal).toMatchObject({ headline: 'This needs a change before it can go through.', retryable: false });
+    expect(explainError({ code: 'SESSION_REQUIRED', message: '', issues: [], status: 401 }).headline).toBe('Sign in first.');
+  });
+});
+
+describe('the glossary', () => {
+  it('has one entry per id, each a sentence, covering the words the pages explain', () => {
+    const ids = GLOSSARY.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const e of GLOSSARY) expect(e.short).toMatch(/\.$/);
+    for (const word of ['Coil', 'Canonical', 'Calldata', 'Capsule', 'Fuses', 'Rail A', 'Mode A, B, C', 'broker_chain', 'Partner'])
+      expect(GLOSSARY.map((e) => e.word)).toContain(word);
   });
 });
 

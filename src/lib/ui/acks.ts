@@ -13,3 +13,11 @@ export const VAULT_ACK_WORDS: Record<'risk' | 'jurisdiction', { title: string; t
     text: "I have read where the vault's addresses, prices and terms come from (its published sources), and I confirm that I am allowed to use this vault where I live.",
   },
 };
+
+/** The two acknowledgments of a stock intent, written out: ticking a box means this. */
+export const STOCK_ACK_WORDS = {
+  exposure:
+    'I understand that a tokenized stock or ETF gives me economic exposure to it on chain 4663, not direct ownership of the share, and that its price can differ from the exchange price.',
+  partner:
+    "I understand that the partner's agent carries out this trade, not this service; this page only prepares the command and never places an order.",
+} as const;

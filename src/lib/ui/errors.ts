@@ -15,6 +15,52 @@ export interface ShownError {
   code: string;
   message: string;
   issues: ShownIssue[];
+  /** The HTTP status when the service answered; absent when it was never reached. */
+  status?: number;
+}
+
+/** A request that never reached the service (offline, the server down, a dropped connection). */
+export const NETWORK_FAILED = 'NETWORK_FAILED';
+
+/**
+ * What happened and what to do, in a person's words: the headline an alert leads with (the
+ * service's code stays as secondary detail), and whether trying again can help.
+ */
+export function explainError(error: ShownError): { headline: string; advice: string; retryable: boolean } {
+  if (error.code === NETWORK_FAILED)
+    return {
+      headline: 'The service could not be reached.',
+      advice: 'Check your connection, then try again. Nothing was sent or signed.',
+      retryable: true,
+    };
+  if (error.code === 'RATE_LIMITED')
+    return {
+      headline: 'Too many requests for a moment.',
+      advice: 'Wait a few seconds, then try again. Nothing was sent or signed.',
+      retryable: true,
+    };
+  if (error.code === 'WALLET_REQUEST_DECLINED')
+    return { headline: 'Declined in your wallet.', advice: 'Nothing was signed or sent.', retryable: true };
+  if (error.status !== undefined && error.status >= 500)
+    return {
+      headline: 'The service could not answer just now.',
+      advice: 'Try again in a moment; if it keeps failing, the status page says which part is down. Nothing was sent or signed.',
+      retryable: true,
+    };
+  if (error.status === 404) return { headline: 'Not found.', advice: 'Check what you entered; nothing was changed.', retryable: false };
+  if (error.status === 401)
+    return { headline: 'Sign in first.', advice: 'Sign in with your wallet at the top of the page, then try again.', retryable: false };
+  if (error.status === 409)
+    return {
+      headline: 'This no longer matches.',
+      advice: 'Something changed since it was prepared: prepare it again, then retry.',
+      retryable: false,
+    };
+  return {
+    headline: 'This needs a change before it can go through.',
+    advice: error.issues.length ? 'Each point below says what to change; nothing was sent or signed.' : 'Nothing was sent or signed.',
+    retryable: false,
+  };
 }
 
 /**
@@ -87,8 +133,18 @@ function readRawError(error: unknown): ShownError {
   if (isUserRejection(error)) return { code: 'WALLET_REQUEST_DECLINED', message: 'You declined the request in your wallet.', issues: [] };
   if (error instanceof TRPCClientError) {
     const data = (error.data ?? {}) as { svcCode?: string; issues?: ShownIssue[]; httpStatus?: number };
-    return { code: data.svcCode ?? 'REQUEST_FAILED', message: error.message, issues: Array.isArray(data.issues) ? data.issues : [] };
+    // No answer at all: fetch itself failed (tRPC wraps its TypeError), so the service was never reached.
+    if (error.data === undefined && (error.cause instanceof TypeError || /fetch|network/i.test(error.message)))
+      return { code: NETWORK_FAILED, message: 'No answer came back from the service.', issues: [] };
+    return {
+      code: data.svcCode ?? 'REQUEST_FAILED',
+      message: error.message,
+      issues: Array.isArray(data.issues) ? data.issues : [],
+      status: data.httpStatus,
+    };
   }
+  if (error instanceof TypeError && /fetch|network/i.test(error.message))
+    return { code: NETWORK_FAILED, message: 'No answer came back from the service.', issues: [] };
   const coded = error as { code?: unknown; message?: unknown } | null;
   if (coded && typeof coded.code === 'string' && typeof coded.message === 'string')
     return { code: coded.code, message: coded.message, issues: [] };

@@ -9,9 +9,11 @@ export class PanelRequest<T> {
   result = $state<T | null>(null);
   error = $state<ShownError | null>(null);
   busy = $state(false);
+  private last: { ask: () => Promise<T>; options: { clearResult?: boolean } } | undefined;
 
   /** `clearResult`: drop the previous answer when asking again (else it stays until the new one arrives). */
   async run(ask: () => Promise<T>, options: { clearResult?: boolean } = {}): Promise<void> {
+    this.last = { ask, options };
     this.busy = true;
     this.error = null;
     if (options.clearResult) this.result = null;
@@ -23,4 +25,7 @@ export class PanelRequest<T> {
       this.busy = false;
     }
   }
+
+  /** Asks the last question again (the "Try again" of a failed request). */
+  retry = (): Promise<void> => (this.last ? this.run(this.last.ask, this.last.options) : Promise.resolve());
 }

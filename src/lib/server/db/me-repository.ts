@@ -69,13 +69,46 @@ function toOwnedReceipt(row: ReceiptRow): OwnedReceipt {
 
 const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
+/**
+ * One row per Coil (manifest hash): a Coil is stored once per (owner, coiling agent), so the
+ * strategist's save and a later receipt of the same Coil (agent none) are two rows; the list
+ * shows the newest. A row is kept when no newer row of this owner has its manifest hash, which
+ * holds page after page, so a cursor never brings an older save of a Coil already listed.
+ */
 export async function listOwnedCoils(owner: string, page: { cursor?: PageCursor; limit: number }): Promise<Page<OwnedCoil>> {
+  const kept: CoilRow[] = [];
+  let cursor = page.cursor;
+  for (;;) {
+    const rows = await getDb().coil.findMany({
+      where: { ownerAddress: owner, ...afterCursor(cursor) },
+      orderBy: NEWEST_FIRST,
+      take: page.limit + 1,
+    });
+    if (rows.length === 0) break;
+    const newest = await newestRowIds(owner, [...new Set(rows.map((r) => r.manifestHash))]);
+    for (const row of rows) if (newest.has(row.id) && kept.length <= page.limit) kept.push(row);
+    if (kept.length > page.limit || rows.length <= page.limit) break;
+    const last = rows.at(-1)!;
+    cursor = { createdAt: last.createdAt, id: last.id };
+  }
+  return toPage(kept, page.limit, toOwnedCoil);
+}
+
+/** The id of the newest row of each of these manifest hashes among the owner's rows. */
+async function newestRowIds(owner: string, manifestHashes: string[]): Promise<Set<string>> {
   const rows = await getDb().coil.findMany({
-    where: { ownerAddress: owner, ...afterCursor(page.cursor) },
+    where: { ownerAddress: owner, manifestHash: { in: manifestHashes } },
     orderBy: NEWEST_FIRST,
-    take: page.limit + 1,
+    select: { id: true, manifestHash: true },
   });
-  return toPage(rows, page.limit, toOwnedCoil);
+  const seen = new Set<string>();
+  const ids = new Set<string>();
+  for (const row of rows) {
+    if (seen.has(row.manifestHash)) continue;
+    seen.add(row.manifestHash);
+    ids.add(row.id);
+  }
+  return ids;
 }
 
 /** The newest save of `slug` by `owner`, or null (also when another wallet owns that slug). */

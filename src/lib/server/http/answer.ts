@@ -11,7 +11,8 @@ export interface ApiAnswer {
   status: number;
   /** Lowercase names. `set-cookie` is the only list. */
   headers: AnswerHeaders;
-  body: string;
+  /** Text, or bytes for the one binary answer (the share card as a PNG image). */
+  body: string | Uint8Array;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -5,11 +5,10 @@
  * the log names. Both are listed in the OpenAPI document (trpc/extra-openapi.ts).
  */
 import { renderShareCardSvg } from '../coil/share-card';
-import { coilSchema } from '../coil/manifest';
 import { config, secretValues } from '../config';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
-import { shareCardOrRefusal, storedCoilsOf } from '../trpc/routers/coil-shared';
+import { storedShareCard } from '../trpc/routers/coil-shared';
 import { contextOfRequest, restErrorAnswer, type DispatchRequest } from '../trpc/http';
 import { stampedError } from '../trpc/init';
 import { logger } from './logger';
@@ -59,20 +58,38 @@ const receiptNotFound = () =>
  * anyone else until the wallet issues its share card.
  */
 async function shareCardSvgAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
+  return shareCardImageAnswer(params, request, 'svg');
+}
+
+/**
+ * The same card as a PNG (1200x630), for the places that show no SVG: Open Graph and Twitter
+ * card previews. Rendered from the very SVG above by resvg (@resvg/resvg-js), so the two never
+ * differ; the system's fonts draw the text.
+ */
+async function shareCardPngAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
+  return shareCardImageAnswer(params, request, 'png');
+}
+
+async function shareCardImageAnswer(params: Record<string, string>, request: DispatchRequest, format: 'svg' | 'png'): Promise<ApiAnswer> {
   const receiptId = params.receiptId!;
   if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
   const ctx = contextOfRequest(request);
-  const rows = await storedCoilsOf(ctx);
   // What a session may read, a shared cache must not keep for others.
   const cacheControl = (await ctx.getSession()) ? 'private, max-age=86400' : 'public, max-age=86400, immutable';
-  const receipt = await rows.receipt(receiptId);
-  if (!receipt) return receiptNotFound();
-  const coil = coilSchema.safeParse(await rows.coil(receipt.manifestHash));
-  if (!coil.success) return receiptNotFound();
   try {
-    // An image escapes the JSON answer finishing, so the card's texts are scanned here, by the
-    // same refusal as POST /api/tools/share-card (422 SHARE_CARD_REJECTED, naming the field).
-    const card = shareCardOrRefusal({ coil: coil.data, receipt, serviceOrigin: config().origin });
+    // An image escapes the JSON answer finishing, so the card's texts are scanned on the way
+    // (storedShareCard refuses as POST /api/tools/share-card does: 422 SHARE_CARD_REJECTED).
+    const stored = await storedShareCard(ctx, receiptId);
+    if (!stored) return receiptNotFound();
+    const card = stored.card;
+    const svg = renderShareCardSvg(card);
+    if (format === 'png') {
+      return {
+        status: 200,
+        headers: { 'content-type': 'image/png', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff' },
+        body: await renderPng(svg),
+      };
+    }
     return {
       status: 200,
       headers: {
@@ -81,13 +98,19 @@ async function shareCardSvgAnswer(params: Record<string, string>, request: Dispa
         'x-content-type-options': 'nosniff',
         'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
       },
-      body: renderShareCardSvg(card),
+      body: svg,
     };
   } catch (error) {
     const svc = findSvcError(error);
     if (svc) return restErrorAnswer(stampedError(svc));
     throw error;
   }
+}
+
+/** resvg is a native module: loaded on the first PNG, so nothing else pays for it. */
+async function renderPng(svg: string): Promise<Uint8Array> {
+  const { Resvg } = await import('@resvg/resvg-js');
+  return new Resvg(svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
 }
 
 const EXTRA_ROUTES: readonly ExtraRoute[] = [
@@ -98,6 +121,13 @@ const EXTRA_ROUTES: readonly ExtraRoute[] = [
     invariants: true,
     pattern: /^\/api\/share-card\/(?<receiptId>[^/]+)\.svg\/?$/,
     answer: shareCardSvgAnswer,
+  },
+  {
+    method: 'GET',
+    routeId: '/api/share-card/[receiptId].png',
+    invariants: true,
+    pattern: /^\/api\/share-card\/(?<receiptId>[^/]+)\.png\/?$/,
+    answer: shareCardPngAnswer,
   },
 ];
 

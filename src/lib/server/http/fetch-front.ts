@@ -31,5 +31,5 @@ export async function answerApiFetch(front: ApiFront, request: Request, clientAd
     if (Array.isArray(value)) for (const line of value) headers.append(name, line);
     else headers.set(name, value);
   }
-  return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers });
+  return new Response(request.method === 'HEAD' ? null : (answer.body as BodyInit), { status: answer.status, headers });
 }

@@ -42,6 +42,7 @@ import {
 } from '../trpc/http';
 import type { ApiAnswer } from './answer';
 import { discardBody, readJsonObjectBody, type BodySource } from './body';
+import { isPaymentPath, paymentCorsHeaders, paymentPreflightAnswer } from './cors';
 import { RequestCookieJar } from './cookie-jar';
 import { extraRouteAtPath, resolveExtraRoute, type ExtraRoute } from './extra-routes';
 import { logger, logInternalError } from './logger';
@@ -254,9 +255,18 @@ export function createApiFront(doors: ApiDoors): ApiFront {
       throw new SvcError(code, code === 'NOT_FOUND' ? 'No such route' : 'Method not allowed on this route');
     }
 
+    // A browser's preflight of a payment route (http/cors.ts); counted like any request that
+    // reaches no procedure. Every other OPTIONS is refused below (405).
+    const paymentRoute = surface === 'rest' && !request.refusedTarget && isPaymentPath(url.pathname);
+    const preflight = paymentRoute && method === 'OPTIONS' && request.headers.get('access-control-request-method') !== null;
+
     let answered: ApiAnswer;
     try {
-      answered = await guardThenDispatch();
+      if (preflight) {
+        await consumeRateLimit(request.clientAddress, routing.key);
+        await discardBody(request.body);
+        answered = paymentPreflightAnswer();
+      } else answered = await guardThenDispatch();
     } catch (error) {
       if (!(error instanceof SvcError)) logInternalError(error, { requestId });
       const svc = error instanceof SvcError ? error : toSvcError(error, undefined);
@@ -271,6 +281,7 @@ export function createApiFront(doors: ApiDoors): ApiFront {
       if (!bodyRead && svc.headers?.connection !== 'close') await discardBody(request.body);
     }
     answered.headers['x-request-id'] = requestId;
+    if (paymentRoute) Object.assign(answered.headers, paymentCorsHeaders());
 
     logger.info(
       {

@@ -46,6 +46,14 @@ export const commandPackSchema = z.object({
       .describe("true: url and pollUrlTemplate name this server's PARTNER_API_URL; false: they keep the {partner_api_url} placeholder"),
     urlNote: z.string(),
   }),
+  handOver: z
+    .object({
+      runsTheTrade: z.literal('partner'),
+      whoRunsTheTrade: z.string(),
+      throughThisService: z.boolean().describe('true when this deployment can hand the plan to the partner itself (submit-partner-intent)'),
+      steps: z.array(z.string()).describe('how to hand the trade over on this deployment, in order of preference'),
+    })
+    .describe('who runs the trade and how to hand it over on this deployment; the service itself never places it'),
   chainId: z.literal(BROKER_CHAIN_ID),
   canonical: z.object({ targetSymbol: z.string(), targetTokenAddress: z.string(), usdgAddress: z.string() }),
 });
@@ -80,7 +88,39 @@ export function partnerCommand(intent: StockIntent): string {
   return assertVenuePhrase(`${tradePhrase(intent)} ${VENUE_PHRASE}`);
 }
 
-export function buildCommandPack(intent: StockIntent, target: RegistryAsset, usdg: RegistryAsset, partnerApiUrl?: string): CommandPack {
+/**
+ * Who runs the trade and how to hand it over, in words that hold on this deployment: the
+ * agent API step names an address only when one is configured, never the template as if it
+ * were one.
+ */
+export function handOverSteps(base: string | undefined, throughThisService: boolean): CommandPack['handOver'] {
+  const steps: string[] = [];
+  if (throughThisService)
+    steps.push('Hand the plan over from this service: confirm its plan hash and submit it; the partner answers with a job you can follow.');
+  steps.push(
+    'Post the social command to @partnerbot from your own partner account, or run the command line in the partner CLI where you are signed in.',
+  );
+  steps.push(
+    base
+      ? `Or send the agent API request to ${base}${PARTNER_PROMPT_PATH} with your own partner API key in the X-API-Key header.`
+      : 'Or send the agent API request to the partner API address you were given, with your own partner API key in the X-API-Key header (no partner API address is configured on this deployment).',
+  );
+  return {
+    runsTheTrade: 'partner',
+    whoRunsTheTrade:
+      'The partner (the external trading agent, @partnerbot) places and settles the trade on chain 4663 from your own partner account; this service only prepares and checks the plan and never places an order.',
+    throughThisService,
+    steps,
+  };
+}
+
+export function buildCommandPack(
+  intent: StockIntent,
+  target: RegistryAsset,
+  usdg: RegistryAsset,
+  partnerApiUrl?: string,
+  throughThisService = false,
+): CommandPack {
   const command = partnerCommand(intent);
   const base = publicPartnerApiBase(partnerApiUrl);
   return {
@@ -100,6 +140,7 @@ export function buildCommandPack(intent: StockIntent, target: RegistryAsset, usd
           ? 'PARTNER_API_URL is configured but not shown (it carries credentials, a query or is not an http(s) URL): replace {partner_api_url} with the partner API address you use.'
           : 'PARTNER_API_URL is not configured on this server: replace {partner_api_url} with the partner API address you use.',
     },
+    handOver: handOverSteps(base, throughThisService),
     chainId: BROKER_CHAIN_ID,
     canonical: { targetSymbol: target.ticker, targetTokenAddress: target.address, usdgAddress: usdg.address },
   };

@@ -236,6 +236,7 @@ export async function prepareStockCommand(intentInput: StockIntentInput, deps: P
     notionalCapUsd: deps.config.partner.stockTradeMaxNotionalUsd,
     firstPreparedAt: record.firstPreparedAt,
     partnerApiUrl: deps.config.partner.apiUrl,
+    throughThisService: laneState(deps.config).submitAvailable,
   });
   return {
     ...prepared,
@@ -376,7 +377,7 @@ export function generateStockCommand(intentInput: StockIntentInput, cfg: StockLa
   const { intent, target } = validateStockIntent(intentInput, { maxNotionalUsd: cfg.partner.stockTradeMaxNotionalUsd });
   return {
     command: partnerCommand(intent),
-    commandPack: buildCommandPack(intent, target, findAssetByAddress(USDG.address)!, cfg.partner.apiUrl),
+    commandPack: buildCommandPack(intent, target, findAssetByAddress(USDG.address)!, cfg.partner.apiUrl, laneState(cfg).submitAvailable),
     intent,
     recorded: false as const,
     partnerContacted: false as const,

@@ -88,6 +88,8 @@ export interface PlanSettings {
   firstPreparedAt?: ServerTime;
   /** PARTNER_API_URL, when configured (the command pack then names the real address). */
   partnerApiUrl?: string;
+  /** Whether this deployment can hand the plan to the partner itself (the lane's submit is available). */
+  throughThisService?: boolean;
 }
 
 export function buildPlan(intent: StockIntent, target: RegistryAsset, generatedAt: Date, settings: PlanSettings): PreparedPlan {
@@ -109,6 +111,6 @@ export function buildPlan(intent: StockIntent, target: RegistryAsset, generatedA
       lifetimeSeconds: STOCK_PLAN_LIFETIME_SECONDS,
       ...HARD_FLAGS,
     },
-    commandPack: buildCommandPack(intent, target, usdg, settings.partnerApiUrl),
+    commandPack: buildCommandPack(intent, target, usdg, settings.partnerApiUrl, settings.throughThisService),
   };
 }

@@ -23,4 +23,22 @@ export const EXTRA_OPENAPI_PATHS: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  '/share-card/{receiptId}.png': {
+    get: {
+      operationId: 'shareCardPng',
+      summary: 'The share card of a stored receipt as a PNG image',
+      description:
+        'The same 1200x630 card as GET /api/share-card/{receiptId}.svg, rendered to PNG from that SVG (for link previews: Open Graph and Twitter cards show no SVG). 404 RECEIPT_NOT_FOUND for an unknown receipt id.',
+      tags: ['tools'],
+      parameters: [{ name: 'receiptId', in: 'path', required: true, schema: { type: 'string', pattern: '^hrcpt_[0-9a-f]{32}$' } }],
+      responses: {
+        '200': { description: 'The card', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+        '404': { description: 'No stored receipt has this id', content: { 'application/json': { schema: ERROR_ENVELOPE_REF } } },
+        '422': {
+          description: 'The stored Coil carries a performance claim (SHARE_CARD_REJECTED)',
+          content: { 'application/json': { schema: ERROR_ENVELOPE_REF } },
+        },
+      },
+    },
+  },
 };

@@ -163,7 +163,8 @@ export async function answerRest(
         `${route.procedurePath} ${JSON.stringify(pathParams)}`,
         402,
         () => callRest(request, resolved),
-        (answer) => scanForExecutionClaims(JSON.parse(answer.body)) === undefined,
+        // A procedure's answer is JSON text (only the share card's PNG route answers bytes).
+        (answer) => scanForExecutionClaims(JSON.parse(answer.body as string)) === undefined,
       );
     }
   }
@@ -197,7 +198,7 @@ async function rememberedAnswer(
   const answer = await call();
   if (answer.status === status && !('set-cookie' in answer.headers) && keep(answer)) {
     const { 'content-type': _type, ...headers } = answer.headers;
-    memo.set(key, { body: answer.body, headers });
+    memo.set(key, { body: answer.body as string, headers });
   }
   return answer;
 }

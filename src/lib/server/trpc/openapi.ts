@@ -4,37 +4,286 @@
  * loaded on the first request of `GET /api/openapi.json` (http/extra-routes.ts): the generator
  * and its dependencies are megabytes and a tenth of a second of start-up that a server which
  * never serves the document does not pay.
+ *
+ * trpc-to-openapi declares its own error shape (`{ message, code, issues }`, tRPC's codes) and
+ * only 400/401/403/404/500; this service answers `{ error: { code, message, issues } }` with
+ * its own codes and more statuses. `declareAnswers` therefore rewrites every operation's
+ * non-2xx responses from one table (`errorStatusesOf`) with the envelopes the server really
+ * sends, adds the x402 challenge and settlement headers, the session cookie's security and a
+ * valid example of every request (openapi-examples.ts). tests/api/openapi-contract.test.ts holds
+ * the result to real answers of the real server; `.redocly.yaml` lints it.
  */
 import { generateOpenApiDocument } from 'trpc-to-openapi';
-import { z } from 'zod';
 import { EXTRA_OPENAPI_PATHS } from './extra-openapi';
+import { EXAMPLE_NOW_ISO, operationExamples } from './openapi-examples';
 import { REST_PREFIX } from './route-table';
 import { appRouter } from './router';
 
-let openApiCache: ReturnType<typeof generateOpenApiDocument> | undefined;
+type Doc = ReturnType<typeof generateOpenApiDocument>;
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the document is plain JSON walked by key
 
-export const ERROR_ENVELOPE_SCHEMA = z
-  .object({
-    error: z.object({
-      code: z.string(),
-      message: z.string(),
-      issues: z.array(z.object({ code: z.string(), message: z.string(), path: z.string().optional() })),
-    }),
-  })
-  .meta({ description: 'Tools and validation envelope' });
+let openApiCache: Doc | undefined;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const ISSUE = {
+  type: 'object',
+  properties: {
+    code: { type: 'string', description: 'a stable machine-readable code of this issue' },
+    message: { type: 'string' },
+    path: { type: 'string', description: 'the dotted path of the field the issue is about' },
+  },
+  required: ['code', 'message'],
+};
+
+/** Schemas of the error bodies the server sends (interface 7), added to `components.schemas`. */
+export const ERROR_SCHEMAS: Record<string, Json> = {
+  ErrorEnvelope: {
+    type: 'object',
+    description:
+      'The error envelope of every route: `error.code` is stable and machine-readable, `issues[]` names the fields. Bodies of the tools, strategist, autonomy, vaults and x402 families (and of every MCP-tool route) also carry `notInvestmentAdvice: true` and `liveOrderSent: false`; x402 and vault refusals may add the lane blocks (`vaultChain`, `x402PaymentChain`, `sourceVerification`).',
+    properties: {
+      error: {
+        type: 'object',
+        properties: { code: { type: 'string' }, message: { type: 'string' }, issues: { type: 'array', items: ISSUE } },
+        required: ['code', 'message', 'issues'],
+      },
+      notInvestmentAdvice: { type: 'boolean', const: true },
+      liveOrderSent: { type: 'boolean', const: false },
+    },
+    required: ['error'],
+    example: {
+      error: {
+        code: 'NOW_ISO_INVALID',
+        message: 'nowIso is not a valid ISO 8601 timestamp with a time zone',
+        issues: [{ code: 'NOW_ISO_INVALID', message: 'expected e.g. 2026-01-01T00:00:00Z', path: 'nowIso' }],
+      },
+      notInvestmentAdvice: true,
+      liveOrderSent: false,
+    },
+  },
+  StrategistError: {
+    type: 'object',
+    description: 'A strategist failure in partner mode (interface 7): `{ error, code, prompt }`, the prompt repeated as sent.',
+    properties: {
+      error: { type: 'string' },
+      code: {
+        type: 'string',
+        enum: ['PARTNER_HTTP_ERROR', 'PARTNER_TIMEOUT', 'PARTNER_INVALID_OUTPUT', 'GUARDRAIL_REJECTED', 'PARTNER_NOT_CONFIGURED'],
+      },
+      prompt: { type: 'string' },
+      notInvestmentAdvice: { type: 'boolean', const: true },
+      liveOrderSent: { type: 'boolean', const: false },
+    },
+    required: ['error', 'code', 'prompt'],
+  },
+  X402Challenge: {
+    type: 'object',
+    description:
+      'The x402 challenge: the v1 body `{ x402Version: 1, error, accepts }` with the service code, and (in the `PAYMENT-REQUIRED` header, base64 JSON) the v2 object. A facilitator refusal of a presented payment answers the same shape with its reason in `error`.',
+    properties: {
+      x402Version: { type: 'integer', const: 1 },
+      error: { type: 'string', description: 'why payment is required, or why the presented payment was refused' },
+      accepts: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            scheme: { type: 'string', const: 'exact' },
+            network: { type: 'string', description: 'the v1 network name (`broker`)' },
+            maxAmountRequired: { type: 'string', description: 'atomic units of the asset' },
+            resource: { type: 'string' },
+            description: { type: 'string' },
+            mimeType: { type: 'string' },
+            payTo: { type: 'string' },
+            maxTimeoutSeconds: { type: 'integer' },
+            asset: { type: 'string' },
+            extra: { type: 'object' },
+          },
+          required: ['scheme', 'network', 'maxAmountRequired', 'payTo', 'asset'],
+        },
+      },
+      code: { type: 'string' },
+      notInvestmentAdvice: { type: 'boolean', const: true },
+      liveOrderSent: { type: 'boolean', const: false },
+    },
+    required: ['x402Version', 'error', 'accepts', 'code'],
+  },
+};
+
+/** What each status means on this service; a route lists the statuses it can answer. */
+const STATUS_TEXT: Record<number, string> = {
+  202: 'X402_SETTLEMENT_UNKNOWN: the facilitator gave no usable answer; the outcome is unknown, do not pay again (retry the same request with the same payment)',
+  400: 'Bad input: malformed JSON or path, a non-JSON content type (BODY_CONTENT_TYPE), an unknown or mistyped field (INPUT_INVALID and the family codes), a malformed nowIso (NOW_ISO_INVALID), a credential-named field (CREDENTIAL_FIELD_REJECTED)',
+  401: 'No valid wallet session, or a Sign-In with Ethereum message or signature that does not verify (SESSION_REQUIRED, SIWE_*)',
+  402: 'Payment required: no X-PAYMENT / PAYMENT-SIGNATURE header, or the presented payment was refused (X402_PAYMENT_REQUIRED, X402_PAYMENT_REJECTED, X402_SETTLEMENT_REFUSED, X402_AUTHORIZATION_EXPIRED_UNUSED); nothing is charged',
+  403: 'Refused by a gate (ORIGIN_MISMATCH, OWNER_APPROVAL_REQUIRED, RECEIVER_NOT_PARTNER_WALLET, VAULT_REBALANCE_NOT_ALLOWED_HERE, PARTNER_EXTERNAL_VERIFICATION_REQUIRED)',
+  404: 'The named object does not exist or is not visible to the caller (MANIFEST_NOT_FOUND, RECEIPT_NOT_FOUND, VAULT_UNKNOWN, COIL_NOT_FOUND, X402_*_NOT_FOUND, ...)',
+  409: 'Conflict with what was prepared or stored (PLAN_HASH_MISMATCH, CONFIRM_PLAN_HASH_MISMATCH, PACK_EXPIRED, PLAN_EXPIRED, X402_NONCE_USED, ...)',
+  413: 'BODY_TOO_LARGE: the JSON body is over 256 KB',
+  422: 'Well-formed but refused on its merits (COIL_INVALID, CAPSULE_COMPILE, AUTONOMY_GATE_BLOCKED, SHARE_CARD_REJECTED, VAULT_MANIFEST_INVALID, ...)',
+  431: 'REQUEST_HEAD_TOO_LARGE: the request line and headers together are over 16 KB (a query string that long, say); refused before anything reads them',
+  429: "RATE_LIMITED: this client spent this route's calls for the window; the retry-after header says how many seconds to wait",
+  500: 'OUTPUT_GUARD (an answer that read like an unproven execution claim was blocked) or INTERNAL',
+  502: 'An external party answered wrongly (PARTNER_*, X402_FACILITATOR_CALL_REJECTED, X402_SETTLEMENT_REPORT_MISMATCH)',
+  503: 'A dependency is not configured or did not answer (DATABASE_UNAVAILABLE, PARTNER_NOT_CONFIGURED, LANE_NOT_ENABLED, FACILITATOR_NOT_CONFIGURED, MODE_B_DISABLED, ...)',
+};
+
+/** Extra statuses by operationId prefix (a family) or exact operationId; the first match wins. */
+const EXTRA_STATUSES: Array<[string, number[]]> = [
+  // Answers built from configuration, the registry or live checks that report their own state: no refusal of their own.
+  ['system-', []],
+  ['tools-oraclePolicy', []],
+  ['tools-verifyArtifactReceipt', [422]],
+  ['tools-provenance', [404, 503]],
+  ['tools-storedCoil', [404, 503]],
+  ['tools-passport', [503]],
+  ['tools-', [422, 503]],
+  ['shareCardSvg', [404, 422, 503]],
+  ['strategist-status', []],
+  ['strategist-generate', [422, 502, 503]],
+  ['stocks-partnerStatus', [503]],
+  ['stocks-', [403, 404, 409, 422, 502, 503]],
+  ['vaults-list', []],
+  ['vaults-schema', []],
+  ['vaults-assetRegistry', []],
+  ['vaults-', [403, 404, 409, 422, 503]],
+  ['partnerbot-schema', []],
+  ['partnerbot-', [403, 404, 409, 422, 502, 503]],
+  ['autonomy-', [422, 503]],
+  ['vaultAnalysis-', [422]],
+  ['vaultRail-', [403, 404, 409, 422, 503]],
+  ['x402-schema', []],
+  ['x402-providers', []],
+  ['x402-facilitatorStatus', [503]],
+  ['x402-facilitatorSettle', [402, 404, 409, 502, 503]],
+  ['x402-serviceRequirements', [404, 503]],
+  ['x402-paidCall', [202, 402, 404, 409, 422, 502, 503]],
+  ['x402-', [404, 503]],
+  ['auth-verify', [401, 403, 503]],
+  ['auth-logout', [403, 503]],
+  ['auth-', [503]],
+  ['me-coil', [401, 404, 503]],
+  ['me-', [401, 503]],
+];
+
+/** Every status an operation can answer besides 200. */
+export function errorStatusesOf(operationId: string, method: string): number[] {
+  const extra = EXTRA_STATUSES.find(([key]) => (key.endsWith('-') ? operationId.startsWith(key) : operationId === key))?.[1] ?? [];
+  const statuses = new Set([400, 429, 431, 500, ...extra]);
+  if (method === 'post') statuses.add(413);
+  // The share-card image takes no query input but still refuses a malformed path.
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** Routes that read the session cookie when it is there (the caller's own rows), without needing it. */
+const OPTIONAL_SESSION = [/^tools-/, /^strategist-generate$/, /^autonomy-compileBrokerPath$/, /^auth-(session|logout)$/, /^shareCardSvg$/];
+
+const RETRY_AFTER = {
+  description: 'seconds to wait before this route may be called again',
+  required: true,
+  schema: { type: 'integer', minimum: 1 },
+};
+const X402_HEADER = (description: string, required = true) => ({ description, required, schema: { type: 'string' } });
+
+function errorResponse(operationId: string, status: number): Json {
+  const description = STATUS_TEXT[status] ?? 'Refused';
+  const json = (schema: Json) => ({ content: { 'application/json': { schema } } });
+  if (status === 402 && operationId === 'x402-paidCall')
+    return {
+      description,
+      headers: {
+        'PAYMENT-REQUIRED': X402_HEADER('the x402 v2 challenge (base64 JSON: x402Version 2, resource, accepts, extensions)'),
+      },
+      ...json(ref('X402Challenge')),
+    };
+  if (operationId === 'x402-paidCall' && status === 202) return { description, ...json(ref('ErrorEnvelope')) };
+  if (operationId === 'strategist-generate' && (status === 502 || status === 503))
+    return {
+      description: `${description}. In partner mode the body is \`{ error, code, prompt }\``,
+      ...json({ anyOf: [ref('StrategistError'), ref('ErrorEnvelope')] }),
+    };
+  if (status === 429) return { description, headers: { 'retry-after': RETRY_AFTER }, ...json(ref('ErrorEnvelope')) };
+  return { description, ...json(ref('ErrorEnvelope')) };
+}
+
+/** Rewrites every operation's answers, security and examples (see the module comment). */
+function declareAnswers(doc: Json): void {
+  const examples = operationExamples();
+  for (const [path, item] of Object.entries(doc.paths as Json)) {
+    for (const [method, op] of Object.entries(item as Json) as Array<[string, Json]>) {
+      const id: string = op.operationId;
+      const ok = op.responses['200'];
+      for (const status of Object.keys(op.responses)) if (status !== '200') delete op.responses[status];
+      for (const status of errorStatusesOf(id, method)) op.responses[String(status)] = errorResponse(id, status);
+      if (id === 'x402-paidCall') {
+        ok.headers = {
+          'PAYMENT-RESPONSE': X402_HEADER('the settlement (x402 v2, base64 JSON: success, transaction, network, payer)'),
+          'X-PAYMENT-RESPONSE': X402_HEADER('the same settlement for x402 v1 buyers'),
+        };
+        op.parameters = [
+          ...(op.parameters ?? []),
+          {
+            name: 'PAYMENT-SIGNATURE',
+            in: 'header',
+            required: false,
+            schema: { type: 'string' },
+            description: 'x402 v2 payment payload (base64 JSON)',
+          },
+          {
+            name: 'X-PAYMENT',
+            in: 'header',
+            required: false,
+            schema: { type: 'string' },
+            description: 'x402 v1 payment payload (base64 JSON)',
+          },
+        ];
+      }
+      const protectedRoute = Array.isArray(op.security) && op.security.length > 0;
+      op.security = protectedRoute
+        ? [{ walletSession: [] }]
+        : OPTIONAL_SESSION.some((re) => re.test(id))
+          ? [{}, { walletSession: [] }]
+          : [];
+      const example = examples[id];
+      if (!example) throw new Error(`OpenAPI: operation ${id} (${method.toUpperCase()} ${path}) has no example in openapi-examples.ts`);
+      for (const parameter of op.parameters ?? []) {
+        const value =
+          parameter.in === 'path' ? example.path?.[parameter.name] : parameter.in === 'query' ? example.query?.[parameter.name] : undefined;
+        if (value !== undefined) parameter.example = value;
+        if (parameter.name === 'nowIso') parameter.schema = { ...parameter.schema, format: 'date-time', example: EXAMPLE_NOW_ISO };
+      }
+      const body = op.requestBody?.content?.['application/json'];
+      if (body) {
+        body.example = example.body ?? {};
+        const nowIso = body.schema?.properties?.nowIso;
+        if (nowIso) Object.assign(nowIso, { format: 'date-time', example: EXAMPLE_NOW_ISO });
+      }
+    }
+  }
+  doc.components.schemas = { ...doc.components.schemas, ...ERROR_SCHEMAS };
+  for (const name of Object.keys(doc.components.schemas)) if (name.startsWith('error.')) delete doc.components.schemas[name];
+}
 
 export function openApiDocument(baseUrl: string) {
-  openApiCache ??= generateOpenApiDocument(appRouter, {
+  if (openApiCache) return openApiCache;
+  const doc = generateOpenApiDocument(appRouter, {
     title: 'Strategy Basket Service',
     version: '1.0.0',
     description:
-      'Turns a market thesis into a validated basket manifest (Coil); validates, scores, audits, drift-checks and fingerprints Coils; prepares (never executes) stock-token command packs and USDG vault deposit calldata; sells paid analysis through x402; keeps Sign-In with Ethereum sessions. Errors use `{ error: { code, message, issues[] } }` (strategist failures: `{ error, code, prompt }`). Every POST accepts at most 256 KB of JSON; every call is rate limited per client and per tool, each call of a /trpc batch too (429 RATE_LIMITED with retry-after). Every request may carry `nowIso` to pin its clock.',
+      'Turns a market thesis into a validated basket manifest (Coil); validates, scores, audits, drift-checks and fingerprints Coils; prepares (never executes) stock-token command packs and USDG vault deposit calldata; sells paid analysis through x402; keeps Sign-In with Ethereum sessions. Errors use `{ error: { code, message, issues[] } }` (strategist failures in partner mode: `{ error, code, prompt }`; the x402 challenge: `{ x402Version, error, accepts }`). Every POST accepts at most 256 KB of JSON; every call is rate limited per client and per tool, each call of a /trpc batch too (429 RATE_LIMITED with retry-after). Every request may carry `nowIso` to pin the timestamps of its answer.',
     baseUrl: `${baseUrl}${REST_PREFIX}`,
     securitySchemes: {
-      walletSession: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'Sign-In with Ethereum session cookie' },
+      walletSession: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'svc_session',
+        description: 'The Sign-In with Ethereum session cookie set by POST /api/auth/verify (HttpOnly, SameSite=Lax)',
+      },
     },
-    defs: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
-  });
-  Object.assign(openApiCache.paths ?? {}, EXTRA_OPENAPI_PATHS);
+  }) as Json;
+  Object.assign(doc.paths ?? {}, EXTRA_OPENAPI_PATHS);
+  declareAnswers(doc);
+  openApiCache = doc as Doc;
   return openApiCache;
 }

@@ -5,8 +5,10 @@ import { buildShareCard, type ShareCard, type ShareCardInput } from '../../coil/
 import { validateCoil } from '../../coil/validate';
 import { SvcError } from '../../errors';
 import { scanForExecutionClaims } from '../../guards/output-guard';
-import type { Coil } from '../../coil/manifest';
+import { coilSchema, type Coil } from '../../coil/manifest';
 import type { ServiceConfig } from '../../config';
+import { recordCoilClaim } from '../../db/coil-claim-repository';
+import { ensureClaimTokenHash } from '../../http/claim-cookie';
 import { saveCoilWithReceipt, storedCoilsVisibleTo, type StoredCoils } from '../../db/coil-repository';
 import type { ErrorIssue } from '../../errors';
 import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
@@ -98,6 +100,17 @@ export async function persistReceipt(
 }
 
 /**
+ * A claim ticket for a Coil the web app built without a wallet session, so that this browser
+ * can claim it for a wallet after signing in, explicitly (docs/visibility.md#claiming). Nothing
+ * for a signed-in build (already the wallet's) or outside the web app's door.
+ */
+export async function ticketBuiltCoil(ctx: RequestContext, receipt: Receipt): Promise<void> {
+  if (await ctx.getSession()) return;
+  const tokenHash = ensureClaimTokenHash(ctx);
+  if (tokenHash) await recordCoilClaim(tokenHash, receipt.manifestHash, receipt.receiptId, ctx.serverTime);
+}
+
+/**
  * The share card of a Coil, refused (422 SHARE_CARD_REJECTED, issue EXECUTION_CLAIM_TEXT)
  * when a text of the card reads as an execution claim. A card is a picture people post under
  * the service's name, and its texts are the Coil's texts cut and combined (title, headline,
@@ -131,4 +144,22 @@ export function shareCardOrRefusal(input: ShareCardInput): ShareCard {
     "A share card never carries a claim that an execution happened; this Coil's texts read as one",
     { issues },
   );
+}
+
+/**
+ * The share card of a stored receipt this caller may read (docs/visibility.md), rebuilt from the
+ * stored receipt and Coil, or undefined when either is not readable. Refused like POST
+ * /api/tools/share-card when the Coil's texts read as a claim. The one reading behind the card's
+ * images and its page.
+ */
+export async function storedShareCard(
+  ctx: RequestContext,
+  receiptId: string,
+): Promise<{ card: ShareCard; receipt: Receipt; coil: Coil } | undefined> {
+  const rows = await storedCoilsOf(ctx);
+  const receipt = await rows.receipt(receiptId);
+  if (!receipt) return undefined;
+  const coil = coilSchema.safeParse(await rows.coil(receipt.manifestHash));
+  if (!coil.success) return undefined;
+  return { card: shareCardOrRefusal({ coil: coil.data, receipt, serviceOrigin: ctx.config.origin }), receipt, coil: coil.data };
 }

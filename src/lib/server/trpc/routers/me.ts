@@ -10,6 +10,8 @@ import type { SessionInfo } from '../../auth/session';
 import { findOwnedCoil, listOwnedCoils, listOwnedReceipts } from '../../db/me-repository';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, decodeCursor } from '../../db/page-cursor';
 import { SvcError } from '../../errors';
+import { claimCoils, listClaimableCoils } from '../../db/coil-claim-repository';
+import { claimTokenHashOf } from '../../http/claim-cookie';
 import type { RequestContext } from '../context';
 import { nowIsoField, publicProcedure, queryInt, rest, router } from '../init';
 
@@ -80,7 +82,69 @@ function pageOf(input: { cursor?: string; limit?: number } | undefined) {
 
 const PAGINATION_TEXT = `Newest first (by creation time, then id). Pagination: \`limit\` (1 to ${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT}) and \`cursor\` (the previous page's \`nextCursor\`; 400 CURSOR_INVALID if altered). 401 SESSION_REQUIRED without a valid session.`;
 
+const MANIFEST_HASH = /^[0-9a-f]{64}$/;
+const CLAIM_LIST_LIMIT = 50;
+
 export const meRouter = router({
+  claimableCoils: publicProcedure
+    .meta({
+      family: 'me',
+      openapi: rest('GET', '/me/claimable-coils', 'Coils this browser built before signing in, which the wallet may claim', {
+        protect: true,
+        description: `The Coils this browser built in the web app without a wallet session (it holds their claim ticket in the HttpOnly svc_builder cookie) and has not claimed yet, newest first, at most ${CLAIM_LIST_LIMIT}. Listing claims nothing: POST /api/me/claim-coils does, explicitly. Empty without the cookie. 401 SESSION_REQUIRED without a valid session.`,
+      }),
+      callerPaths: ['items.*.name', 'items.*.slug'],
+    })
+    .input(z.object({ nowIso: nowIsoField }).optional())
+    .output(
+      z.object({
+        items: z.array(
+          z.object({ manifestHash: z.string(), slug: z.string(), name: z.string(), assetCount: z.number().int(), builtAt: z.string() }),
+        ),
+      }),
+    )
+    .query(async ({ ctx }) => {
+      await requireSession(ctx);
+      const tokenHash = claimTokenHashOf(ctx);
+      return { items: tokenHash ? await listClaimableCoils(tokenHash, CLAIM_LIST_LIMIT) : [] };
+    }),
+
+  claimCoils: publicProcedure
+    .meta({
+      family: 'me',
+      openapi: rest('POST', '/me/claim-coils', 'Claim Coils this browser built before signing in for the signed-in wallet', {
+        protect: true,
+        description:
+          "Copies each named Coil and the receipt of its build under the session's wallet, so My Coils lists them, when this browser holds an unused claim ticket for it (the svc_builder cookie set when the web app built it without a session). A ticket is used once. A Coil without one (built elsewhere, by another browser, or already claimed) is answered claimed: false with reason NO_CLAIM_TICKET and nothing of it is copied. The public copy stays public (it was from the start). 401 SESSION_REQUIRED without a valid session.",
+      }),
+    })
+    .input(
+      z.object({
+        manifestHashes: z.array(z.string().regex(MANIFEST_HASH, 'expected 64 lower-case hex digits')).min(1).max(CLAIM_LIST_LIMIT),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(
+      z.object({
+        results: z.array(
+          z.discriminatedUnion('claimed', [
+            z.object({ manifestHash: z.string(), claimed: z.literal(true) }),
+            z.object({ manifestHash: z.string(), claimed: z.literal(false), reason: z.literal('NO_CLAIM_TICKET') }),
+          ]),
+        ),
+        claimedCount: z.number().int(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const session = await requireSession(ctx);
+      const tokenHash = claimTokenHashOf(ctx);
+      const unique = [...new Set(input.manifestHashes)];
+      const results = tokenHash
+        ? await claimCoils(tokenHash, unique, session.address, ctx.serverTime)
+        : unique.map((manifestHash) => ({ manifestHash, claimed: false as const, reason: 'NO_CLAIM_TICKET' as const }));
+      return { results, claimedCount: results.filter((r) => r.claimed).length };
+    }),
+
   coils: publicProcedure
     .meta({
       family: 'me',

@@ -23,6 +23,8 @@ import {
 import { buildArtifactReceipt } from '../../receipts/artifact';
 import { artifactReceiptOut } from './receipt-shapes';
 import { hardFlagFields, PLAN_HASH_RULE, STOCK_PLAN_LIFETIME_SECONDS, stockPlanSchema } from '../../stocks/plan';
+import { ALLOCATION_RULE, planBasket } from '../../stocks/basket';
+import { coilSchema } from '../../coil/manifest';
 import { PROOF_BINDINGS, PROOF_CHECK_NAMES } from '../../proof/rule';
 import { readServerClock } from '../../clock';
 import { PARTNER_JOB_STATUSES, RECEIPT_STATUSES, REASON } from '../../stocks/status';
@@ -176,6 +178,43 @@ const statusOutput = z.object({
   checkedAt: z.string(),
 });
 
+const issueOut = z.object({ code: z.string(), message: z.string(), path: z.string().optional() });
+const basketShare = {
+  ticker: z.string(),
+  tokenAddress: z.string(),
+  weightBps: z.number().int(),
+  amountUsdg: z.string().describe("this asset's share of the total (ALLOCATION_RULE)"),
+};
+const basketOutput = z.object({
+  generatedAt: z.string().describe('every planned leg shares it: send it back as nowIso when submitting a leg'),
+  totalAmountUsdg: z.string(),
+  plannedAmountUsdg: z.string(),
+  notPlannedAmountUsdg: z.string().describe('the shares of the assets that could not be planned: not moved to another asset'),
+  plannedCount: z.number().int(),
+  notPlannedCount: z.number().int(),
+  allocationRule: z.string(),
+  legs: z.array(
+    z.discriminatedUnion('status', [
+      z.object({
+        ...basketShare,
+        status: z.literal('planned'),
+        planHash: z.string().describe(PLAN_HASH_RULE),
+        plan: planSchema,
+        commandPack: commandPackSchema,
+        receipt: z.object({ receiptId: z.string(), status: receiptStatus, statusMeaning: z.string() }),
+      }),
+      z.object({
+        ...basketShare,
+        status: z.literal('not_planned'),
+        reasonCode: z.string(),
+        reasons: z.array(issueOut).describe("the stock lane's own issues for this asset's intent"),
+      }),
+    ]),
+  ),
+  partnerContacted: z.literal(false),
+  svcExecutesTrade: z.literal(false),
+});
+
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const PLAN_HASH = /^[0-9a-fA-F]{64}$/;
 
@@ -218,6 +257,43 @@ export const stocksRouter = router({
         now: ctx.answerTime,
         serverTime: ctx.serverTime,
       }),
+    ),
+
+  planBasket: publicProcedure
+    .meta({
+      family: 'stocks',
+      inputErrorCode: (path: string) => (path === 'coil' || path.startsWith('coil.') ? 'COIL_SHAPE' : 'INPUT_INVALID'),
+      // The caller's own Coil texts (tickers) come back in the legs: not statements of the service.
+      callerPaths: ['legs.*.ticker'],
+      openapi: rest('POST', '/stocks/plan-basket', 'One stock-token plan per asset of a Coil, each with its share of a total USDG amount', {
+        description: `Splits totalAmountUsdg over the Coil's assets by weight (${ALLOCATION_RULE}) and prepares one buy plan per asset exactly as POST /api/stocks/prepare-partner-command does (personal_partner_trade, input USDG, maxNotionalUsd at this server's cap, the given maxSlippageBps and acknowledgments): each planned leg has its planHash, plan, command pack and receipt in state prepared. An asset whose intent the lane refuses (not a stock token, a non-canonical address, a share above the notional cap, a share of zero, a missing acknowledgment...) is a not_planned leg with the lane's own issues; its share is reported, never moved to another asset or clamped. Nothing is placed and the partner is never contacted: each leg is handed over like a single plan. 422 BASKET_INVALID when the total is not a positive decimal with at most 6 places or the weights do not add up to 10000 bps; 400 COIL_SHAPE for a value that is not a Coil.`,
+      }),
+    })
+    .input(
+      z.object({
+        coil: coilSchema.describe('the Coil whose assets and weights are planned; a value that is not a Coil at all is 400 COIL_SHAPE'),
+        totalAmountUsdg: z
+          .string()
+          .max(64)
+          .describe('the total USDG to spread over the basket, a decimal string with at most 6 decimals, e.g. "100"'),
+        maxSlippageBps: z.number().describe('integer, at most 500, applied to every leg'),
+        userAcknowledgedTokenizedExposureNotDirectStockOwnership: z.boolean().optional().describe('must be true'),
+        userAcknowledgedPartnerExecutesTrade: z.boolean().optional().describe('must be true'),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(withInvariants(basketOutput))
+    .mutation(({ input, ctx }) =>
+      planBasket(
+        {
+          totalAmountUsdg: input.totalAmountUsdg,
+          assets: input.coil.assets,
+          maxSlippageBps: input.maxSlippageBps,
+          userAcknowledgedTokenizedExposureNotDirectStockOwnership: input.userAcknowledgedTokenizedExposureNotDirectStockOwnership,
+          userAcknowledgedPartnerExecutesTrade: input.userAcknowledgedPartnerExecutesTrade,
+        },
+        { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, serverTime: ctx.serverTime },
+      ),
     ),
 
   generateCommand: publicProcedure

@@ -3,6 +3,7 @@
  * Each procedure parses, calls the domain function, persists the Coil and its receipt, and
  * shapes the answer; the rules live in src/lib/server/{coil,receipts,strategist}.
  */
+import { storedShareCard, ticketBuiltCoil } from './coil-shared';
 import { z } from 'zod';
 import { compileCapsule, requireValidCoil } from '../../coil/capsule';
 import { riskAudit } from '../../coil/audit';
@@ -152,6 +153,7 @@ export const toolsRouter = router({
       );
       const coil = await withForkParent(ctx, generated.coil);
       const receipt = await issueReceipt(ctx, coil, 'coil_manifest', generated.providerMeta.provider);
+      await ticketBuiltCoil(ctx, receipt);
       return { tool: 'generate-coil' as const, generatedAt: ctx.answerTime.toISOString(), ...generated, coil, receipt };
     }),
 
@@ -296,6 +298,8 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const coil = await withForkParent(ctx, input.coil);
       const receipt = await issueReceipt(ctx, coil, input.kind ?? 'coil_manifest');
+      // A fork made on the Coil page is built here: its browser may claim it after signing in.
+      if (coil.forkOf) await ticketBuiltCoil(ctx, receipt);
       const lineage = await (await storedCoilsOf(ctx)).lineage(receipt.manifestHash);
       return {
         tool: 'receipt' as const,
@@ -330,6 +334,27 @@ export const toolsRouter = router({
       // Issuing a card is the act of sharing it: the Coil and the card become public.
       await persistReceipt(ctx, coil, receipt, null, true);
       return { tool: 'share-card' as const, generatedAt: ctx.answerTime.toISOString(), card, receipt };
+    }),
+
+  storedShareCard: publicProcedure
+    .meta(
+      meta(
+        'GET',
+        '/coil/share-cards/{receiptId}',
+        'A stored share card by its receipt id, for its share page',
+        "The card of a stored receipt (the same card POST /api/tools/share-card returned, rebuilt from the stored receipt and Coil), with its Coil's manifest hash: what the web app's share page /coils/{manifestHash}/share/{receiptId} shows and puts in its Open Graph and Twitter card tags, next to the PNG (GET /api/share-card/{receiptId}.png) and the SVG. 404 RECEIPT_NOT_FOUND for a receipt this caller cannot read (docs/visibility.md). Reads only: nothing is stored.",
+      ),
+    )
+    .input(z.object({ receiptId: z.string().regex(/^hrcpt_[0-9a-f]{32}$/, 'expected hrcpt_ and 32 hex digits'), nowIso: nowIsoField }))
+    .output(toolFields('stored-share-card', { card: shareCardOut, receipt: receiptOut }))
+    .query(async ({ ctx, input }) => {
+      const stored = await storedShareCard(ctx, input.receiptId);
+      if (!stored) {
+        throw new SvcError('RECEIPT_NOT_FOUND', 'No stored receipt has this id', {
+          issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'create one with POST /api/tools/share-card', path: 'receiptId' }],
+        });
+      }
+      return { tool: 'stored-share-card' as const, generatedAt: ctx.answerTime.toISOString(), card: stored.card, receipt: stored.receipt };
     }),
 
   verifyCoil: publicProcedure

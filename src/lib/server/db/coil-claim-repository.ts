@@ -1,0 +1,92 @@
+/**
+ * Claim tickets of Coils built in a browser without a wallet session (docs/visibility.md#claiming).
+ * The browser holds a random token (an HttpOnly cookie); a ticket row holds its SHA-256, the
+ * Coil's manifest hash and the receipt of the build. Claiming copies that Coil and that receipt
+ * under the wallet (the public rows stay: they were public from the start) and uses the ticket.
+ */
+import { hashCanonical } from '../canonical';
+import type { ServerTime } from '../clock';
+import { coilSchema } from '../coil/manifest';
+import { scoreCoil } from '../coil/health';
+import type { Receipt } from '../receipts/receipt';
+import { getDb } from './client';
+import { saveCoilWithReceipt } from './coil-repository';
+
+export interface ClaimableCoil {
+  manifestHash: string;
+  slug: string;
+  name: string;
+  assetCount: number;
+  builtAt: string;
+}
+
+const claimId = (tokenHash: string, manifestHash: string) => hashCanonical(['coil-claim', tokenHash, manifestHash]);
+
+/** Records the ticket of a build; the same Coil built again in the same browser keeps its first ticket. */
+export async function recordCoilClaim(tokenHash: string, manifestHash: string, receiptId: string, at: ServerTime): Promise<void> {
+  const id = claimId(tokenHash, manifestHash);
+  await getDb().coilClaim.upsert({ where: { id }, create: { id, tokenHash, manifestHash, receiptId, createdAt: at }, update: {} });
+}
+
+/** The public Coil row a ticket names (saved under no wallet when it was built). */
+async function publicCoilRow(manifestHash: string) {
+  return getDb().coil.findFirst({ where: { manifestHash, ownerAddress: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** The browser's unused tickets, newest first, at most `limit`. */
+export async function listClaimableCoils(tokenHash: string, limit: number): Promise<ClaimableCoil[]> {
+  const tickets = await getDb().coilClaim.findMany({
+    where: { tokenHash, claimedBy: null },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
+  const out: ClaimableCoil[] = [];
+  for (const ticket of tickets) {
+    const row = await publicCoilRow(ticket.manifestHash);
+    const coil = row ? coilSchema.safeParse(JSON.parse(row.manifestJson)) : undefined;
+    if (!coil?.success) continue;
+    out.push({
+      manifestHash: ticket.manifestHash,
+      slug: coil.data.slug,
+      name: coil.data.name,
+      assetCount: coil.data.assets.length,
+      builtAt: ticket.createdAt.toISOString(),
+    });
+  }
+  return out;
+}
+
+export type ClaimOutcome = { manifestHash: string; claimed: true } | { manifestHash: string; claimed: false; reason: 'NO_CLAIM_TICKET' };
+
+/**
+ * Claims each named Coil for `owner` when this browser holds an unused ticket for it; a Coil
+ * without one (never built here, already claimed, or built in another browser) is refused by
+ * name and nothing of it is copied. The ticket is used first (a conditional update), so two
+ * concurrent claims of one ticket copy the Coil once.
+ */
+export async function claimCoils(tokenHash: string, manifestHashes: string[], owner: string, at: ServerTime): Promise<ClaimOutcome[]> {
+  const outcomes: ClaimOutcome[] = [];
+  for (const manifestHash of manifestHashes) {
+    const id = claimId(tokenHash, manifestHash);
+    const used = await getDb().coilClaim.updateMany({ where: { id, claimedBy: null }, data: { claimedBy: owner, claimedAt: at } });
+    const ticket = used.count === 1 ? await getDb().coilClaim.findUnique({ where: { id } }) : null;
+    const row = ticket ? await publicCoilRow(manifestHash) : null;
+    const receiptRow = ticket ? await getDb().receipt.findFirst({ where: { receiptId: ticket.receiptId, ownerAddress: null } }) : null;
+    const coil = row ? coilSchema.safeParse(JSON.parse(row.manifestJson)) : undefined;
+    if (!ticket || !row || !receiptRow || !coil?.success) {
+      outcomes.push({ manifestHash, claimed: false, reason: 'NO_CLAIM_TICKET' });
+      continue;
+    }
+    await saveCoilWithReceipt({
+      coil: coil.data,
+      manifestHash,
+      ownerAddress: owner,
+      agentId: row.agentId,
+      score: scoreCoil(coil.data).total,
+      storedAt: at,
+      receipt: JSON.parse(receiptRow.receiptJson) as Receipt,
+    });
+    outcomes.push({ manifestHash, claimed: true });
+  }
+  return outcomes;
+}

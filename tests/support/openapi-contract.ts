@@ -1,0 +1,72 @@
+/**
+ * Holds real answers of the real server to the OpenAPI document it serves: every answer's
+ * status must be declared for its operation, its JSON body must validate against that
+ * response's schema (JSON Schema 2020-12, as OpenAPI 3.1 says, with Ajv) and every header the
+ * response declares as required must be there.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ApiResponse } from './server';
+
+type Json = Record<string, any>;
+
+export interface Operation {
+  method: 'get' | 'post';
+  /** The document's path template, without the /api prefix. */
+  template: string;
+  operationId: string;
+  op: Json;
+}
+
+export function operationsOf(doc: Json): Operation[] {
+  return Object.entries(doc.paths as Json).flatMap(([template, item]) =>
+    Object.entries(item as Json).map(([method, op]) => ({ method: method as 'get' | 'post', template, operationId: op.operationId, op })),
+  );
+}
+
+/** The request an operation's examples make: its URL path (with /api) and query, and its body. */
+export function exampleRequest(operation: Operation, overrides: { query?: Record<string, string>; body?: Json } = {}) {
+  let path = operation.template;
+  const query = new URLSearchParams();
+  for (const parameter of operation.op.parameters ?? []) {
+    if (parameter.example === undefined) continue;
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(String(parameter.example)));
+    if (parameter.in === 'query') query.set(parameter.name, String(parameter.example));
+  }
+  for (const [k, v] of Object.entries(overrides.query ?? {})) query.set(k, v);
+  const example = operation.op.requestBody?.content?.['application/json']?.example;
+  const body = example === undefined ? undefined : { ...example, ...(overrides.body ?? {}) };
+  return { url: `/api${path}${query.size ? `?${query}` : ''}`, body };
+}
+
+export class OpenApiContract {
+  private readonly ajv: Ajv2020;
+  constructor(readonly doc: Json) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    // ajv-formats is CommonJS: its plugin is the module itself or its `default`, by loader.
+    const plugin = ((addFormats as unknown as { default?: typeof addFormats }).default ?? addFormats) as (ajv: Ajv2020) => void;
+    plugin(this.ajv);
+    this.ajv.addSchema({ ...doc, $id: 'svc-openapi' });
+  }
+
+  /** Problems of one answer against its operation (empty when it matches). */
+  problems(operation: Operation, answer: Pick<ApiResponse, 'status' | 'headers' | 'json' | 'text'>): string[] {
+    const where = `${operation.method.toUpperCase()} ${operation.template} → ${answer.status}`;
+    const response = operation.op.responses[String(answer.status)];
+    if (!response) return [`${where}: status not declared (${answer.text.slice(0, 200)})`];
+    const out: string[] = [];
+    for (const [name, header] of Object.entries((response.headers ?? {}) as Json))
+      if (header.required && !answer.headers.get(name)) out.push(`${where}: required header ${name} missing`);
+    const media = Object.keys(response.content ?? {})[0];
+    if (media === 'application/json') {
+      const pointer = `svc-openapi#/paths/${escape(operation.template)}/${operation.method}/responses/${answer.status}/content/application~1json/schema`;
+      const validate = this.ajv.getSchema(pointer) ?? this.ajv.compile({ $ref: pointer });
+      if (!validate(answer.json)) out.push(`${where}: ${this.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 600)}`);
+    }
+    return out;
+  }
+}
+
+function escape(template: string): string {
+  return template.replace(/~/g, '~0').replace(/\//g, '~1').replace(/[{}]/g, encodeURIComponent);
+}
