@@ -26,7 +26,7 @@ export interface OperationExample {
   /** Path parameters by name. */
   path?: Record<string, string>;
   /** Query parameters by name (a GET's input). */
-  query?: Record<string, string>;
+  query?: Record<string, string | number>;
   /** A POST's JSON body. */
   body?: Record<string, unknown>;
 }
@@ -130,7 +130,7 @@ export function operationExamples(): Record<string, OperationExample> {
   const coilReceipt = buildReceipt(parsedCoil, 'coil_manifest', resolveClock(now));
   const manifestHash = manifestHashOf(parsedCoil);
   const vaultManifest = createVaultManifest(VAULT_MANIFEST_INPUT).manifest;
-  const q = (extra: Record<string, string> = {}) => ({ query: { ...extra, nowIso: now } });
+  const q = (extra: Record<string, string | number> = {}) => ({ query: { ...extra, nowIso: now } });
   const b = (body: Record<string, unknown> = {}, path?: Record<string, string>) => ({
     body: { ...body, nowIso: now },
     ...(path ? { path } : {}),
@@ -157,7 +157,14 @@ export function operationExamples(): Record<string, OperationExample> {
     'tools-provenance': { path: { manifestHash }, ...q() },
     'tools-storedCoil': { path: { manifestHash }, ...q() },
     'tools-passport': { path: { agentId: 'mock' }, ...q() },
+    'tools-storedShareCard': { path: { receiptId: coilReceipt.receiptId }, ...q() },
     shareCardSvg: { path: { receiptId: coilReceipt.receiptId } },
+    shareCardPng: { path: { receiptId: coilReceipt.receiptId } },
+
+    'receiptLog-keys': q(),
+    'receiptLog-head': q(),
+    'receiptLog-inclusion': { path: { receiptId: coilReceipt.receiptId }, ...q() },
+    'receiptLog-consistency': q({ first: 1, second: 1 }),
 
     'strategist-status': q(),
     'strategist-generate': b({ prompt: 'AI chips and data centers' }),
@@ -170,6 +177,13 @@ export function operationExamples(): Record<string, OperationExample> {
     'stocks-partnerJob': { path: { jobId: 'job-example-1' }, ...q() },
     'stocks-reconcile': b({ planHash: UNKNOWN_HASH }),
     'stocks-receipt': { path: { planHash: UNKNOWN_HASH }, ...q() },
+    'stocks-planBasket': b({
+      coil,
+      totalAmountUsdg: '100',
+      maxSlippageBps: 50,
+      userAcknowledgedTokenizedExposureNotDirectStockOwnership: true,
+      userAcknowledgedPartnerExecutesTrade: true,
+    }),
 
     'vaults-list': q(),
     'vaults-schema': q(),
@@ -263,6 +277,8 @@ export function operationExamples(): Record<string, OperationExample> {
     'me-coils': q(),
     'me-coil': { path: { slug: 'ai-chips-example' }, ...q() },
     'me-receipts': q(),
+    'me-claimableCoils': q(),
+    'me-claimCoils': b({ manifestHashes: [manifestHash] }),
   };
   return cache;
 }

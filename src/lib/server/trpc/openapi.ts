@@ -138,8 +138,14 @@ const EXTRA_STATUSES: Array<[string, number[]]> = [
   ['tools-provenance', [404, 503]],
   ['tools-storedCoil', [404, 503]],
   ['tools-passport', [503]],
+  ['tools-storedShareCard', [404, 503]],
   ['tools-', [422, 503]],
   ['shareCardSvg', [404, 422, 503]],
+  ['shareCardPng', [404, 422, 503]],
+  ['receiptLog-keys', [503]],
+  ['receiptLog-head', [503]],
+  ['receiptLog-inclusion', [404, 422, 503]],
+  ['receiptLog-consistency', [422, 503]],
   ['strategist-status', []],
   ['strategist-generate', [422, 502, 503]],
   ['stocks-partnerStatus', [503]],
@@ -177,7 +183,14 @@ export function errorStatusesOf(operationId: string, method: string): number[] {
 }
 
 /** Routes that read the session cookie when it is there (the caller's own rows), without needing it. */
-const OPTIONAL_SESSION = [/^tools-/, /^strategist-generate$/, /^autonomy-compileBrokerPath$/, /^auth-(session|logout)$/, /^shareCardSvg$/];
+const OPTIONAL_SESSION = [
+  /^tools-/,
+  /^strategist-generate$/,
+  /^autonomy-compileBrokerPath$/,
+  /^auth-(session|logout)$/,
+  /^shareCard(Svg|Png)$/,
+  /^receiptLog-inclusion$/,
+];
 
 const RETRY_AFTER = {
   description: 'seconds to wait before this route may be called again',
