@@ -7,8 +7,9 @@ import type { AppRouter } from '$lib/server/trpc/router';
 
 export type { AppRouter };
 
-export function createClient(fetchFn: typeof fetch = fetch, baseUrl = '') {
+/** `headers`: sent with every call of this client (the paid page's one payment header). */
+export function createClient(fetchFn: typeof fetch = fetch, baseUrl = '', headers?: Record<string, string>) {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${baseUrl}/trpc`, fetch: fetchFn })],
+    links: [httpLink({ url: `${baseUrl}/trpc`, fetch: fetchFn, ...(headers ? { headers } : {}) })],
   });
 }

@@ -110,6 +110,7 @@ const CASES: PageCase[] = [
     path: () => '/docs',
     ready: (p) => p.locator('[data-testid="api-viewer"][data-state="ready"] section.family').first().waitFor({ timeout: 30_000 }),
   },
+  { name: 'sign-in', path: () => '/sign-in', ready: (p) => p.getByTestId('signin-page-qr-svg').waitFor() },
   { name: 'me', path: () => '/me', ready: (p) => p.getByTestId('me-signed-out').waitFor() },
   { name: 'glossary', path: () => '/glossary', ready: (p) => p.getByTestId('glossary').waitFor() },
   { name: 'status', path: () => '/status', ready: (p) => p.getByTestId('registry-table').waitFor() },

@@ -231,6 +231,12 @@ const WALK: Record<string, Call[]> = {
   'vaults.v2Status': [(c) => c.vaults.v2Status()],
   'vaults.vault': [async (c) => c.vaults.vault({ slug: await firstVaultSlug(c) } as never)],
   'vaults.depositLink': [async (c) => c.vaults.depositLink({ slug: await firstVaultSlug(c), amount: '10', receiver: RECEIVER } as never)],
+  // Without a chain (in process): both readings unknown, and the approval not found.
+  'vaults.depositAccount': [async (c) => c.vaults.depositAccount({ slug: await firstVaultSlug(c), owner: RECEIVER } as never)],
+  'vaults.approvalStatus': [
+    async (c) =>
+      c.vaults.approvalStatus({ slug: await firstVaultSlug(c), txHash: `0x${'ab'.repeat(32)}`, owner: RECEIVER, amount: '10' } as never),
+  ],
   'vaults.validateManifest': [async (c) => c.vaults.validateManifest({ manifest: await manifestOf(c), nowIso: NOW_ISO } as never)],
   'vaults.compileRebalancePolicy': [
     async (c) => c.vaults.compileRebalancePolicy({ manifest: await manifestOf(c), nowIso: NOW_ISO } as never),

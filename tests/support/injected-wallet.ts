@@ -1,8 +1,8 @@
 /**
  * An EIP-1193 browser wallet for Chromium tests: a provider object injected into the page
  * before any script runs, announced through EIP-6963 and/or set as `window.ethereum`,
- * whose `personal_sign` is answered by a viem local account in the test process (the key
- * never enters the page). It starts on a chain of the test's choosing and answers
+ * whose `personal_sign` and `eth_signTypedData_v4` are answered by a viem local account in the
+ * test process (the key never enters the page). It starts on a chain of the test's choosing and answers
  * `wallet_switchEthereumChain` / `wallet_addEthereumChain` as a real wallet would (switch,
  * refuse, or not know the chain until it is added). Every request is recorded, in order.
  */
@@ -38,16 +38,25 @@ export interface InjectedWalletOptions {
 export interface InjectedWallet {
   /** Texts of the messages signed. */
   signed: string[];
+  /** The EIP-712 typed data signed (eth_signTypedData_v4), parsed. */
+  signedTypedData: { domain: Record<string, unknown>; primaryType: string; message: Record<string, unknown> }[];
   /** Every request the page made: method, its params, and the chain the wallet was on. */
   requests: { method: string; params: unknown; chainId: number }[];
 }
 
 export async function injectWallet(page: Page, account: PrivateKeyAccount, options: InjectedWalletOptions = {}): Promise<InjectedWallet> {
-  const wallet: InjectedWallet = { signed: [], requests: [] };
+  const wallet: InjectedWallet = { signed: [], signedTypedData: [], requests: [] };
   await page.exposeFunction('__svcTestWalletSign', async (data: Hex) => {
     const text = Buffer.from(data.slice(2), 'hex').toString('utf8');
     wallet.signed.push(text);
     return account.signMessage({ message: { raw: data } });
+  });
+  await page.exposeFunction('__svcTestWalletSignTyped', async (json: string) => {
+    const typed = JSON.parse(json) as { domain: any; types: Record<string, unknown>; primaryType: string; message: any };
+    wallet.signedTypedData.push({ domain: typed.domain, primaryType: typed.primaryType, message: typed.message });
+    // viem derives the domain type itself: the EIP712Domain entry a wallet receives is not passed on.
+    const { EIP712Domain: _domain, ...types } = typed.types;
+    return account.signTypedData({ domain: typed.domain, types, primaryType: typed.primaryType, message: typed.message } as never);
   });
   await page.exposeFunction('__svcTestWalletRecord', (method: string, params: unknown, chainId: number) => {
     wallet.requests.push({ method, params, chainId });
@@ -92,6 +101,12 @@ export async function injectWallet(page: Page, account: PrivateKeyAccount, optio
               if (decline) throw fail('User rejected the request.', 4001);
               if (String(from).toLowerCase() !== address.toLowerCase()) throw fail('Unknown account', 4100);
               return w.__svcTestWalletSign(data);
+            }
+            case 'eth_signTypedData_v4': {
+              const [from, json] = params as [string, string];
+              if (decline) throw fail('User rejected the request.', 4001);
+              if (String(from).toLowerCase() !== address.toLowerCase()) throw fail('Unknown account', 4100);
+              return w.__svcTestWalletSignTyped(typeof json === 'string' ? json : JSON.stringify(json));
             }
             case 'eth_sendTransaction': {
               const [tx] = params as [{ from: string; to: string; data: string; chainId?: string }];

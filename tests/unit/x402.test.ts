@@ -108,6 +108,17 @@ describe('constants', () => {
     for (const s of PAID_VAULT_SERVICES) expect(s.priceUnits).toBeGreaterThan(0n);
   });
 
+  it("every service's example (the paid page's prefilled request) is a valid input the service answers, and says what it returns", async () => {
+    const deps = { now: new Date('2026-11-22T10:00:00.000Z'), appOrigin: 'https://svc.example', chain: null, modeB: undefined };
+    for (const s of PAID_VAULT_SERVICES) {
+      expect(s.returns.length, s.name).toBeGreaterThan(20);
+      const parsed = s.input.safeParse(s.example);
+      expect(parsed.success, s.name).toBe(true);
+      const answer = await s.run(parsed.data, deps as never);
+      expect(s.output.safeParse(answer).success, s.name).toBe(true);
+    }
+  });
+
   it('the paid deposit pack is buildDepositPack with the same dependencies: same pack, same refusals', async () => {
     const service = findPaidService('vault-deposit-pack')!;
     expect(service.priceUnits).toBe(30_000n);

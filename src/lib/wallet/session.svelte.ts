@@ -46,39 +46,51 @@ export async function refreshSession(): Promise<void> {
 }
 
 /**
+ * The EIP-4361 message for this page's origin: the address, the chain (4663 unless the signer
+ * says otherwise), a fresh single-use nonce from the server, and ten minutes to sign it.
+ */
+export async function signInMessage(address: string, chainId: number): Promise<string> {
+  const { nonce } = await createClient().auth.nonce.query();
+  // The rule flags any Date built inside an exported function; these two are local timestamps of the sign-in message.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- never mutated nor rendered
+  const issuedAt = new Date();
+  return createSiweMessage({
+    domain: window.location.host,
+    uri: window.location.origin,
+    address: getAddress(address),
+    statement: STATEMENT,
+    version: '1',
+    chainId,
+    nonce,
+    issuedAt,
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- as issuedAt above
+    expirationTime: new Date(issuedAt.getTime() + 10 * 60 * 1000),
+  });
+}
+
+/** The server checks the signed message and sets the session cookie; the page mirrors the session. Throws the refusal. */
+export async function completeSignIn(message: string, signature: Hex): Promise<void> {
+  const result = await createClient().auth.verify.mutate({ message, signature });
+  walletSession.error = undefined;
+  apply({ authenticated: true, ...result });
+}
+
+/**
  * EIP-4361 with the chosen wallet: ask for the account, make sure the wallet is on chain
- * 4663 (the guard every wallet action passes), fetch a nonce, build the message for this
- * page's origin, have the wallet sign it (personal_sign), and let the server verify it and
- * set the session cookie.
+ * 4663 (the guard every wallet action passes), build the message for this page's origin, have
+ * the wallet sign it (personal_sign), and let the server verify it and set the session cookie.
  */
 export async function signInWith(wallet: DiscoveredWallet): Promise<void> {
   walletSession.error = undefined;
   walletSession.status = 'signing_in';
   try {
-    const client = createClient();
     const accounts = (await wallet.provider.request({ method: 'eth_requestAccounts' })) as string[];
     if (!accounts?.length) throw new Error('The wallet shared no account.');
     const address = getAddress(accounts[0]!);
     const chainId = await ensureBrokerChain(wallet.provider);
-    const { nonce } = await client.auth.nonce.query();
-    // The rule flags any Date built inside an exported function; these two are local timestamps of the sign-in message.
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- never mutated nor rendered
-    const issuedAt = new Date();
-    const message = createSiweMessage({
-      domain: window.location.host,
-      uri: window.location.origin,
-      address,
-      statement: STATEMENT,
-      version: '1',
-      chainId,
-      nonce,
-      issuedAt,
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- as issuedAt above
-      expirationTime: new Date(issuedAt.getTime() + 10 * 60 * 1000),
-    });
+    const message = await signInMessage(address, chainId);
     const signature = (await wallet.provider.request({ method: 'personal_sign', params: [stringToHex(message), address] })) as Hex;
-    const result = await client.auth.verify.mutate({ message, signature });
-    apply({ authenticated: true, ...result });
+    await completeSignIn(message, signature);
   } catch (error) {
     walletSession.status = 'signed_out';
     walletSession.error = describeError(error);

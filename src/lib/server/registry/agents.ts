@@ -154,6 +154,8 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'GET /api/vaults/v2/status',
       'GET /api/vaults/{slug}',
       'GET /api/vaults/{slug}/deposit-link',
+      'GET /api/vaults/{slug}/deposit-account',
+      'GET /api/vaults/{slug}/approval-status/{txHash}',
       'POST /api/vaults/{slug}/deposit-partnerbot-intent',
       'POST /api/vaults/{slug}/deposit-intent',
       'POST /api/vaults/{slug}/withdraw-intent',

@@ -15,6 +15,7 @@ import { calculateVaultFees, vaultFeeCalculationSchema, vaultFeeInputSchema } fr
 import { scoreVaultRisk, vaultCompositionSchema, vaultRiskScoreSchema } from '../vaults/risk-score';
 import { compareVaultsWithoutRecommendation, vaultComparisonInputSchema, vaultComparisonSchema } from '../vaults/compare';
 import { buildDepositPack, type DepositPackDeps } from '../vaults/deposit-pack';
+import { findAssetByTicker, USDG } from '../registry';
 import { depositPackRequestShape, depositPackResultShape, vaultInputErrorCode } from '../vaults/pack-shapes';
 
 /**
@@ -36,6 +37,10 @@ export interface PaidVaultService<I extends z.ZodTypeAny = z.ZodTypeAny, O exten
   inputErrorCode: string | ((firstPath: string) => string);
   input: I;
   output: O;
+  /** What the buyer gets back, in words (the paid page shows it beside the price). */
+  returns: string;
+  /** A valid input, to start from (the paid page's prefilled request; checked against `input` by tests/unit/x402.test.ts). */
+  example: Record<string, unknown>;
   /** The free route that answers the same question without payment, if any (`METHOD /api/path`). */
   freeRoute: string | null;
   run: (input: z.infer<I>, ctx: PaidServiceContext) => z.infer<O> | Promise<z.infer<O>>;
@@ -69,6 +74,9 @@ export const VAULT_FEE_CALCULATION = analysis({
   title: 'Vault fee calculation',
   description: 'Performance fee, protocol share and creator share of a vault at a NAV reading against its high-water mark.',
   priceUnits: 10_000n,
+  returns:
+    'The performance fee, the protocol share and the creator share in USDG, with the rates applied and the profit they were taken from.',
+  example: { highWaterMarkUsdg: '100000', navUsdg: '112500', performanceFeeBps: 1000 },
   inputErrorCode: 'FEE_CONFIG_SHAPE',
   input: vaultFeeInputSchema,
   output: vaultFeeCalculationSchema,
@@ -87,6 +95,15 @@ export const VAULT_RISK_SCORE = analysis({
   title: 'Vault risk score',
   description: 'A structural 0-100 risk heuristic of a vault composition and its terms (not a forecast).',
   priceUnits: 20_000n,
+  returns:
+    'A 0-100 score with each component (concentration, equity exposure, cash reserve, diversification, fee incentive, lockup) and why.',
+  example: {
+    allocations: [
+      { tokenAddress: findAssetByTicker('AAPL')!.address, weightBps: 4000 },
+      { tokenAddress: findAssetByTicker('AMZN')!.address, weightBps: 3000 },
+      { tokenAddress: USDG.address, weightBps: 3000 },
+    ],
+  },
   inputErrorCode: 'VAULT_COMPOSITION_SHAPE',
   input: vaultCompositionSchema,
   output: vaultRiskScoreSchema,
@@ -105,6 +122,26 @@ export const VAULT_COMPARISON = analysis({
   title: 'Vault comparison without recommendation',
   description: 'The same fee and risk facts for two to five vaults side by side, in the order given, never ranked.',
   priceUnits: 50_000n,
+  returns:
+    'One column per vault, in your order, with its fees on an example profit and its risk score; never ranked, never a recommendation.',
+  example: {
+    vaults: [
+      {
+        label: 'Growth',
+        allocations: [
+          { tokenAddress: findAssetByTicker('AMD')!.address, weightBps: 7000 },
+          { tokenAddress: USDG.address, weightBps: 3000 },
+        ],
+      },
+      {
+        label: 'Cash heavy',
+        allocations: [
+          { tokenAddress: findAssetByTicker('AAPL')!.address, weightBps: 2000 },
+          { tokenAddress: USDG.address, weightBps: 8000 },
+        ],
+      },
+    ],
+  },
   inputErrorCode: 'VAULT_COMPARISON_SHAPE',
   input: vaultComparisonInputSchema,
   output: vaultComparisonSchema,
@@ -130,6 +167,10 @@ export const PAID_VAULT_SERVICES: readonly PaidVaultService[] = [
     // 0.03 USDG: between the single risk score (0.02) and the five-vault comparison (0.05),
     // because besides validation and encoding it reads the vault's ack pins on chain.
     priceUnits: 30_000n,
+    returns:
+      'The approve and depositWithAcks calldata for the V1 vault with its plan hash and expiry, the ack hashes and how they were checked, the social command and the deposit page link. Nothing is signed or sent.',
+    // The receiver must be the depositor: the paid page puts the connected wallet's address here.
+    example: { amountUsdg: '25', receiver: '0x1111111111111111111111111111111111111111' },
     inputErrorCode: vaultInputErrorCode,
     input: depositPackRequestShape,
     output: depositPackResultShape,

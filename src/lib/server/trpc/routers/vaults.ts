@@ -25,6 +25,7 @@ import { manifestReceipt, packReceipt, settlementReceipt, vaultReceiptSchema } f
 import { ACK_HASHES, ACK_TEXTS, listVaults, requireVault, resolveRailAVault, VAULT_REGISTRY_VERSION } from '../../vaults/registry';
 import { buildVaultSchema, type VaultRoute } from '../../vaults/schema';
 import { readVaultV2Status } from '../../vaults/v2-status';
+import { approvalVerificationSchema, depositAccountSchema, readDepositAccount, verifyDepositApproval } from '../../vaults/deposit-progress';
 import { parseUsdgAmount } from '../../vaults/amount';
 import type { SourceVerification } from '../../x402/constants';
 import { x402ArchitectureSchema } from '../../x402/architecture';
@@ -59,6 +60,16 @@ export const VAULT_ROUTES: VaultRoute[] = [
     method: 'GET',
     path: '/api/vaults/{slug}/deposit-link',
     purpose: 'vault identity, ack texts and hashes, the deposit widget link; a full pack with amount and receiver',
+  },
+  {
+    method: 'GET',
+    path: '/api/vaults/{slug}/deposit-account',
+    purpose: "a wallet's USDG balance and its allowance for the vault, read live (the deposit page's Max and its approval step)",
+  },
+  {
+    method: 'GET',
+    path: '/api/vaults/{slug}/approval-status/{txHash}',
+    purpose: 'whether an approval transaction is proven on chain (the deposit page enables the deposit only then)',
   },
   { method: 'POST', path: '/api/vaults/{slug}/deposit-partnerbot-intent', purpose: 'a Mode A deposit pack pinned to this vault' },
   { method: 'POST', path: '/api/vaults/{slug}/deposit-intent', purpose: 'a deposit intent, refused while the deposit gate is closed' },
@@ -348,6 +359,65 @@ export const vaultsRouter = router({
         full: false,
         prepared: null,
         ...vaultChainBlocksFor(ctx.config),
+      };
+    }),
+
+  depositAccount: publicProcedure
+    .meta({
+      family: 'vaults',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('GET', '/vaults/{slug}/deposit-account', "A wallet's USDG balance and its allowance for the vault, read live", {
+        description:
+          'Reads the USDG token on chain 4663 at every call (chain id first): balanceOf(owner) and allowance(owner, vault). A read that fails is `unknown` with the reason, never 0. `checkedAt` is the server clock of the read.',
+      }),
+    })
+    .input(
+      z.object({
+        slug: slugInput,
+        owner: z.string().max(128).describe('The depositor (the receiver of the deposit)'),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(stampedOutput({ account: depositAccountSchema, ...chainBlockFields }))
+    .query(async ({ ctx, input }) => {
+      const vault = resolveRailAVault(input.slug);
+      const owner = validateReceiver(input.owner, vault, 'owner');
+      const account = await readDepositAccount(chainReaderFor(ctx.config), vault, owner, ctx.serverTime);
+      return { account, ...vaultChainBlocksFor(ctx.config, liveSource('deposit account', account.checkedAt, account.chainIdVerified)) };
+    }),
+
+  approvalStatus: publicProcedure
+    .meta({
+      family: 'vaults',
+      inputErrorCode: vaultInputErrorCode,
+      openapi: rest('GET', '/vaults/{slug}/approval-status/{txHash}', 'Whether an approval transaction is proven on chain', {
+        description:
+          "Re-reads the chain at every call (chain id first, then the receipt). `confirmedApproval` is true exactly when a confirmed transaction to the USDG token emitted the token's Approval event letting the vault spend at least `amount` of the owner's USDG. Pending, reverted, sent elsewhere or too small: false, with the reason.",
+      }),
+    })
+    .input(
+      z.object({
+        slug: slugInput,
+        txHash: bytes32Shape,
+        owner: z.string().max(128).describe('The depositor whose USDG the approval concerns'),
+        amount: z.string().max(64).describe('The deposit amount (decimal USDG) the approval must cover'),
+        nowIso: nowIsoField,
+      }),
+    )
+    .output(stampedOutput({ verification: approvalVerificationSchema, ...chainBlockFields }))
+    .query(async ({ ctx, input }) => {
+      const vault = resolveRailAVault(input.slug);
+      const owner = validateReceiver(input.owner, vault, 'owner');
+      const amountUnits = parseUsdgAmount(input.amount, 'amount').units;
+      const verification = await verifyDepositApproval(
+        chainReaderFor(ctx.config),
+        input.txHash as `0x${string}`,
+        { vault, owner, amountUnits },
+        ctx.serverTime,
+      );
+      return {
+        verification,
+        ...vaultChainBlocksFor(ctx.config, liveSource('approval receipt', verification.checkedAt, verification.chainIdVerified)),
       };
     }),
 
