@@ -15,7 +15,7 @@ import { driftCheck } from '$lib/server/coil/drift';
 import { scoreCoil } from '$lib/server/coil/health';
 import { coilSchema, type Coil } from '$lib/server/coil/manifest';
 import { validateCoil } from '$lib/server/coil/validate';
-import { loadLineage, saveCoilWithReceipt } from '$lib/server/db/coil-repository';
+import { saveCoilWithReceipt, storedCoilsVisibleTo } from '$lib/server/db/coil-repository';
 import { applyMigrations } from '$lib/server/db/migrate';
 import { renderProvenance } from '$lib/server/receipts/provenance';
 import { buildReceipt, type Receipt } from '$lib/server/receipts/receipt';
@@ -54,7 +54,7 @@ const POST: Record<string, (body: Body) => Promise<Answer>> = {
     const coil = coilSchema.parse(body.coil);
     const receipt = buildReceipt(coil, 'coil_manifest', new Date());
     await store(coil, receipt);
-    const lineage = await loadLineage(receipt.manifestHash);
+    const lineage = await storedCoilsVisibleTo(null).lineage(receipt.manifestHash);
     return { status: 200, body: { tool: 'receipt', receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) } };
   },
   '/api/tools/generate-coil': async (body) => {
