@@ -8,6 +8,7 @@
  * No MCP SDK code runs here (types only): the REST route must not load the SDK, which the API
  * front loads on the first `/mcp` request only.
  */
+import { operationDescription } from './operation-docs';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { hashCanonical } from '../canonical';
@@ -130,7 +131,7 @@ function bindTools(): BoundTool[] {
     const title = entry.summary ?? entry.tool;
     const description = [
       entry.summary,
-      meta.openapi?.description,
+      operationDescription(entry.procedurePath, meta.openapi?.description),
       `Same operation as ${entry.endpoint}; its input is that route's body and its structuredContent that route's JSON answer.`,
     ]
       .filter(Boolean)

@@ -16,6 +16,7 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { EXTRA_OPENAPI_PATHS } from './extra-openapi';
 import { EXAMPLE_NOW_ISO, operationExamples } from './openapi-examples';
+import { operationDescription } from './operation-docs';
 import { REST_PREFIX } from './route-table';
 import { appRouter } from './router';
 
@@ -226,6 +227,8 @@ function declareAnswers(doc: Json): void {
   for (const [path, item] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(item as Json) as Array<[string, Json]>) {
       const id: string = op.operationId;
+      const description = operationDescription(id.replaceAll('-', '.'), op.description);
+      if (description) op.description = description;
       const ok = op.responses['200'];
       for (const status of Object.keys(op.responses)) if (status !== '200') delete op.responses[status];
       for (const status of errorStatusesOf(id, method)) op.responses[String(status)] = errorResponse(id, status);

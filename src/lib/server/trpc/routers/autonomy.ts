@@ -23,7 +23,7 @@ import { fuseUnitOut, issueOut, receiptOut, shareCardOut } from './coil-schemas'
 import { persistReceipt, shareUrlBaseField } from './coil-shared';
 import { artifactReceiptOut, pathReceiptOut, receiptInput } from './receipt-shapes';
 import { marketSessionOut } from './oracle-shapes';
-import { toolInputErrorCode } from './tools';
+import { toolInputErrorCode } from './coil-shared';
 
 // COIL_SHAPE, COIL_INVALID, CAPSULE_COMPILE, RECEIPT_SHAPE and SHARE_CARD_REJECTED are the tools'.
 

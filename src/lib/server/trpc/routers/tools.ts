@@ -11,7 +11,6 @@ import { driftCheck } from '../../coil/drift';
 import { scoreCoil } from '../../coil/health';
 import { coilSchema, executionModeSchema, HEX_ADDRESS, SHA256_HEX, type Coil } from '../../coil/manifest';
 import { validateCoil } from '../../coil/validate';
-import type { ErrorIssue } from '../../errors';
 import { SvcError } from '../../errors';
 import { computePassport, PASSPORT_COMPONENTS } from '../../receipts/passport';
 import { renderProvenance } from '../../receipts/provenance';
@@ -23,7 +22,6 @@ import { parseIsoInstant } from '../../clock';
 import { buildArtifactReceipt, verifyArtifactReceipt } from '../../receipts/artifact';
 import { chainAddressField } from '../../registry/symbol-space';
 import { artifactReceiptOut, artifactVerificationOut, receiptInput } from './receipt-shapes';
-import { SYMBOL_SPACE_CONFUSION } from '../../registry/symbol-space';
 import type { McpToolName } from '../../registry/agents';
 import { generateCoil } from '../../strategist';
 import { thesisPromptSchema, thesisReadingSchema } from '../../strategist/types';
@@ -46,27 +44,15 @@ import {
 } from './coil-schemas';
 import {
   persistReceipt,
-  promptErrorCode,
   shareCardOrRefusal,
   shareUrlBaseField,
   storedCoilsOf,
   strategistConfigOf,
+  toolInputErrorCode,
   withForkParent,
 } from './coil-shared';
 import { oraclePolicyOut, priceReadingOut } from './oracle-shapes';
 import { publishedKeysOf } from '../service-keys';
-
-/**
- * Tools answer `COIL_SHAPE` for a broken Coil, `RECEIPT_SHAPE` for a broken receipt, and
- * `SYMBOL_SPACE_CONFUSION` when a ticker and a chain address trade places.
- */
-export function toolInputErrorCode(path: string, issue?: ErrorIssue): string {
-  if (issue?.code === SYMBOL_SPACE_CONFUSION) return SYMBOL_SPACE_CONFUSION;
-  if (path === 'coil' || path.startsWith('coil.')) return 'COIL_SHAPE';
-  if (path === 'receipt' || path.startsWith('receipt.')) return 'RECEIPT_SHAPE';
-  if (path === 'prompt') return promptErrorCode(issue);
-  return 'INPUT_INVALID';
-}
 
 /** The MCP tool (interface 4.9) each tools route backs; provenance and the passport back none. */
 const TOOL_OF_PATH: Readonly<Record<string, McpToolName>> = {
