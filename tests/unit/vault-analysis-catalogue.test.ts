@@ -2,13 +2,14 @@
 import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { describe, expect, it } from 'vitest';
 import type { SvcMeta } from '../../src/lib/server/trpc/init';
+import { operationDescription } from '../../src/lib/server/trpc/operation-docs';
 import { appRouter } from '../../src/lib/server/trpc/router';
 import { PAID_VAULT_SERVICES, VAULT_COMPARISON, VAULT_FEE_CALCULATION, VAULT_RISK_SCORE } from '../../src/lib/server/x402/catalogue';
 
 const procedures = procedureRecord(appRouter);
 
 describe('vault analysis catalogue', () => {
-  it('binds each free route to its paid service: the route, tool, texts and input error code the catalogue names', () => {
+  it('binds each free route to its paid service: the route, tool, summary and input error code, with its description in operation-docs the catalogue names', () => {
     const analyses = [VAULT_FEE_CALCULATION, VAULT_RISK_SCORE, VAULT_COMPARISON];
     for (const analysis of analyses) {
       expect(PAID_VAULT_SERVICES.map((s) => s.name)).toContain(analysis.name);
@@ -25,8 +26,9 @@ describe('vault analysis catalogue', () => {
         family: 'vaults',
         tool: analysis.free.tool,
         inputErrorCode: analysis.inputErrorCode,
-        openapi: { method: 'POST', summary: analysis.free.summary, description: analysis.free.description },
+        openapi: { method: 'POST', summary: analysis.free.summary },
       });
+      expect(operationDescription(bound[0]![0]), analysis.name).toBeTruthy();
     }
   });
 

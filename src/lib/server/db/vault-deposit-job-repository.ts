@@ -18,22 +18,15 @@ type Row = VaultDepositJob & { proof: { txHash: string; binding: string } | null
 const WITH_PROOF = { proof: true } as const;
 
 function toRecord(row: Row): VaultDepositJobRecord {
+  const { txHashesJson, packJson, proof, createdAt, updatedAt, ...columns } = row;
   return {
-    id: row.id,
-    planHash: row.planHash,
-    vaultSlug: row.vaultSlug,
-    vaultAddress: row.vaultAddress,
-    receiver: row.receiver,
-    amount: row.amount,
-    amountUnits: row.amountUnits,
-    submitState: row.submitState as JobSubmitState,
-    failureCode: row.failureCode,
-    partnerJobId: row.partnerJobId,
-    txHashes: JSON.parse(row.txHashesJson) as string[],
-    pack: JSON.parse(row.packJson) as DepositPack,
-    createdAt: storedServerTime(row.createdAt),
-    updatedAt: storedServerTime(row.updatedAt),
-    proof: row.proof ? { txHash: row.proof.txHash, binding: row.proof.binding as ProofBinding } : null,
+    ...columns,
+    submitState: columns.submitState as JobSubmitState,
+    txHashes: JSON.parse(txHashesJson) as string[],
+    pack: JSON.parse(packJson) as DepositPack,
+    createdAt: storedServerTime(createdAt),
+    updatedAt: storedServerTime(updatedAt),
+    proof: proof ? { txHash: proof.txHash, binding: proof.binding as ProofBinding } : null,
   };
 }
 
@@ -52,24 +45,8 @@ export const vaultDepositJobRepository: VaultDepositJobStore = {
 
   async reserve(job) {
     try {
-      await getDb().vaultDepositJob.create({
-        data: {
-          id: job.id,
-          planHash: job.planHash,
-          vaultSlug: job.vaultSlug,
-          vaultAddress: job.vaultAddress,
-          receiver: job.receiver,
-          amount: job.amount,
-          amountUnits: job.amountUnits,
-          submitState: job.submitState,
-          failureCode: job.failureCode,
-          partnerJobId: job.partnerJobId,
-          txHashesJson: canonicalJson(job.txHashes),
-          packJson: canonicalJson(job.pack),
-          createdAt: job.createdAt,
-          updatedAt: job.updatedAt,
-        },
-      });
+      const { txHashes, pack, proof: _proof, ...columns } = job;
+      await getDb().vaultDepositJob.create({ data: { ...columns, txHashesJson: canonicalJson(txHashes), packJson: canonicalJson(pack) } });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;

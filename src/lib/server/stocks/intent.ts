@@ -107,6 +107,11 @@ export const INTENT_ISSUE = {
 /** The top-level error code of a rejected intent (422, with one issue per broken rule). */
 export const STOCK_INTENT_INVALID = 'STOCK_INTENT_INVALID';
 
+/** The top-level code of a request whose `intent` has the wrong shape (400); any other field is INPUT_INVALID. */
+export function stockIntentInputErrorCode(path: string): string {
+  return path === 'intent' || path.startsWith('intent.') ? 'STOCK_INTENT_SHAPE' : 'INPUT_INVALID';
+}
+
 function issue(code: string, path: string, message: string): ErrorIssue {
   return { code, path: `intent.${path}`, message };
 }

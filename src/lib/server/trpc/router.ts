@@ -5,6 +5,7 @@
 import type { RequestContext } from './context';
 import { createCallerFactory, router } from './init';
 import { registerToolProcedures } from './mcp-tools';
+import { registerVaultRoutes } from './vault-routes';
 import { autonomyRouter } from './routers/autonomy';
 import { authRouter } from './routers/auth';
 import { meRouter } from './routers/me';
@@ -36,6 +37,7 @@ export const appRouter = router({
 });
 
 registerToolProcedures(appRouter);
+registerVaultRoutes(appRouter);
 
 const createCaller = createCallerFactory(appRouter);
 

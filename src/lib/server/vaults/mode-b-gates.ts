@@ -37,38 +37,29 @@ export interface ModeBGate {
   open: (config: ModeBConfig) => boolean;
 }
 
+/** Why each gate refuses, by its refusal code. */
+const CLOSED_GATE_MESSAGES: Readonly<Record<string, string>> = {
+  MODE_B_DISABLED:
+    'Mode B is disabled (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED is not true). Use Mode A with Mode C: the deposit widget always works.',
+  OWNER_APPROVAL_REQUIRED: 'Mode B needs the owner approval flag OWNER_APPROVED_PARTNER_WALLET_DEPOSIT to be true.',
+  PARTNER_KEY_MISSING: 'Mode B needs the server-only partner API key (PARTNER_API_KEY), which is not configured.',
+  RECEIVER_NOT_PARTNER_WALLET: 'Mode B needs PARTNER_WALLET_ADDRESS (the operator partner wallet), which is not configured.',
+};
+
 /** In the spec's order. */
-export const MODE_B_GATES: readonly ModeBGate[] = [
-  {
-    setting: 'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED',
-    code: 'MODE_B_DISABLED',
-    message:
-      'Mode B is disabled (PARTNERBOT_DEPOSIT_EXECUTION_ENABLED is not true). Use Mode A with Mode C: the deposit widget always works.',
-    stage: 'config',
-    open: (c) => c.depositExecutionEnabled,
-  },
-  {
-    setting: 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT',
-    code: 'OWNER_APPROVAL_REQUIRED',
-    message: 'Mode B needs the owner approval flag OWNER_APPROVED_PARTNER_WALLET_DEPOSIT to be true.',
-    stage: 'config',
-    open: (c) => c.ownerApprovedWalletDeposit,
-  },
-  {
-    setting: 'PARTNER_API_KEY',
-    code: 'PARTNER_KEY_MISSING',
-    message: 'Mode B needs the server-only partner API key (PARTNER_API_KEY), which is not configured.',
-    stage: 'config',
-    open: (c) => c.partnerKeyConfigured,
-  },
-  {
-    setting: 'PARTNER_WALLET_ADDRESS',
-    code: 'RECEIVER_NOT_PARTNER_WALLET',
-    message: 'Mode B needs PARTNER_WALLET_ADDRESS (the operator partner wallet), which is not configured.',
-    stage: 'receiver',
-    open: (c) => c.partnerWalletConfigured,
-  },
-];
+export const MODE_B_GATES: readonly ModeBGate[] = (
+  [
+    { setting: 'PARTNERBOT_DEPOSIT_EXECUTION_ENABLED', code: 'MODE_B_DISABLED', stage: 'config', open: (c) => c.depositExecutionEnabled },
+    {
+      setting: 'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT',
+      code: 'OWNER_APPROVAL_REQUIRED',
+      stage: 'config',
+      open: (c) => c.ownerApprovedWalletDeposit,
+    },
+    { setting: 'PARTNER_API_KEY', code: 'PARTNER_KEY_MISSING', stage: 'config', open: (c) => c.partnerKeyConfigured },
+    { setting: 'PARTNER_WALLET_ADDRESS', code: 'RECEIVER_NOT_PARTNER_WALLET', stage: 'receiver', open: (c) => c.partnerWalletConfigured },
+  ] satisfies Omit<ModeBGate, 'message'>[]
+).map((gate) => ({ ...gate, message: CLOSED_GATE_MESSAGES[gate.code]! }));
 
 export function modeBConfigOf(settings: ModeBGateSettings): ModeBConfig {
   return {

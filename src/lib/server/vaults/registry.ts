@@ -66,6 +66,14 @@ export const ACK_HASHES: Readonly<Record<AckSlot, Hex>> = {
   jurisdiction: ackHash(ACK_TEXTS.jurisdiction),
 };
 
+/** The two ack texts with their hashes, as the vault schema and the deposit link state them. */
+export function ackTextList() {
+  return [
+    { slot: 'risk' as const, text: ACK_TEXTS.risk, keccak256: ACK_HASHES.risk },
+    { slot: 'jurisdiction' as const, text: ACK_TEXTS.jurisdiction, keccak256: ACK_HASHES.jurisdiction },
+  ];
+}
+
 export interface RailAVault {
   slug: string;
   name: string;

@@ -12,7 +12,7 @@ import { vaultChainBlock, x402PaymentChainBlock, type LaneSelection } from '../x
 import { MAX_PACK_AMOUNT_USDG } from './amount';
 import { FEE_SCHEDULE } from './fees';
 import { DEFAULT_PACK_LIFETIME_SECONDS, MAX_PACK_LIFETIME_SECONDS, MIN_PACK_LIFETIME_SECONDS, PACK_VERSION } from './deposit-pack';
-import { ACK_HASHES, ACK_TEXTS, listVaults, V1_VAULT, VAULT_REGISTRY_VERSION } from './registry';
+import { ackTextList, listVaults, V1_VAULT, VAULT_REGISTRY_VERSION } from './registry';
 
 export const VAULT_SCHEMA_VERSION = 'svc-vault-schema-1.0.0';
 
@@ -71,10 +71,7 @@ export function buildVaultSchema(input: VaultSchemaInput) {
       maxAmountPerPackUsdg: MAX_PACK_AMOUNT_USDG,
       amountDecimals: 6 as const,
       packLifetimeSeconds: { default: DEFAULT_PACK_LIFETIME_SECONDS, min: MIN_PACK_LIFETIME_SECONDS, max: MAX_PACK_LIFETIME_SECONDS },
-      ackTexts: [
-        { slot: 'risk' as const, text: ACK_TEXTS.risk, keccak256: ACK_HASHES.risk },
-        { slot: 'jurisdiction' as const, text: ACK_TEXTS.jurisdiction, keccak256: ACK_HASHES.jurisdiction },
-      ],
+      ackTexts: ackTextList(),
       modes: ['A', 'B', 'C'],
       completionRule:
         "complete is true exactly when a confirmed transaction to the vault emitted the vault's Deposit event for the receiver and amount; re-verified on chain at every status read",

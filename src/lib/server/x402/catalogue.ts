@@ -5,7 +5,7 @@
  * the buyer gets back, and the domain function that answers it.
  *
  * The three vault analyses are also answered free (family `vaults`,
- * `trpc/routers/vault-analysis.ts`); their free route (path, MCP tool, summary, description)
+ * `trpc/routers/vault-analysis.ts`); their free route (path, MCP tool, summary)
  * is part of the same entry, so the free and the paid answer share one input, one error code
  * and one domain function.
  */
@@ -55,7 +55,6 @@ export interface FreeAnalysisRoute {
   path: `/${string}`;
   tool: McpToolName;
   summary: string;
-  description: string;
 }
 
 /** A vault analysis: a paid service that is also answered free, from a pure domain function of its input. */
@@ -84,8 +83,6 @@ export const VAULT_FEE_CALCULATION = analysis({
     path: '/vaults/fees/calculate',
     tool: 'svc_calculate_vault_fees',
     summary: 'Vault fees at a NAV reading: performance fee, protocol share, creator share',
-    description:
-      'No management, entry or exit fee. A performance fee (default 1000 bps, cap 1000 bps, 2000 bps for verified creators) on profit above the high-water mark only; the protocol takes its share (default 1000 bps, at most 2000 bps) out of the creator fee. Amounts are USDG with 6 decimals, rounded down. A rate above its cap is refused (422 PERF_FEE_CAP / PROTOCOL_SHARE_CAP), never clamped.',
   },
   run: (input) => calculateVaultFees(input),
 });
@@ -111,8 +108,6 @@ export const VAULT_RISK_SCORE = analysis({
     path: '/vaults/risk-score',
     tool: 'svc_score_vault_risk',
     summary: 'Structural 0-100 risk score of a vault composition and its terms',
-    description:
-      'Allocations are canonical token addresses on chain 4663 with weights summing to exactly 10000 bps (USDG is the cash reserve). Scored from concentration, equity exposure, cash reserve, diversification, fee incentive and lockup; a heuristic, not a forecast. A non-canonical address, a ticker at the wrong address or a wrong weight sum is 422 VAULT_COMPOSITION_INVALID with issues.',
   },
   run: (input) => scoreVaultRisk(input),
 });
@@ -149,8 +144,6 @@ export const VAULT_COMPARISON = analysis({
     path: '/vaults/compare',
     tool: 'svc_compare_vaults_without_recommendation',
     summary: 'Two to five vaults side by side, never ranked and never recommended',
-    description:
-      'The same fee and risk facts for each vault, in the order given. `ranked` is always false and `recommendation` always null.',
   },
   run: (input) => compareVaultsWithoutRecommendation(input),
 });

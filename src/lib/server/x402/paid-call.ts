@@ -33,7 +33,7 @@ import { proveAuthorizationTransfer, type AuthorizationChainReader } from './cha
 import { X402_HEADERS } from './constants';
 import type { FacilitatorClient } from './facilitator-client';
 import { chainBlocks, type LaneSelection } from './lanes';
-import { checkValidityWindow, PaymentRejected, type DecodedPayment } from './payment';
+import { checkValidityWindow, PaymentMalformed, PaymentRejected, readPaymentHeader, type DecodedPayment } from './payment';
 import { paymentReceiptSchema, settlementEvidenceSchema } from './receipts';
 import {
   buildRequirements,
@@ -407,6 +407,45 @@ export function outcomeAuthorizationId(outcome: PaymentOutcome): string | undefi
   if ('authorization' in outcome) return outcome.authorization.id;
   if ('payment' in outcome) return authorizationId(authorizationKeyOf(outcome.payment.authorization));
   return undefined;
+}
+
+/** The header a payment value given in a request body stands for, from the x402 version it declares. */
+export function headerOfPaymentValue(value: string): string {
+  try {
+    const decoded = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as { x402Version?: unknown };
+    return decoded.x402Version === 1 ? X402_HEADERS.v1.payment : X402_HEADERS.v2.payment;
+  } catch {
+    return X402_HEADERS.v2.payment;
+  }
+}
+
+export interface PresentedPaymentRequest {
+  /** Reads a request header by name (null when absent). */
+  header: (name: string) => string | null;
+  /** A payment header value given in the body (the settle route's `paymentHeader`): it wins over the headers. */
+  bodyValue?: string;
+  service: PaidVaultService;
+  /** Only read to refuse a malformed payment with the requirements. */
+  pinned: () => PinnedFacilitatorLane;
+  lane: LaneSelection;
+}
+
+/**
+ * The payment a request presents, or undefined when it presents none. Two payment headers at
+ * once is a malformed payment, refused with the service's requirements (the 402 challenge),
+ * even when the body gives a value.
+ */
+export function presentedPayment(request: PresentedPaymentRequest): { header: string; value: string } | undefined {
+  let payment: { header: string; value: string } | undefined;
+  try {
+    payment = readPaymentHeader(request.header);
+  } catch (error) {
+    if (!(error instanceof PaymentMalformed)) throw error;
+    const requirements = buildRequirements(request.service, request.pinned());
+    throw refusalOf({ kind: 'malformed', requirements, reason: error.reason, message: error.message }, request.lane);
+  }
+  if (request.bodyValue !== undefined) return { header: headerOfPaymentValue(request.bodyValue), value: request.bodyValue };
+  return payment;
 }
 
 /** 503 when this server cannot take payment on the selected lane, labelled with the lane. */

@@ -335,9 +335,11 @@ export async function settleReserved(input: SettleStepInput): Promise<PaymentOut
   const id = input.authorization.id;
   const outcome = await input.facilitator.settle(settleRequestBody(signed, requirements));
   const network = networkOf(payment.x402Version, requirements) as SettleResponse['network'];
+  const finish = (status: Parameters<AuthorizationStore['finish']>[1], reason: string, transaction: string | null = null) =>
+    input.store.finish(id, status, reason, transaction, input.serverTime);
   switch (outcome.kind) {
     case 'refused': {
-      await input.store.finish(id, 'refused', outcome.reason, null, input.serverTime);
+      await finish('refused', outcome.reason);
       return {
         kind: 'refused',
         requirements,
@@ -348,10 +350,10 @@ export async function settleReserved(input: SettleStepInput): Promise<PaymentOut
       };
     }
     case 'call_rejected':
-      await input.store.finish(id, 'refused', `facilitator_http_${outcome.httpStatus}`, null, input.serverTime);
+      await finish('refused', `facilitator_http_${outcome.httpStatus}`);
       return { kind: 'facilitator_call_rejected', requirements, payment, httpStatus: outcome.httpStatus };
     case 'unknown':
-      await input.store.finish(id, 'settlement_unknown', outcome.cause, null, input.serverTime);
+      await finish('settlement_unknown', outcome.cause);
       return {
         kind: 'settlement_unknown',
         requirements,
@@ -363,7 +365,7 @@ export async function settleReserved(input: SettleStepInput): Promise<PaymentOut
     case 'success': {
       const mismatch = mismatchOf(outcome, signed, requirements);
       if (mismatch) {
-        await input.store.finish(id, 'report_mismatch', `reported_${mismatch}_differs`, outcome.transaction, input.serverTime);
+        await finish('report_mismatch', `reported_${mismatch}_differs`, outcome.transaction);
         return { kind: 'report_mismatch', requirements, payment, field: mismatch, authorizationId: id, transaction: outcome.transaction };
       }
       const recorded = await recordSettlement({

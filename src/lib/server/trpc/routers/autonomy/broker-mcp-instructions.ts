@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { generateBrokerMcpInstructions } from '../../../autonomy/broker-path';
+import { nowIsoField, publicProcedure, stampedOutput } from '../../init';
+import { pathReceiptOut } from '../receipt-shapes';
+import { meta, pathDeps } from './meta';
+import { coilField, pathOptionsField } from './inputs';
+import { instructionsOut } from './shapes';
+
+export const brokerMcpInstructionsProcedure = publicProcedure
+  .meta(
+    meta(
+      'svc_generate_broker_mcp_instructions',
+      '/partnerbot/broker-mcp-instructions',
+      "The broker MCP instruction pack alone: what a user's own broker-MCP agent follows",
+    ),
+  )
+  .input(z.object({ coil: coilField, options: pathOptionsField, nowIso: nowIsoField }))
+  .output(stampedOutput({ generatedAt: z.string(), instructions: instructionsOut, receipt: pathReceiptOut }))
+  .mutation(({ ctx, input }) => ({
+    generatedAt: ctx.answerTime.toISOString(),
+    ...generateBrokerMcpInstructions(input.coil, input.options ?? {}, pathDeps(ctx)),
+  }));

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { compileBrokerPath } from '../../../autonomy/broker-path';
+import { nowIsoField, publicProcedure, stampedOutput } from '../../init';
+import { receiptOut, shareCardOut } from '../coil-schemas';
+import { persistReceipt, shareUrlBaseField } from '../coil-shared';
+import { pathReceiptOut } from '../receipt-shapes';
+import { meta, pathDeps } from './meta';
+import { autonomyModeField, coilField, pathOptionsField } from './inputs';
+import { autonomyFuseOut, commandPackOut, gateOut, instructionsOut } from './shapes';
+
+export const compileBrokerPathProcedure = publicProcedure
+  .meta(
+    meta(
+      'svc_compile_partnerbot_broker_path',
+      '/partnerbot/compile-broker-path',
+      'Compile the whole partnerbot → broker path: command pack, broker MCP instructions, paper runbook, gate, receipt, share card',
+    ),
+  )
+  .input(
+    z.object({
+      coil: coilField,
+      options: pathOptionsField,
+      shareUrlBase: shareUrlBaseField,
+      nowIso: nowIsoField,
+    }),
+  )
+  .output(
+    stampedOutput({
+      generatedAt: z.string(),
+      autonomyMode: autonomyModeField,
+      gate: gateOut,
+      liveReadiness: z
+        .object({ verdict: z.enum(['ready', 'blocked']), missing: z.array(z.string()) })
+        .describe('the gate as live_candidate'),
+      fuses: z.array(autonomyFuseOut),
+      fuseChecksum: z.string(),
+      commandPack: commandPackOut,
+      brokerMcpInstructions: instructionsOut,
+      paperRunbook: z.object({
+        runbookVersion: z.string(),
+        mode: z.literal('paper'),
+        steps: z.array(z.string()),
+        liveOrderPossible: z.literal(false),
+      }),
+      receipt: pathReceiptOut,
+      coilReceipt: receiptOut,
+      shareCard: shareCardOut,
+    }),
+  )
+  .mutation(async ({ ctx, input }) => {
+    const path = compileBrokerPath(input.coil, input.options ?? {}, {
+      ...pathDeps(ctx),
+      serviceOrigin: ctx.config.origin,
+      shareUrlBase: input.shareUrlBase,
+    });
+    await persistReceipt(ctx, input.coil, path.coilReceipt);
+    return { generatedAt: ctx.answerTime.toISOString(), ...path };
+  });

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { stockReceiptStore } from '../../../db/stock-receipt-repository';
+import { logger } from '../../../http/logger';
+import { submitStockIntent } from '../../../stocks/lane';
+import { readServerClock } from '../../../clock';
+import { publicProcedure, rest } from '../../init';
+import { stockIntentInputErrorCode, stockIntentInputSchema } from '../../../stocks/intent';
+import { partnerJobStatusSchema, stockReceiptStatusSchema } from '../../../stocks/receipt.schema';
+
+const submitOutput = z.object({
+  jobId: z.string(),
+  receiptStatus: stockReceiptStatusSchema.describe('job_pending on a first submission; the current status on a replay'),
+  statusMeaning: z.string(),
+  planHash: z.string(),
+  receiptId: z.string(),
+  partnerJobStatus: partnerJobStatusSchema.nullable(),
+  replayed: z.boolean().describe('true when the plan already had a job and nothing was sent'),
+  pollPath: z.string(),
+  svcExecutesTrade: z.literal(false),
+  note: z.string(),
+});
+
+export const submitProcedure = publicProcedure
+  .meta({
+    family: 'stocks',
+    inputErrorCode: stockIntentInputErrorCode,
+    openapi: rest('POST', '/stocks/submit-partner-intent', 'Hand a confirmed plan to the partner as one job'),
+  })
+  .input(
+    z.object({
+      intent: stockIntentInputSchema,
+      userConfirmedPlanHash: z.string().min(1).max(200).describe('the planHash that prepare returned'),
+      nowIso: z.string().describe('the generatedAt that prepare returned'),
+    }),
+  )
+  .output(submitOutput)
+  .mutation(async ({ input, ctx }) => {
+    const answer = await submitStockIntent(
+      { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
+      { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: readServerClock },
+    );
+    logger.info(
+      { event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed },
+      'stock plan handed to the partner',
+    );
+    return answer;
+  });
