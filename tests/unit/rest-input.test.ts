@@ -14,7 +14,8 @@ describe('restInput', () => {
     expect(restInput('POST', url, {}, undefined)).toEqual({});
     const get = new URL('http://x/api/me/coils?limit=5&tag=a&tag=b&empty=');
     expect(restInput('GET', get, { slug: 's' }, undefined)).toEqual({ limit: '5', tag: ['a', 'b'], empty: '', slug: 's' });
-  });
+    // The first import loads the whole application router: seconds on a loaded machine.
+  }, 30_000);
 
   it('hands the procedure strings as sent: "false" and "12abc" stay strings and a schema refuses them', async () => {
     const { restInput } = await import('../../src/lib/server/trpc/http');

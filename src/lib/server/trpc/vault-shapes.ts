@@ -1,7 +1,8 @@
 /**
- * The zod shapes of the vault rail's responses (they are the OpenAPI documentation too) and
- * the per-request wiring (chain reader, payment lane, Mode B settings) shared by the `vaults`
- * and `partnerbot` routers.
+ * The per-request wiring (chain reader, payment lane, Mode B settings, sighted packs) and the
+ * answer pieces (chain blocks, source entries, the pack request and answer) shared by the vault
+ * families' procedures: vaults, vault-rail, vault-analysis and partnerbot. Shapes of domain
+ * types live beside the types (vaults/*.schema.ts, vaults/pack-shapes.ts).
  */
 import type { ServiceConfig } from '../config';
 import { brokerChainClient } from '../chain-client';
@@ -67,6 +68,12 @@ export async function buildSightedDepositPack(
   const result = await buildDepositPack(request, depositPackDepsFor(cfg, clocks.answerTime));
   await depositPackSightings.firstSight(result.pack.planHash, clocks.serverTime);
   return result;
+}
+
+/** The answer of a route that builds a sighted pack: the pack, with the chain blocks and where its ack pins were read. */
+export async function sightedDepositPackAnswer(request: DepositPackRequest, ctx: RequestClocks & { config: ServiceConfig }) {
+  const result = await buildSightedDepositPack(request, ctx.config, ctx);
+  return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
 }
 
 /**

@@ -5,7 +5,7 @@
  * the buyer gets back, and the domain function that answers it.
  *
  * The three vault analyses are also answered free (family `vaults`,
- * `trpc/routers/vault-analysis.ts`); their free route (path, MCP tool, summary)
+ * `trpc/routers/vault-analysis/`); their free route (path, MCP tool, summary)
  * is part of the same entry, so the free and the paid answer share one input, one error code
  * and one domain function.
  */

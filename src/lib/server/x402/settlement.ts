@@ -332,7 +332,8 @@ export interface SettleStepInput {
 /** Calls the facilitator for a reserved authorization and records what it said. */
 export async function settleReserved(input: SettleStepInput): Promise<PaymentOutcome> {
   const { requirements, payment, signed } = input;
-  const id = input.authorization.id;
+  const { authorization } = input;
+  const id = authorization.id;
   const outcome = await input.facilitator.settle(settleRequestBody(signed, requirements));
   const network = networkOf(payment.x402Version, requirements) as SettleResponse['network'];
   const finish = (status: Parameters<AuthorizationStore['finish']>[1], reason: string, transaction: string | null = null) =>
@@ -354,14 +355,7 @@ export async function settleReserved(input: SettleStepInput): Promise<PaymentOut
       return { kind: 'facilitator_call_rejected', requirements, payment, httpStatus: outcome.httpStatus };
     case 'unknown':
       await finish('settlement_unknown', outcome.cause);
-      return {
-        kind: 'settlement_unknown',
-        requirements,
-        payment,
-        cause: outcome.cause,
-        authorization: input.authorization,
-        stillPending: null,
-      };
+      return { kind: 'settlement_unknown', requirements, payment, cause: outcome.cause, authorization, stillPending: null };
     case 'success': {
       const mismatch = mismatchOf(outcome, signed, requirements);
       if (mismatch) {

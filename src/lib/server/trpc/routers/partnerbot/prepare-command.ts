@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { publicProcedure, rest, stampedOutput } from '../../init';
-import {
-  ackSource,
-  buildSightedDepositPack,
-  packRequestShape,
-  prepareOutputShape,
-  vaultInputErrorCode,
-  vaultChainBlocksFor,
-} from '../../vault-shapes';
+import { packRequestShape, prepareOutputShape, sightedDepositPackAnswer, vaultInputErrorCode } from '../../vault-shapes';
 
 export const prepareCommandProcedure = publicProcedure
   .meta({
@@ -22,7 +15,6 @@ export const prepareCommandProcedure = publicProcedure
   })
   .input(z.object(packRequestShape))
   .output(stampedOutput(prepareOutputShape))
-  .mutation(async ({ ctx, input }) => {
-    const result = await buildSightedDepositPack(input, ctx.config, ctx);
-    return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
+  .mutation(({ ctx, input }) => {
+    return sightedDepositPackAnswer(input, ctx);
   });

@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { publicProcedure, rest, stampedOutput } from '../../init';
-import {
-  ackSource,
-  buildSightedDepositPack,
-  packRequestShape,
-  prepareOutputShape,
-  vaultInputErrorCode,
-  vaultChainBlocksFor,
-} from '../../vault-shapes';
+import { packRequestShape, prepareOutputShape, sightedDepositPackAnswer, vaultInputErrorCode } from '../../vault-shapes';
 import { slugInput } from './inputs';
 
 export const depositPartnerbotIntentProcedure = publicProcedure
@@ -22,11 +15,7 @@ export const depositPartnerbotIntentProcedure = publicProcedure
   })
   .input(z.object({ slug: slugInput, ...packRequestShape }).omit({ vaultId: true }))
   .output(stampedOutput(prepareOutputShape))
-  .mutation(async ({ ctx, input }) => {
-    const result = await buildSightedDepositPack(
-      { vaultId: input.slug, amountUsdg: input.amountUsdg, receiver: input.receiver, expiresInSeconds: input.expiresInSeconds },
-      ctx.config,
-      ctx,
-    );
-    return { ...result, ...vaultChainBlocksFor(ctx.config, [ackSource(result.ackVerification)]) };
+  .mutation(({ ctx, input }) => {
+    const { slug, amountUsdg, receiver, expiresInSeconds } = input;
+    return sightedDepositPackAnswer({ vaultId: slug, amountUsdg, receiver, expiresInSeconds }, ctx);
   });

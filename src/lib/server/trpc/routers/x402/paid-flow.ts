@@ -1,3 +1,8 @@
+/**
+ * The request wiring of the x402 procedures: the lane selected now, the facilitator client, the
+ * pinned recipient, the payment the request presents, and the paid flow (x402/paid-call.ts)
+ * called with this request's dependencies and logged once per payment presented.
+ */
 import { z } from 'zod';
 import { brokerChainClient } from '../../../chain-client';
 import { x402AuthorizationStore } from '../../../db/x402-payment-repository';
