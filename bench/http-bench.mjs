@@ -98,6 +98,24 @@ const ROUTES = [
     body: coilBody({ currentWeightsBps: { NVDA: 4500, AMD: 2500, MSFT: 3000 } }),
     status: 200,
   },
+  // A receipt the service issued for COIL (fetched once before the route is loaded), checked
+  // against the published keys on every call.
+  {
+    name: 'verify',
+    method: 'POST',
+    path: '/api/coil/verify',
+    prepare: async (base) => {
+      const res = await fetch(`${base}/api/tools/receipt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ coil: COIL }),
+      });
+      const { receipt } = await res.json();
+      const body = JSON.stringify({ coil: COIL, receipt });
+      return () => body;
+    },
+    status: 200,
+  },
   // The answers of these three are the same bytes from both servers (checked before loading):
   // the yardstick does the same work, not less.
   { name: 'GET health', method: 'GET', path: '/api/health', status: 200, sameAnswer: true },
@@ -295,6 +313,7 @@ try {
   let worst = { ratio: Infinity, name: '' };
   const peaks = new Map();
   for (const route of ROUTES) {
+    if (route.prepare) route.body = await route.prepare(servers.service);
     const totals = { service: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 }, bare: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 } };
     const answers = [];
     for (const base of Object.values(servers)) answers.push(await check(base, route));
