@@ -1,25 +1,8 @@
 import { z } from 'zod';
+import { partnerJobPollAnswerSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
 import { pollPartnerJob } from '../../../stocks/lane';
 import { nowIsoField, publicProcedure, rest } from '../../init';
-import {
-  partnerJobStatusSchema,
-  stockReasonCodeSchema,
-  stockReceiptSchema,
-  stockReceiptStatusSchema,
-} from '../../../stocks/receipt.schema';
-
-const pollOutput = z.object({
-  jobId: z.string(),
-  partnerJobStatus: partnerJobStatusSchema,
-  receiptStatus: stockReceiptStatusSchema,
-  statusMeaning: z.string(),
-  statusKeptReason: stockReasonCodeSchema.optional().describe('set when on-chain proof kept the receipt where it was'),
-  statusKeptMeaning: z.string().optional(),
-  polledAt: z.string(),
-  receipt: stockReceiptSchema,
-  svcExecutesTrade: z.literal(false),
-});
 
 export const partnerJobProcedure = publicProcedure
   .meta({
@@ -27,7 +10,7 @@ export const partnerJobProcedure = publicProcedure
     openapi: rest('GET', '/stocks/partner-job/{jobId}', 'Poll a partner job and map it to the receipt state'),
   })
   .input(z.object({ jobId: z.string().min(1).max(256), nowIso: nowIsoField }))
-  .output(pollOutput)
+  .output(partnerJobPollAnswerSchema)
   .query(({ input, ctx }) =>
     pollPartnerJob(input.jobId, { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, serverTime: ctx.serverTime }),
   );

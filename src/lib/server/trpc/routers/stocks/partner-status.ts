@@ -1,24 +1,7 @@
 import { z } from 'zod';
+import { stockLaneStatusSchema } from '../../../stocks/lane.schema';
 import { partnerLaneStatus } from '../../../stocks/lane';
 import { nowIsoField, publicProcedure, rest } from '../../init';
-import { hardFlagFields } from '../../../stocks/plan';
-
-const statusOutput = z.object({
-  lane: z.literal('rail_b_partner_stock_token'),
-  laneStatus: z.enum(['enabled', 'not_enabled']),
-  prepareAvailable: z.literal(true),
-  partnerAgentApiEnabled: z.boolean(),
-  partnerApiKeyConfigured: z.boolean(),
-  partnerApiUrlConfigured: z.boolean(),
-  submitAvailable: z.boolean(),
-  jobPollAvailable: z.boolean(),
-  chainReconcileConfigured: z.boolean(),
-  chainId: z.literal(4663),
-  notionalCapUsd: z.number(),
-  slippageCapBps: z.number().int(),
-  ...hardFlagFields,
-  checkedAt: z.string(),
-});
 
 export const partnerStatusProcedure = publicProcedure
   .meta({
@@ -26,5 +9,5 @@ export const partnerStatusProcedure = publicProcedure
     openapi: rest('GET', '/stocks/partner-status', 'Stock lane status: submit availability as booleans'),
   })
   .input(z.object({ nowIso: nowIsoField }).optional())
-  .output(statusOutput)
+  .output(stockLaneStatusSchema)
   .query(({ ctx }) => partnerLaneStatus(ctx.config, ctx.answerTime));

@@ -1,50 +1,9 @@
 import { z } from 'zod';
+import { basketPlanSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
-import { commandPackSchema } from '../../../stocks/command-pack';
 import { planBasket } from '../../../stocks/basket';
 import { coilSchema } from '../../../coil/manifest';
 import { nowIsoField, publicProcedure, rest, withInvariants } from '../../init';
-import { stockReceiptStatusSchema } from '../../../stocks/receipt.schema';
-import { PLAN_HASH_RULE, stockPlanSchema } from '../../../stocks/plan';
-
-const issueOut = z.object({ code: z.string(), message: z.string(), path: z.string().optional() });
-
-const basketShare = {
-  ticker: z.string(),
-  tokenAddress: z.string(),
-  weightBps: z.number().int(),
-  amountUsdg: z.string().describe("this asset's share of the total (ALLOCATION_RULE)"),
-};
-
-const basketOutput = z.object({
-  generatedAt: z.string().describe('every planned leg shares it: send it back as nowIso when submitting a leg'),
-  totalAmountUsdg: z.string(),
-  plannedAmountUsdg: z.string(),
-  notPlannedAmountUsdg: z.string().describe('the shares of the assets that could not be planned: not moved to another asset'),
-  plannedCount: z.number().int(),
-  notPlannedCount: z.number().int(),
-  allocationRule: z.string(),
-  legs: z.array(
-    z.discriminatedUnion('status', [
-      z.object({
-        ...basketShare,
-        status: z.literal('planned'),
-        planHash: z.string().describe(PLAN_HASH_RULE),
-        plan: stockPlanSchema,
-        commandPack: commandPackSchema,
-        receipt: z.object({ receiptId: z.string(), status: stockReceiptStatusSchema, statusMeaning: z.string() }),
-      }),
-      z.object({
-        ...basketShare,
-        status: z.literal('not_planned'),
-        reasonCode: z.string(),
-        reasons: z.array(issueOut).describe("the stock lane's own issues for this asset's intent"),
-      }),
-    ]),
-  ),
-  partnerContacted: z.literal(false),
-  svcExecutesTrade: z.literal(false),
-});
 
 export const planBasketProcedure = publicProcedure
   .meta({
@@ -67,7 +26,7 @@ export const planBasketProcedure = publicProcedure
       nowIso: nowIsoField,
     }),
   )
-  .output(withInvariants(basketOutput))
+  .output(withInvariants(basketPlanSchema))
   .mutation(({ input, ctx }) =>
     planBasket(
       {

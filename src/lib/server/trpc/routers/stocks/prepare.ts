@@ -1,23 +1,9 @@
 import { z } from 'zod';
+import { stockPrepareAnswerSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
-import { commandPackSchema } from '../../../stocks/command-pack';
 import { prepareStockCommand } from '../../../stocks/lane';
-import { PLAN_HASH_RULE } from '../../../stocks/plan';
 import { nowIsoField, publicProcedure, rest, withInvariants } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema } from '../../../stocks/intent';
-import { hardFlagFields, stockPlanSchema } from '../../../stocks/plan';
-import { stockReceiptStatusSchema } from '../../../stocks/receipt.schema';
-
-const prepareOutput = z.object({
-  planHash: z.string().describe(PLAN_HASH_RULE),
-  generatedAt: z.string().describe('send it back as nowIso on submit'),
-  plan: stockPlanSchema,
-  commandPack: commandPackSchema,
-  ...hardFlagFields,
-  partnerContacted: z.literal(false),
-  receipt: z.object({ receiptId: z.string(), status: stockReceiptStatusSchema, statusMeaning: z.string() }),
-  nextStep: z.string(),
-});
 
 export const prepareProcedure = publicProcedure
   .meta({
@@ -32,7 +18,7 @@ export const prepareProcedure = publicProcedure
   })
   .input(z.object({ intent: stockIntentInputSchema, nowIso: nowIsoField }))
   // A tool payload (svc_prepare_partner_stock_token_trade) carries the invariants (interface 1).
-  .output(withInvariants(prepareOutput))
+  .output(withInvariants(stockPrepareAnswerSchema))
   .mutation(({ input, ctx }) =>
     prepareStockCommand(input.intent, {
       config: ctx.config,

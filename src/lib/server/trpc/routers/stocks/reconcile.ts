@@ -1,38 +1,10 @@
 import { z } from 'zod';
+import { stockReconcileAnswerSchema } from '../../../stocks/lane.schema';
 import { brokerChainClient } from '../../../chain-client';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
 import { reconcileStockReceipt } from '../../../stocks/lane';
-import { PROOF_CHECK_NAMES } from '../../../proof/rule';
 import { nowIsoField, publicProcedure, rest, withInvariants } from '../../init';
-import { stockReasonCodeSchema, stockReceiptSchema, stockReceiptStatusSchema } from '../../../stocks/receipt.schema';
 import { PLAN_HASH } from './inputs';
-
-const reconcileOutput = z.object({
-  receipt: stockReceiptSchema,
-  reconciliation: z.object({
-    source: z.enum(['chain', 'partner_job', 'none']),
-    previousStatus: stockReceiptStatusSchema,
-    status: stockReceiptStatusSchema,
-    moved: z.boolean(),
-    reason: stockReasonCodeSchema.nullable(),
-    reasonMeaning: z.string().nullable(),
-    partnerErrorCode: z.string().nullable(),
-    chainIdVerified: z.boolean().nullable().describe('true only when the RPC answered eth_chainId 4663; null when the chain was not read'),
-    expectedChainId: z.literal(4663),
-    txHash: z.string().nullable(),
-    proofChecks: z
-      .array(z.object({ check: z.enum(PROOF_CHECK_NAMES), passed: z.boolean() }))
-      .describe(
-        'each check of the transaction against the plan, in order, up to the first that failed (empty when no mined transaction was read)',
-      ),
-    senderFlows: z
-      .object({ sender: z.string(), targetDelta: z.string(), usdgDelta: z.string() })
-      .nullable()
-      .describe("the transaction sender's net change of the target token (base units) and of USDG (6-decimal units), when read"),
-    checkedAt: z.string(),
-  }),
-  svcExecutesTrade: z.literal(false),
-});
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -51,7 +23,7 @@ export const reconcileProcedure = publicProcedure
     }),
   )
   // A tool payload (svc_reconcile_partner_stock_token_job) carries the invariants (interface 1).
-  .output(withInvariants(reconcileOutput))
+  .output(withInvariants(stockReconcileAnswerSchema))
   .mutation(({ input, ctx }) =>
     reconcileStockReceipt(
       { txHash: input.txHash, jobId: input.jobId, planHash: input.planHash },

@@ -1,24 +1,11 @@
 import { z } from 'zod';
+import { stockSubmitAnswerSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
 import { logger } from '../../../http/logger';
 import { submitStockIntent } from '../../../stocks/lane';
 import { readServerClock } from '../../../clock';
 import { publicProcedure, rest } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema } from '../../../stocks/intent';
-import { partnerJobStatusSchema, stockReceiptStatusSchema } from '../../../stocks/receipt.schema';
-
-const submitOutput = z.object({
-  jobId: z.string(),
-  receiptStatus: stockReceiptStatusSchema.describe('job_pending on a first submission; the current status on a replay'),
-  statusMeaning: z.string(),
-  planHash: z.string(),
-  receiptId: z.string(),
-  partnerJobStatus: partnerJobStatusSchema.nullable(),
-  replayed: z.boolean().describe('true when the plan already had a job and nothing was sent'),
-  pollPath: z.string(),
-  svcExecutesTrade: z.literal(false),
-  note: z.string(),
-});
 
 export const submitProcedure = publicProcedure
   .meta({
@@ -33,7 +20,7 @@ export const submitProcedure = publicProcedure
       nowIso: z.string().describe('the generatedAt that prepare returned'),
     }),
   )
-  .output(submitOutput)
+  .output(stockSubmitAnswerSchema)
   .mutation(async ({ input, ctx }) => {
     const answer = await submitStockIntent(
       { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },

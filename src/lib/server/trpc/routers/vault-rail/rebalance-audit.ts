@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rebalanceAuditSchema } from '../../../vaults/rebalance-audit.schema';
 import { parseIsoInstant } from '../../../clock';
 import { chainAddressField } from '../../../registry/symbol-space';
 import { usdgDecimal } from '../../../vaults/fees';
@@ -21,8 +22,6 @@ const isoField = () =>
     .refine((v) => parseIsoInstant(v) !== undefined, { message: 'an ISO 8601 timestamp with a zone' });
 
 const weights = () => z.array(z.object({ tokenAddress: tokenAddress(), weightBps: z.number().int().min(0).max(10_000) }).strict()).max(64);
-
-const finding = z.object({ code: z.string(), message: z.string(), trade: z.number().int().nullable() });
 
 export const rebalanceAuditProcedure = publicProcedure
   .meta({
@@ -70,47 +69,7 @@ export const rebalanceAuditProcedure = publicProcedure
   )
   .output(
     stampedOutput({
-      audit: z.object({
-        auditVersion: z.string(),
-        vaultSlug: z.string(),
-        manifestHash: z.string(),
-        policyHash: z.string(),
-        driftThresholdBps: z.number().int(),
-        evidence: z.literal('reported_unverified'),
-        reportedAt: z.string(),
-        navUsdg: z.string(),
-        turnoverBps: z.number().int().nullable(),
-        requiredTurnoverBps: z.number().int().nullable(),
-        trades: z.array(
-          z.object({
-            index: z.number().int(),
-            status: z.literal('reported_unverified'),
-            tokenAddress: z.string(),
-            ticker: z.string().nullable(),
-            side: z.enum(['buy', 'sell']),
-            notionalUsdg: z.string(),
-            slippageBps: z.number().int().nullable(),
-            txHash: z.string().nullable(),
-            txHashVerified: z.literal(false),
-            breaches: z.array(z.string()),
-            reportedNote: z.object({ quoted: z.array(z.string()), claimsExecution: z.boolean() }).nullable(),
-          }),
-        ),
-        rebalanceLane: z.object({
-          name: z.literal('chunked_rebalance'),
-          state: z.literal('inactive_by_owner_policy'),
-          reason: z.string(),
-        }),
-        executionClaimsQuoted: z.number().int(),
-        verdict: z.object({
-          status: z.enum(['no_breach_found', 'breaches_found']),
-          breachCount: z.number().int(),
-          breaches: z.array(finding),
-          unknowns: z.array(finding),
-          meaning: z.string(),
-        }),
-        disclaimer: z.string(),
-      }),
+      audit: rebalanceAuditSchema,
       receipt: artifactReceiptOut,
       generatedAt: z.string(),
       ...chainBlockFields,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { vaultFusesSchema } from '../../../vaults/manifest';
+import { rebalancePolicySchema } from '../../../vaults/rebalance-policy.schema';
 import { compileRebalancePolicy } from '../../../vaults/rebalance-policy';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
 import { vaultChainBlocksFor } from '../../vault-shapes';
@@ -25,22 +25,7 @@ export const compileRebalancePolicyProcedure = publicProcedure
   )
   .output(
     stampedOutput({
-      policy: z.object({
-        policyVersion: z.string(),
-        vaultSlug: z.string(),
-        manifestHash: z.string(),
-        method: z.literal('drift'),
-        driftThresholdBps: z.number().int(),
-        minTradeUsdg: z.string(),
-        targets: z.array(z.object({ ticker: z.string(), tokenAddress: z.string(), targetWeightBps: z.number() })),
-        fuses: vaultFusesSchema,
-        status: z.literal('preview'),
-        executable: z.literal(false),
-        requiresUserApproval: z.literal(true),
-        lane: z.object({ name: z.literal('chunked_rebalance'), state: z.literal('inactive_by_owner_policy'), reason: z.string() }),
-        abortConditions: z.array(z.string()),
-        compiledAt: z.string(),
-      }),
+      policy: rebalancePolicySchema,
       policyHash: z.string(),
       ...chainBlockFields,
     }),

@@ -1,0 +1,129 @@
+/**
+ * The stock lane's answers (stocks/lane.ts): the lane status, a prepared plan, a submission, a
+ * job poll, a reconciliation and a basket of plans. Hard flags and the receipt are their own
+ * schemas (plan.ts, receipt.schema.ts).
+ */
+import { z } from 'zod';
+import { PROOF_CHECK_NAMES } from '../proof/rule';
+import { commandPackSchema } from './command-pack';
+import { hardFlagFields, PLAN_HASH_RULE, stockPlanSchema } from './plan';
+import { partnerJobStatusSchema, stockReasonCodeSchema, stockReceiptSchema, stockReceiptStatusSchema } from './receipt.schema';
+
+export const stockLaneStatusSchema = z.object({
+  lane: z.literal('rail_b_partner_stock_token'),
+  laneStatus: z.enum(['enabled', 'not_enabled']),
+  prepareAvailable: z.literal(true),
+  partnerAgentApiEnabled: z.boolean(),
+  partnerApiKeyConfigured: z.boolean(),
+  partnerApiUrlConfigured: z.boolean(),
+  submitAvailable: z.boolean(),
+  jobPollAvailable: z.boolean(),
+  chainReconcileConfigured: z.boolean(),
+  chainId: z.literal(4663),
+  notionalCapUsd: z.number(),
+  slippageCapBps: z.number().int(),
+  ...hardFlagFields,
+  checkedAt: z.string(),
+});
+
+export const stockPrepareAnswerSchema = z.object({
+  planHash: z.string().describe(PLAN_HASH_RULE),
+  generatedAt: z.string().describe('send it back as nowIso on submit'),
+  plan: stockPlanSchema,
+  commandPack: commandPackSchema,
+  ...hardFlagFields,
+  partnerContacted: z.literal(false),
+  receipt: z.object({ receiptId: z.string(), status: stockReceiptStatusSchema, statusMeaning: z.string() }),
+  nextStep: z.string(),
+});
+
+export const stockSubmitAnswerSchema = z.object({
+  jobId: z.string(),
+  receiptStatus: stockReceiptStatusSchema.describe('job_pending on a first submission; the current status on a replay'),
+  statusMeaning: z.string(),
+  planHash: z.string(),
+  receiptId: z.string(),
+  partnerJobStatus: partnerJobStatusSchema.nullable(),
+  replayed: z.boolean().describe('true when the plan already had a job and nothing was sent'),
+  pollPath: z.string(),
+  svcExecutesTrade: z.literal(false),
+  note: z.string(),
+});
+
+export const partnerJobPollAnswerSchema = z.object({
+  jobId: z.string(),
+  partnerJobStatus: partnerJobStatusSchema,
+  receiptStatus: stockReceiptStatusSchema,
+  statusMeaning: z.string(),
+  statusKeptReason: stockReasonCodeSchema.optional().describe('set when on-chain proof kept the receipt where it was'),
+  statusKeptMeaning: z.string().optional(),
+  polledAt: z.string(),
+  receipt: stockReceiptSchema,
+  svcExecutesTrade: z.literal(false),
+});
+
+export const stockReconcileAnswerSchema = z.object({
+  receipt: stockReceiptSchema,
+  reconciliation: z.object({
+    source: z.enum(['chain', 'partner_job', 'none']),
+    previousStatus: stockReceiptStatusSchema,
+    status: stockReceiptStatusSchema,
+    moved: z.boolean(),
+    reason: stockReasonCodeSchema.nullable(),
+    reasonMeaning: z.string().nullable(),
+    partnerErrorCode: z.string().nullable(),
+    chainIdVerified: z.boolean().nullable().describe('true only when the RPC answered eth_chainId 4663; null when the chain was not read'),
+    expectedChainId: z.literal(4663),
+    txHash: z.string().nullable(),
+    proofChecks: z
+      .array(z.object({ check: z.enum(PROOF_CHECK_NAMES), passed: z.boolean() }))
+      .describe(
+        'each check of the transaction against the plan, in order, up to the first that failed (empty when no mined transaction was read)',
+      ),
+    senderFlows: z
+      .object({ sender: z.string(), targetDelta: z.string(), usdgDelta: z.string() })
+      .nullable()
+      .describe("the transaction sender's net change of the target token (base units) and of USDG (6-decimal units), when read"),
+    checkedAt: z.string(),
+  }),
+  svcExecutesTrade: z.literal(false),
+});
+
+const issueOut = z.object({ code: z.string(), message: z.string(), path: z.string().optional() });
+
+const basketShare = {
+  ticker: z.string(),
+  tokenAddress: z.string(),
+  weightBps: z.number().int(),
+  amountUsdg: z.string().describe("this asset's share of the total (ALLOCATION_RULE)"),
+};
+
+export const basketPlanSchema = z.object({
+  generatedAt: z.string().describe('every planned leg shares it: send it back as nowIso when submitting a leg'),
+  totalAmountUsdg: z.string(),
+  plannedAmountUsdg: z.string(),
+  notPlannedAmountUsdg: z.string().describe('the shares of the assets that could not be planned: not moved to another asset'),
+  plannedCount: z.number().int(),
+  notPlannedCount: z.number().int(),
+  allocationRule: z.string(),
+  legs: z.array(
+    z.discriminatedUnion('status', [
+      z.object({
+        ...basketShare,
+        status: z.literal('planned'),
+        planHash: z.string().describe(PLAN_HASH_RULE),
+        plan: stockPlanSchema,
+        commandPack: commandPackSchema,
+        receipt: z.object({ receiptId: z.string(), status: stockReceiptStatusSchema, statusMeaning: z.string() }),
+      }),
+      z.object({
+        ...basketShare,
+        status: z.literal('not_planned'),
+        reasonCode: z.string(),
+        reasons: z.array(issueOut).describe("the stock lane's own issues for this asset's intent"),
+      }),
+    ]),
+  ),
+  partnerContacted: z.literal(false),
+  svcExecutesTrade: z.literal(false),
+});
