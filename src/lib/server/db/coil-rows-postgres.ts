@@ -9,8 +9,9 @@ import { postgresPoolConfig, type DatabaseTimeouts } from './postgres-pool';
 import {
   COIL_COLUMNS,
   coilValues,
+  insertInto,
+  lineageQueries,
   logLeavesOf,
-  quoted,
   RECEIPT_COLUMNS,
   receiptValues,
   type CoilRowStore,
@@ -25,6 +26,8 @@ import {
 export function postgresTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
+
+const LINEAGE = lineageQueries('$1');
 
 /** Connections of this pool (Prisma keeps its own): one batch runs at a time, reads beside it. */
 const POOL_SIZE = 4;
@@ -49,10 +52,8 @@ export function insertStatement(pairs: CoilWithReceiptRows[]): { text: string; v
   const receipts = distinctById(pairs.map((p) => p.receipt));
   const coilParams = coils.length * COIL_COLUMNS.length;
   const text =
-    `WITH "storedCoils" AS (INSERT INTO "Coil" (${quoted(COIL_COLUMNS)}) VALUES ${valueRows(coils.length, COIL_COLUMNS.length, 1)} ` +
-    `ON CONFLICT ("id") DO NOTHING) ` +
-    `INSERT INTO "Receipt" (${quoted(RECEIPT_COLUMNS)}) VALUES ${valueRows(receipts.length, RECEIPT_COLUMNS.length, coilParams + 1)} ` +
-    `ON CONFLICT ("id") DO NOTHING`;
+    `WITH "storedCoils" AS (${insertInto('Coil', valueRows(coils.length, COIL_COLUMNS.length, 1))}) ` +
+    insertInto('Receipt', valueRows(receipts.length, RECEIPT_COLUMNS.length, coilParams + 1));
   const values = [
     ...coils.flatMap((c) => coilValues(c, postgresTimestamp)),
     ...receipts.flatMap((r) => receiptValues(r, postgresTimestamp)),
@@ -112,14 +113,8 @@ export function openPostgresCoilRows(url: string, timeouts: DatabaseTimeouts): C
     },
     async lineage(manifestHash) {
       const [receipts, coils] = await Promise.all([
-        pool.query<LineageRows['receipts'][number]>(
-          'SELECT "receiptId", "parentManifestHash", "coilSlug", "ownerAddress" FROM "Receipt" WHERE "manifestHash" = $1 ORDER BY "createdAt" ASC, "id" ASC',
-          [manifestHash],
-        ),
-        pool.query<LineageRows['coils'][number]>(
-          'SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = $1 ORDER BY "createdAt" ASC, "id" ASC',
-          [manifestHash],
-        ),
+        pool.query<LineageRows['receipts'][number]>(LINEAGE.receipts, [manifestHash]),
+        pool.query<LineageRows['coils'][number]>(LINEAGE.coils, [manifestHash]),
       ]);
       return { receipts: receipts.rows, coils: coils.rows };
     },

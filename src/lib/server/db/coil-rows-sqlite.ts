@@ -17,8 +17,9 @@ import { sqlitePath } from './client';
 import {
   COIL_COLUMNS,
   coilValues,
+  insertInto,
+  lineageQueries,
   logLeavesOf,
-  quoted,
   RECEIPT_COLUMNS,
   receiptValues,
   type CoilRowStore,
@@ -61,18 +62,11 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
   // returns and survives the process being killed.
   db.pragma('synchronous = NORMAL');
 
-  const insertCoil = db.prepare(
-    `INSERT INTO "Coil" (${quoted(COIL_COLUMNS)}) VALUES (${params(COIL_COLUMNS.length)}) ON CONFLICT ("id") DO NOTHING`,
-  );
-  const insertReceipt = db.prepare(
-    `INSERT INTO "Receipt" (${quoted(RECEIPT_COLUMNS)}) VALUES (${params(RECEIPT_COLUMNS.length)}) ON CONFLICT ("id") DO NOTHING`,
-  );
-  const receiptsOf = db.prepare<[string], LineageRows['receipts'][number]>(
-    'SELECT "receiptId", "parentManifestHash", "coilSlug", "ownerAddress" FROM "Receipt" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
-  );
-  const coilsOf = db.prepare<[string], LineageRows['coils'][number]>(
-    'SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
-  );
+  const insertCoil = db.prepare(insertInto('Coil', `(${params(COIL_COLUMNS.length)})`));
+  const insertReceipt = db.prepare(insertInto('Receipt', `(${params(RECEIPT_COLUMNS.length)})`));
+  const lineage = lineageQueries('?');
+  const receiptsOf = db.prepare<[string], LineageRows['receipts'][number]>(lineage.receipts);
+  const coilsOf = db.prepare<[string], LineageRows['coils'][number]>(lineage.coils);
   // The next log index is read and written in the same statement, inside the write
   // transaction: SQLite lets one writer in at a time (across processes too), so two
   // instances on one file never take the same index.

@@ -129,4 +129,22 @@ export function logLeavesOf(pairs: readonly CoilWithReceiptRows[]): { leafHash: 
   return [...leaves.values()];
 }
 
-export const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+
+const COLUMNS_OF = { Coil: COIL_COLUMNS, Receipt: RECEIPT_COLUMNS } as const;
+
+/**
+ * The INSERT of rows of `table` whose values are `values` (the driver's placeholders, in column
+ * order): a row already stored is left as it is.
+ */
+export function insertInto(table: keyof typeof COLUMNS_OF, values: string): string {
+  return `INSERT INTO "${table}" (${quoted(COLUMNS_OF[table])}) VALUES ${values} ON CONFLICT ("id") DO NOTHING`;
+}
+
+/** The two reads of a lineage (`LineageRows`), oldest first, with the driver's placeholder for the manifest hash. */
+export function lineageQueries(placeholder: string): { receipts: string; coils: string } {
+  return {
+    receipts: `SELECT "receiptId", "parentManifestHash", "coilSlug", "ownerAddress" FROM "Receipt" WHERE "manifestHash" = ${placeholder} ORDER BY "createdAt" ASC, "id" ASC`,
+    coils: `SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = ${placeholder} ORDER BY "createdAt" ASC, "id" ASC`,
+  };
+}
