@@ -7,12 +7,10 @@
 import pg from 'pg';
 import { postgresPoolConfig, type DatabaseTimeouts } from './postgres-pool';
 import {
-  COIL_COLUMNS,
   coilValues,
   insertInto,
   lineageQueries,
   logLeavesOf,
-  RECEIPT_COLUMNS,
   receiptValues,
   type CoilRowStore,
   type CoilWithReceiptRows,
@@ -32,16 +30,6 @@ const LINEAGE = lineageQueries('$1');
 /** Connections of this pool (Prisma keeps its own): one batch runs at a time, reads beside it. */
 const POOL_SIZE = 4;
 
-/** `($1, $2, ...), ($n+1, ...)` for `rows` rows of `width` values, numbered from `first`. */
-function valueRows(rows: number, width: number, first: number): string {
-  const out: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    const start = first + r * width;
-    out.push(`(${Array.from({ length: width }, (_, i) => `$${start + i}`).join(', ')})`);
-  }
-  return out.join(', ');
-}
-
 /** Each row once: a batch may hold the same Coil twice, and one INSERT must not name a key twice. */
 function distinctById<T extends { id: string }>(rows: T[]): T[] {
   return [...new Map(rows.map((r) => [r.id, r])).values()];
@@ -50,14 +38,12 @@ function distinctById<T extends { id: string }>(rows: T[]): T[] {
 export function insertStatement(pairs: CoilWithReceiptRows[]): { text: string; values: unknown[] } {
   const coils = distinctById(pairs.map((p) => p.coil));
   const receipts = distinctById(pairs.map((p) => p.receipt));
-  const coilParams = coils.length * COIL_COLUMNS.length;
+  const coilRowValues = coils.flatMap((c) => coilValues(c, postgresTimestamp));
+  const numbered = (position: number) => `$${position + 1}`;
   const text =
-    `WITH "storedCoils" AS (${insertInto('Coil', valueRows(coils.length, COIL_COLUMNS.length, 1))}) ` +
-    insertInto('Receipt', valueRows(receipts.length, RECEIPT_COLUMNS.length, coilParams + 1));
-  const values = [
-    ...coils.flatMap((c) => coilValues(c, postgresTimestamp)),
-    ...receipts.flatMap((r) => receiptValues(r, postgresTimestamp)),
-  ];
+    `WITH "storedCoils" AS (${insertInto('Coil', coils.length, numbered)}) ` +
+    insertInto('Receipt', receipts.length, numbered, coilRowValues.length);
+  const values = [...coilRowValues, ...receipts.flatMap((r) => receiptValues(r, postgresTimestamp))];
   return { text, values };
 }
 

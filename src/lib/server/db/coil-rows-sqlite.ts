@@ -14,17 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqlitePath } from './client';
-import {
-  COIL_COLUMNS,
-  coilValues,
-  insertInto,
-  lineageQueries,
-  logLeavesOf,
-  RECEIPT_COLUMNS,
-  receiptValues,
-  type CoilRowStore,
-  type LineageRows,
-} from './coil-rows';
+import { coilValues, insertInto, lineageQueries, logLeavesOf, receiptValues, type CoilRowStore, type LineageRows } from './coil-rows';
 
 /** How Prisma's SQLite adapter writes a DateTime (its default `iso8601` format). */
 export function sqliteTimestamp(date: Date): string {
@@ -33,8 +23,6 @@ export function sqliteTimestamp(date: Date): string {
 
 const LOCK_WAIT_MS = 5000;
 const RETRY_MS = 2;
-
-const params = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
@@ -62,8 +50,8 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
   // returns and survives the process being killed.
   db.pragma('synchronous = NORMAL');
 
-  const insertCoil = db.prepare(insertInto('Coil', `(${params(COIL_COLUMNS.length)})`));
-  const insertReceipt = db.prepare(insertInto('Receipt', `(${params(RECEIPT_COLUMNS.length)})`));
+  const insertCoil = db.prepare(insertInto('Coil', 1, () => '?'));
+  const insertReceipt = db.prepare(insertInto('Receipt', 1, () => '?'));
   const lineage = lineageQueries('?');
   const receiptsOf = db.prepare<[string], LineageRows['receipts'][number]>(lineage.receipts);
   const coilsOf = db.prepare<[string], LineageRows['coils'][number]>(lineage.coils);
