@@ -15,6 +15,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqlitePath } from './client';
 import { coilValues, insertInto, lineageQueries, logLeavesOf, receiptValues, type CoilRowStore, type LineageRows } from './coil-rows';
+import { keepCheckpointed, SQLITE_AUTOCHECKPOINT_FALLBACK, SQLITE_CONNECTION_PRAGMAS } from './sqlite-checkpointer';
 
 /** How Prisma's SQLite adapter writes a DateTime (its default `iso8601` format). */
 export function sqliteTimestamp(date: Date): string {
@@ -47,8 +48,11 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { timeout: 0 });
   // The same durability as Prisma's connection (db/client.ts): a commit is in the log before it
-  // returns and survives the process being killed.
-  db.pragma('synchronous = NORMAL');
+  // returns and survives the process being killed; checkpoints run off the event loop.
+  for (const pragma of SQLITE_CONNECTION_PRAGMAS) db.pragma(pragma);
+  keepCheckpointed(file, () => {
+    if (db.open) db.pragma(SQLITE_AUTOCHECKPOINT_FALLBACK);
+  });
 
   const insertCoil = db.prepare(insertInto('Coil', 1, () => '?'));
   const insertReceipt = db.prepare(insertInto('Receipt', 1, () => '?'));
