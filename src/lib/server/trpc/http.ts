@@ -14,10 +14,9 @@ import { findMalformedInput } from '../guards/input-text';
 import { scanForExecutionClaims } from '../guards/output-guard';
 import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from '../http/answer';
 import type { RequestCookieJar } from '../http/cookie-jar';
-import { countCall } from '../http/rate-limit';
 import { createInnerContext, type HeaderReader, type HeaderWriter, type RequestContext } from './context';
 import { asTrpcError, statusForCode, toSvcError } from './error-map';
-import { errorOfCall, INVARIANTS, type SvcMeta } from './init';
+import { countProcedureCall, INVARIANTS, type SvcMeta } from './init';
 import { RouteIndex, buildRouteTable, procedureRecord, rateKeyOf, type RouteEntry } from './route-table';
 import { appRouter, callProcedureAt } from './router';
 
@@ -188,10 +187,10 @@ async function rememberedAnswer(
   const known = memo.get(key);
   if (known) {
     try {
-      await countCall(request.clientAddress, route.rateKey);
+      await countProcedureCall(request.clientAddress, route.meta, route.procedurePath);
     } catch (error) {
       if (!(error instanceof SvcError)) throw error;
-      return restErrorAnswer(errorOfCall(error, route.meta));
+      return restErrorAnswer(error);
     }
     return jsonAnswer(status, known.body, { ...known.headers });
   }
@@ -227,7 +226,8 @@ async function callRest(request: DispatchRequest, resolved: { route: RouteEntry;
   try {
     data = await callProcedureAt(context, route.procedurePath, input);
   } catch (error) {
-    return restErrorAnswer(errorOfCall(toSvcError(error, route.meta), route.meta), procedureHeaders(resHeaders, request.cookies));
+    // Already finished and stamped by the service middleware (trpc/init.ts): only rendered here.
+    return restErrorAnswer(toSvcError(error, route.meta), procedureHeaders(resHeaders, request.cookies));
   }
   return jsonAnswer(200, JSON.stringify(data), procedureHeaders(resHeaders, request.cookies));
 }
