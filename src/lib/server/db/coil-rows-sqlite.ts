@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqlitePath } from './client';
+import { keepCheckpointed, SQLITE_AUTOCHECKPOINT_FALLBACK, SQLITE_CONNECTION_PRAGMAS } from './sqlite-checkpointer';
 import {
   COIL_COLUMNS,
   coilValues,
@@ -58,8 +59,11 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { timeout: 0 });
   // The same durability as Prisma's connection (db/client.ts): a commit is in the log before it
-  // returns and survives the process being killed.
-  db.pragma('synchronous = NORMAL');
+  // returns and survives the process being killed; checkpoints run off the event loop.
+  for (const pragma of SQLITE_CONNECTION_PRAGMAS) db.pragma(pragma);
+  keepCheckpointed(file, () => {
+    if (db.open) db.pragma(SQLITE_AUTOCHECKPOINT_FALLBACK);
+  });
 
   const insertCoil = db.prepare(
     `INSERT INTO "Coil" (${quoted(COIL_COLUMNS)}) VALUES (${params(COIL_COLUMNS.length)}) ON CONFLICT ("id") DO NOTHING`,
