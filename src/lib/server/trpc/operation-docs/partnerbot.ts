@@ -1,5 +1,5 @@
 /** The long descriptions of the partnerbot vault-deposit operations (see index.ts). */
-export const PARTNERBOT_OPERATION_DOCS: Readonly<Record<string, string>> = {
+export const PARTNERBOT_DOCS: Readonly<Record<string, string>> = {
   'partnerbot.schema':
     'Descriptive only: the service executes nothing on this path. Mandatory fuses are the ones every capsule must carry (see POST /api/tools/risk-audit); the acknowledgment is a record of understanding (every field literally true), never a permission the service acts on; the x402 call plan names the lane selected now with its reason.',
   'partnerbot.prepareCommand':

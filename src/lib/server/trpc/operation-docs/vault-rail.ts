@@ -1,7 +1,7 @@
 /** The long descriptions of the vault rail's operations (see index.ts). */
 import { REWARD_SPLIT } from '../../vaults/rewards';
 
-export const VAULT_RAIL_OPERATION_DOCS: Readonly<Record<string, string>> = {
+export const VAULT_RAIL_DOCS: Readonly<Record<string, string>> = {
   'vaultRail.rebalanceAudit':
     "Compiles the manifest's rebalance policy (422 VAULT_MANIFEST_INVALID for an invalid manifest) and checks the report: every traded asset canonical and a policy target (NONCANONICAL_ASSET, ASSET_NOT_IN_POLICY, TRADE_IN_BASE_ASSET), trades at least minTradeUsdg (TRADE_BELOW_MIN), slippage within the fuse (SLIPPAGE_ABOVE_FUSE), a drift at least the threshold before the rebalance (REBALANCE_NOT_TRIGGERED), turnover no more than the drift needed plus the threshold (EXCESS_TURNOVER), the weights after within the threshold of the targets and within the manifest's caps (TARGET_NOT_REACHED, ALLOCATION_ABOVE_ASSET_CAP, EQUITY_EXPOSURE_CAP, ETF_EXPOSURE_CAP, USDG_RESERVE_BELOW_MIN, WEIGHTS_SUM), the rebalance frequency (FREQUENCY_EXCEEDED) and a report time not ahead of the server clock (REPORTED_TIME_IN_FUTURE). What the report leaves out is listed under unknowns, never passed. Every trade is reported_unverified (a txHash is recorded, not verified); a note claiming an execution is quoted as an unconfirmed claim. Receipt kind vault_rebalance_audit.",
   'vaultRail.partnerRebalance':

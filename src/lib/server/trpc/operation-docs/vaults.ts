@@ -1,5 +1,5 @@
 /** The long descriptions of the vault family's operations (see index.ts). */
-export const VAULTS_OPERATION_DOCS: Readonly<Record<string, string>> = {
+export const VAULTS_DOCS: Readonly<Record<string, string>> = {
   'vaults.schema':
     'Embeds the architecture object (vault chain, x402 providers, brokerMcpUsedForVaultExecution / svcStoresBrokerCredentials / svcPlacesOrders all false).',
   'vaults.readiness':

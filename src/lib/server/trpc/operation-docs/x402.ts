@@ -1,5 +1,5 @@
 /** The long descriptions of the x402 operations (see index.ts). */
-export const X402_OPERATION_DOCS: Readonly<Record<string, string>> = {
+export const X402_DOCS: Readonly<Record<string, string>> = {
   'x402.schema':
     'Per paid vault service: provider, payment chain, price and settlement asset on the lane selected now, plus the architecture object, the protocol versions and header names. The vault chain (broker chain 4663, USDG) and the x402 payment chain are reported apart.',
   'x402.providers':
