@@ -9,20 +9,31 @@
 //   BENCH_ROUNDS (2)        A B rounds per route
 //   BENCH_CONNECTIONS (64)  concurrent connections
 //   BENCH_ROUTES            comma-separated route names to run (default: all)
+//   BENCH_OPEN_SECONDS (5)  seconds of each open-loop phase (0 skips them)
 //   DATABASE_URL, REDIS_URL a postgresql:// database and a Redis for both servers (default:
 //                           a fresh embedded SQLite file each, in a temp directory)
+//
+// Then, per route, the tail at a steady load (issue 27): open-loop phases at a quarter and at
+// half of the service's own measured peak, on the service and on the bare server at the same
+// rates, printing p50, p99 and max latency counted from each request's scheduled send time
+// (bench/open-loop.mjs) and the event loop's delay inside each server meanwhile
+// (bench/loop-delay-probe.cjs). Last, the bytes of write-ahead log one stored tool call costs
+// (bench/wal-bytes.mjs).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { build } from 'vite';
+import { openLoop } from './open-loop.mjs';
+import { walBytesPerCall } from './wal-bytes.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 5);
 const ONLY = process.env.BENCH_ROUTES?.split(',').filter(Boolean);
 const TARGETS = { ratio: 0.5, p99Ms: 25, idleRssMb: 150, startMs: 2000 };
 const externalDb = /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
@@ -85,6 +96,24 @@ const ROUTES = [
     method: 'POST',
     path: '/api/tools/drift-check',
     body: coilBody({ currentWeightsBps: { NVDA: 4500, AMD: 2500, MSFT: 3000 } }),
+    status: 200,
+  },
+  // A receipt the service issued for COIL (fetched once before the route is loaded), checked
+  // against the published keys on every call.
+  {
+    name: 'verify',
+    method: 'POST',
+    path: '/api/coil/verify',
+    prepare: async (base) => {
+      const res = await fetch(`${base}/api/tools/receipt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ coil: COIL }),
+      });
+      const { receipt } = await res.json();
+      const body = JSON.stringify({ coil: COIL, receipt });
+      return () => body;
+    },
     status: 200,
   },
   // The answers of these three are the same bytes from both servers (checked before loading):
@@ -207,6 +236,23 @@ async function check(base, route) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+const eldDir = join(dir, 'loop-delay');
+mkdirSync(eldDir);
+const PROBE_ENV = { NODE_OPTIONS: `--require ${join(ROOT, 'bench', 'loop-delay-probe.cjs')}`, SVC_BENCH_ELD_DIR: eldDir };
+const probeCounts = new Map();
+
+/** The event loop's delay in `pid` since the previous call (bench/loop-delay-probe.cjs). */
+async function loopDelaySince(pid) {
+  const n = probeCounts.get(pid) ?? 0;
+  probeCounts.set(pid, n + 1);
+  process.kill(pid, 'SIGUSR2');
+  const file = join(eldDir, `${pid}-${n}.json`);
+  for (let waited = 0; waited < 5000; waited += 10) {
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`no event-loop delay figures from ${pid}`);
+}
 // Inside the project so the bundle resolves its packages from node_modules.
 const bareDir = join(ROOT, 'node_modules', '.cache', 'svc-bench-bare');
 const stops = [];
@@ -221,7 +267,13 @@ try {
     build: { ssr: join(ROOT, 'bench/bare-server.ts'), outDir: bareDir, emptyOutDir: true, minify: false },
   });
 
-  const common = { RATE_LIMIT_MAX: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', NODE_ENV: 'production', ...FACILITATOR_ENV };
+  const common = {
+    ...PROBE_ENV,
+    RATE_LIMIT_MAX: '1000000000',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    NODE_ENV: 'production',
+    ...FACILITATOR_ENV,
+  };
   if (process.env.REDIS_URL) common.REDIS_URL = process.env.REDIS_URL;
   const svcPort = await freePort();
   const barePort = await freePort();
@@ -259,7 +311,9 @@ try {
     `${'route'.padEnd(20)} ${'service/s'.padStart(9)} ${'bare/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'svc p50/p99 ms'.padStart(15)}  ${'bare p50/p99 ms'.padStart(15)}  ${'CPU ms/req svc/bare'.padStart(19)}  errors`,
   );
   let worst = { ratio: Infinity, name: '' };
+  const peaks = new Map();
   for (const route of ROUTES) {
+    if (route.prepare) route.body = await route.prepare(servers.service);
     const totals = { service: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 }, bare: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 } };
     const answers = [];
     for (const base of Object.values(servers)) answers.push(await check(base, route));
@@ -304,12 +358,39 @@ try {
     const rate = (t) => t.n / t.s;
     const med = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const ratio = rate(totals.service) / rate(totals.bare);
+    peaks.set(route, rate(totals.service));
     if (ratio < worst.ratio) worst = { ratio, name: route.name };
     const flag = ratio >= TARGETS.ratio && totals.service.p99 <= TARGETS.p99Ms ? '' : '  (target not met)';
     console.log(
       `${route.name.padEnd(20)} ${rate(totals.service).toFixed(0).padStart(9)} ${rate(totals.bare).toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}  ${`${med(totals.service.p50)}/${totals.service.p99}`.padStart(15)}  ${`${med(totals.bare.p50)}/${totals.bare.p99}`.padStart(15)}  ${`${((totals.service.cpu * 1000) / totals.service.n).toFixed(2)}/${((totals.bare.cpu * 1000) / totals.bare.n).toFixed(2)}`.padStart(19)}  ${totals.service.bad}/${totals.bare.bad}${flag}`,
     );
   }
+  if (OPEN_SECONDS > 0) {
+    console.log(
+      `\nOpen loop (${OPEN_SECONDS} s per phase, ${CONNECTIONS} keep-alive connections, latency from the scheduled send time; ms)`,
+    );
+    console.log(
+      `${'route'.padEnd(20)} ${'rate/s'.padStart(7)}  ${'svc p50/p99/max'.padStart(17)}  ${'svc loop p99/max'.padStart(16)}  ${'bare p50/p99/max'.padStart(17)}  ${'bare loop p99/max'.padStart(17)}  errors`,
+    );
+    const fmt = (...xs) => xs.map((x) => (x < 10 ? x.toFixed(1) : x.toFixed(0))).join('/');
+    for (const route of ROUTES) {
+      for (const share of [0.25, 0.5]) {
+        const rate = Math.round(peaks.get(route) * share);
+        const seen = {};
+        for (const [which, base] of Object.entries(servers)) {
+          await loopDelaySince(pids[which]);
+          const r = await openLoop(base, route, { rate, seconds: OPEN_SECONDS, connections: CONNECTIONS });
+          seen[which] = { ...r, loop: await loopDelaySince(pids[which]) };
+        }
+        const { service: a, bare: b } = seen;
+        console.log(
+          `${`${route.name} ${share === 0.25 ? '1/4' : '1/2'}`.padEnd(20)} ${String(rate).padStart(7)}  ${fmt(a.p50, a.p99, a.max).padStart(17)}  ${fmt(a.loop.p99, a.loop.max).padStart(16)}  ${fmt(b.p50, b.p99, b.max).padStart(17)}  ${fmt(b.loop.p99, b.loop.max).padStart(17)}  ${a.bad}/${b.bad}`,
+        );
+      }
+    }
+  }
+  const wal = await walBytesPerCall({ base: servers.service, path: '/api/tools/validate-coil', body: coilBody(), database: svcDb });
+  if (wal) console.log(`\n${wal}`);
   const loadedRss = rssMb(pid);
   console.log(`service RSS: idle ${idleRss.toFixed(0)} MB (target <= ${TARGETS.idleRssMb}), after load ${loadedRss.toFixed(0)} MB`);
   console.log(`npm start on a built tree to first 200: ${startMs.toFixed(0)} ms (target <= ${TARGETS.startMs})`);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
-import { clientErrorAnswer, screenRequestTarget } from './request-target.mjs';
+import { clientErrorAnswer } from './request-target.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const STAMP = join(ROOT, 'build', '.source-fingerprint');
@@ -84,10 +84,10 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
 }
 
 /**
- * One Node server for the whole app: the raw request target is checked first
- * (scripts/request-target.mjs, before anything resolves the path); the API (/api, /trpc,
- * /mcp) goes to the app's API front straight from Node's request (src/lib/server/http/
- * node-front.ts), and everything else (the pages, their assets) to adapter-node's handler.
+ * One Node server for the whole app: the API (/api, /trpc, /mcp), and any raw target with a
+ * dot segment, goes to the app's API front straight from Node's request, target unresolved
+ * (src/lib/server/http/node-front.ts; the front refuses the dot segment), and everything else
+ * (the pages, their assets) to adapter-node's handler.
  * The rest is what adapter-node's own entry does for this service: HOST and PORT, and a
  * graceful shutdown on SIGTERM/SIGINT (idle connections closed at once, the others after
  * SHUTDOWN_TIMEOUT seconds; then the app's database and Redis connections, and the process
@@ -103,7 +103,6 @@ async function serve() {
   const port = Number(process.env.PORT || 3000);
   const shutdownTimeoutSeconds = Number(process.env.SHUTDOWN_TIMEOUT || 30);
   const server = http.createServer((req, res) => {
-    screenRequestTarget(req);
     if (api.isApiTarget(req.url ?? '/')) {
       api.serve(req, res);
       return;

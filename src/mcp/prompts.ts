@@ -7,7 +7,7 @@ import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js
 import { SvcError } from '$lib/server/errors';
 import { TRUTH_RULES } from '$lib/server/registry/agents';
 import { thesisPromptSchema } from '$lib/server/strategist/types';
-import { promptErrorCode } from '$lib/server/trpc/routers/coil-shared';
+import { promptErrorCode } from '$lib/server/trpc/procedure-kit/input-error-codes';
 
 export const THESIS_TO_COIL = 'thesis_to_coil';
 

@@ -11,8 +11,8 @@ import { readServerClock } from '$lib/server/clock';
 import { coilSchema } from '$lib/server/coil/manifest';
 import { publicRegistry } from '$lib/server/registry';
 import { explainOraclePolicy } from '$lib/server/registry/oracle-policy';
-import { receiptOut } from '$lib/server/trpc/routers/coil-schemas';
-import { artifactReceiptOut } from '$lib/server/trpc/routers/receipt-shapes';
+import { receiptOut } from '$lib/server/receipts/receipt.schema';
+import { artifactReceiptOut } from '$lib/server/receipts/artifact.schema';
 import { jsonSchemaOf } from '$lib/server/trpc/mcp-toolset';
 
 const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';

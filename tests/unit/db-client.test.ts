@@ -1,6 +1,7 @@
 /**
  * The embedded database's connection settings (db/client.ts): WAL with synchronous = NORMAL
- * on the connection every query uses, in place before the first query runs.
+ * and no automatic checkpoint on the connection every query uses, in place before the first
+ * query runs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,4 +25,10 @@ it('the first query already runs in WAL mode with synchronous = NORMAL', async (
   const [journal] = await db.$queryRawUnsafe<Array<{ journal_mode: string }>>('PRAGMA journal_mode');
   expect(Number(sync!.synchronous)).toBe(1);
   expect(journal!.journal_mode).toBe('wal');
+});
+
+it('leaves WAL checkpoints to the worker thread: no commit of this connection runs one on the event loop', async () => {
+  const { getDb } = await import('../../src/lib/server/db/client');
+  const [setting] = await getDb().$queryRawUnsafe<Array<{ wal_autocheckpoint: bigint | number }>>('PRAGMA wal_autocheckpoint');
+  expect(Number(setting!.wal_autocheckpoint)).toBe(0);
 });

@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { REFUSED_TARGET, screenRequestTarget } from '../../scripts/request-target.mjs';
+import { hasDotSegment } from '../../src/lib/server/http/request-target';
 import { findMalformedInput } from '../../src/lib/server/guards/input-text';
 
-describe('screenRequestTarget (the raw request target, before SvelteKit resolves it)', () => {
-  it.each(['/api/vaults/%2e%2e?privateKey=x', '/api/%2E%2E', '/a/./b', '/a/../b', '/api/.%2e/x', '/api\\..\\x', '/x/%2e'])(
-    'refuses %s and drops its query',
-    (url) => {
-      const req: { url: string; [REFUSED_TARGET]?: unknown } = { url };
-      expect(screenRequestTarget(req)).toBe('dot_segment');
-      expect(req.url).toBe('/api');
-      expect(req[REFUSED_TARGET]).toBe('dot_segment');
-    },
+describe('hasDotSegment (the raw request target, before anything resolves it)', () => {
+  it.each(['/api/vaults/%2e%2e?privateKey=x', '/api/%2E%2E', '/a/./b', '/a/../b', '/api/.%2e/x', '/api\\..\\x', '/x/%2e', '..'])(
+    'finds one in %s',
+    (target) => expect(hasDotSegment(target)).toBe(true),
   );
 
-  it.each(['/api/vaults/svc-vault?x=../..', '/api/share-card/hrcpt_1.svg', '/...', '/a..b/c', '/strategist'])('leaves %s alone', (url) => {
-    const req: { url: string; [REFUSED_TARGET]?: unknown } = { url };
-    expect(screenRequestTarget(req)).toBeUndefined();
-    expect(req.url).toBe(url);
-  });
+  it.each(['/api/vaults/svc-vault?x=../..', '/api/share-card/hrcpt_1.svg', '/...', '/a..b/c', '/strategist', '/a/%2e%2e%2e', '/'])(
+    'finds none in %s',
+    (target) => expect(hasDotSegment(target)).toBe(false),
+  );
 });
 
 describe('findMalformedInput', () => {

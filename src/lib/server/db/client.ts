@@ -3,6 +3,7 @@
  * (a postgres:// DATABASE_URL). Both generated clients have the same models, so the rest of
  * the code sees one type.
  */
+import { keepCheckpointed, SQLITE_AUTOCHECKPOINT_FALLBACK, SQLITE_CONNECTION_PRAGMAS } from './sqlite-checkpointer';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
@@ -29,7 +30,6 @@ export function sqlitePath(url: string): string {
 let client: Db | undefined;
 
 /**
- * Connection settings of the embedded database, issued once on the adapter's one connection.
  * The journal is WAL (set persistently by the migrator, db/migrate.ts). `synchronous =
  * NORMAL` writes each commit to the WAL before the commit returns but syncs the WAL to disk
  * only at checkpoints: a committed row survives the process being killed (SIGKILL, a crash),
@@ -37,10 +37,9 @@ let client: Db | undefined;
  * commits before a power loss or a kernel crash may be lost. FULL would fsync every commit,
  * about 3 ms on the machine measured, which bounds a single-connection store at a few hundred
  * writes a second (docs/performance.md). A deployment that must survive power loss with every
- * answered write runs on PostgreSQL.
+ * answered write runs on PostgreSQL. Checkpoints run on a worker thread, never in a commit on
+ * the event loop (db/sqlite-checkpointer.ts).
  */
-const SQLITE_PRAGMAS = ['PRAGMA synchronous = NORMAL'];
-
 export function getDb(): Db {
   if (client) return client;
   const url = config().databaseUrl;
@@ -53,13 +52,15 @@ export function getDb(): Db {
     // Sent before any other query of this client, which runs after it on the one connection.
     // The client opens on first use, not at start-up: loading Prisma's query compiler costs
     // start-up time and resident memory that a server answering only GETs never needs.
-    for (const pragma of SQLITE_PRAGMAS) {
+    // `$queryRawUnsafe`: a pragma that answers a row would fail through `$executeRawUnsafe`.
+    const setting = (pragma: string) =>
       sqlite
-        .$executeRawUnsafe(pragma)
+        .$queryRawUnsafe(`PRAGMA ${pragma}`)
         .catch((error: unknown) =>
           logger.error({ event: 'sqlite_pragma_failed', pragma, name: (error as Error)?.name }, 'database setting not applied'),
         );
-    }
+    for (const pragma of SQLITE_CONNECTION_PRAGMAS) void setting(pragma);
+    keepCheckpointed(file, () => void setting(SQLITE_AUTOCHECKPOINT_FALLBACK));
     client = sqlite;
   }
   return client;

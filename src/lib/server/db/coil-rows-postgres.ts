@@ -7,11 +7,10 @@
 import pg from 'pg';
 import { postgresPoolConfig, type DatabaseTimeouts } from './postgres-pool';
 import {
-  COIL_COLUMNS,
   coilValues,
+  insertInto,
+  lineageQueries,
   logLeavesOf,
-  quoted,
-  RECEIPT_COLUMNS,
   receiptValues,
   type CoilRowStore,
   type CoilWithReceiptRows,
@@ -26,18 +25,10 @@ export function postgresTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
 
+const LINEAGE = lineageQueries('$1');
+
 /** Connections of this pool (Prisma keeps its own): one batch runs at a time, reads beside it. */
 const POOL_SIZE = 4;
-
-/** `($1, $2, ...), ($n+1, ...)` for `rows` rows of `width` values, numbered from `first`. */
-function valueRows(rows: number, width: number, first: number): string {
-  const out: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    const start = first + r * width;
-    out.push(`(${Array.from({ length: width }, (_, i) => `$${start + i}`).join(', ')})`);
-  }
-  return out.join(', ');
-}
 
 /** Each row once: a batch may hold the same Coil twice, and one INSERT must not name a key twice. */
 function distinctById<T extends { id: string }>(rows: T[]): T[] {
@@ -47,16 +38,12 @@ function distinctById<T extends { id: string }>(rows: T[]): T[] {
 export function insertStatement(pairs: CoilWithReceiptRows[]): { text: string; values: unknown[] } {
   const coils = distinctById(pairs.map((p) => p.coil));
   const receipts = distinctById(pairs.map((p) => p.receipt));
-  const coilParams = coils.length * COIL_COLUMNS.length;
+  const coilRowValues = coils.flatMap((c) => coilValues(c, postgresTimestamp));
+  const numbered = (position: number) => `$${position + 1}`;
   const text =
-    `WITH "storedCoils" AS (INSERT INTO "Coil" (${quoted(COIL_COLUMNS)}) VALUES ${valueRows(coils.length, COIL_COLUMNS.length, 1)} ` +
-    `ON CONFLICT ("id") DO NOTHING) ` +
-    `INSERT INTO "Receipt" (${quoted(RECEIPT_COLUMNS)}) VALUES ${valueRows(receipts.length, RECEIPT_COLUMNS.length, coilParams + 1)} ` +
-    `ON CONFLICT ("id") DO NOTHING`;
-  const values = [
-    ...coils.flatMap((c) => coilValues(c, postgresTimestamp)),
-    ...receipts.flatMap((r) => receiptValues(r, postgresTimestamp)),
-  ];
+    `WITH "storedCoils" AS (${insertInto('Coil', coils.length, numbered)}) ` +
+    insertInto('Receipt', receipts.length, numbered, coilRowValues.length);
+  const values = [...coilRowValues, ...receipts.flatMap((r) => receiptValues(r, postgresTimestamp))];
   return { text, values };
 }
 
@@ -112,14 +99,8 @@ export function openPostgresCoilRows(url: string, timeouts: DatabaseTimeouts): C
     },
     async lineage(manifestHash) {
       const [receipts, coils] = await Promise.all([
-        pool.query<LineageRows['receipts'][number]>(
-          'SELECT "receiptId", "parentManifestHash", "coilSlug", "ownerAddress" FROM "Receipt" WHERE "manifestHash" = $1 ORDER BY "createdAt" ASC, "id" ASC',
-          [manifestHash],
-        ),
-        pool.query<LineageRows['coils'][number]>(
-          'SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = $1 ORDER BY "createdAt" ASC, "id" ASC',
-          [manifestHash],
-        ),
+        pool.query<LineageRows['receipts'][number]>(LINEAGE.receipts, [manifestHash]),
+        pool.query<LineageRows['coils'][number]>(LINEAGE.coils, [manifestHash]),
       ]);
       return { receipts: receipts.rows, coils: coils.rows };
     },

@@ -14,16 +14,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqlitePath } from './client';
-import {
-  COIL_COLUMNS,
-  coilValues,
-  logLeavesOf,
-  quoted,
-  RECEIPT_COLUMNS,
-  receiptValues,
-  type CoilRowStore,
-  type LineageRows,
-} from './coil-rows';
+import { coilValues, insertInto, lineageQueries, logLeavesOf, receiptValues, type CoilRowStore, type LineageRows } from './coil-rows';
+import { keepCheckpointed, SQLITE_AUTOCHECKPOINT_FALLBACK, SQLITE_CONNECTION_PRAGMAS } from './sqlite-checkpointer';
 
 /** How Prisma's SQLite adapter writes a DateTime (its default `iso8601` format). */
 export function sqliteTimestamp(date: Date): string {
@@ -32,8 +24,6 @@ export function sqliteTimestamp(date: Date): string {
 
 const LOCK_WAIT_MS = 5000;
 const RETRY_MS = 2;
-
-const params = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
@@ -58,21 +48,17 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { timeout: 0 });
   // The same durability as Prisma's connection (db/client.ts): a commit is in the log before it
-  // returns and survives the process being killed.
-  db.pragma('synchronous = NORMAL');
+  // returns and survives the process being killed; checkpoints run off the event loop.
+  for (const pragma of SQLITE_CONNECTION_PRAGMAS) db.pragma(pragma);
+  keepCheckpointed(file, () => {
+    if (db.open) db.pragma(SQLITE_AUTOCHECKPOINT_FALLBACK);
+  });
 
-  const insertCoil = db.prepare(
-    `INSERT INTO "Coil" (${quoted(COIL_COLUMNS)}) VALUES (${params(COIL_COLUMNS.length)}) ON CONFLICT ("id") DO NOTHING`,
-  );
-  const insertReceipt = db.prepare(
-    `INSERT INTO "Receipt" (${quoted(RECEIPT_COLUMNS)}) VALUES (${params(RECEIPT_COLUMNS.length)}) ON CONFLICT ("id") DO NOTHING`,
-  );
-  const receiptsOf = db.prepare<[string], LineageRows['receipts'][number]>(
-    'SELECT "receiptId", "parentManifestHash", "coilSlug", "ownerAddress" FROM "Receipt" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
-  );
-  const coilsOf = db.prepare<[string], LineageRows['coils'][number]>(
-    'SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = ? ORDER BY "createdAt" ASC, "id" ASC',
-  );
+  const insertCoil = db.prepare(insertInto('Coil', 1, () => '?'));
+  const insertReceipt = db.prepare(insertInto('Receipt', 1, () => '?'));
+  const lineage = lineageQueries('?');
+  const receiptsOf = db.prepare<[string], LineageRows['receipts'][number]>(lineage.receipts);
+  const coilsOf = db.prepare<[string], LineageRows['coils'][number]>(lineage.coils);
   // The next log index is read and written in the same statement, inside the write
   // transaction: SQLite lets one writer in at a time (across processes too), so two
   // instances on one file never take the same index.

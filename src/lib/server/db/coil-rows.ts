@@ -129,4 +129,28 @@ export function logLeavesOf(pairs: readonly CoilWithReceiptRows[]): { leafHash: 
   return [...leaves.values()];
 }
 
-export const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+
+const COLUMNS_OF = { Coil: COIL_COLUMNS, Receipt: RECEIPT_COLUMNS } as const;
+
+/**
+ * The INSERT of `rows` rows of `table`: `(p, p, ...), (...)` in column order, where the value at
+ * 0-based position `i` of the statement's values is `placeholder(i)` (the driver's `$n` or `?`)
+ * and this table's values start at position `first`. A row already stored is left as it is.
+ */
+export function insertInto(table: keyof typeof COLUMNS_OF, rows: number, placeholder: (position: number) => string, first = 0): string {
+  const columns = COLUMNS_OF[table];
+  const values = Array.from(
+    { length: rows },
+    (_, r) => `(${columns.map((_, c) => placeholder(first + r * columns.length + c)).join(', ')})`,
+  ).join(', ');
+  return `INSERT INTO "${table}" (${quoted(columns)}) VALUES ${values} ON CONFLICT ("id") DO NOTHING`;
+}
+
+/** The two reads of a lineage (`LineageRows`), oldest first, with the driver's placeholder for the manifest hash. */
+export function lineageQueries(placeholder: string): { receipts: string; coils: string } {
+  return {
+    receipts: `SELECT "receiptId", "parentManifestHash", "coilSlug", "ownerAddress" FROM "Receipt" WHERE "manifestHash" = ${placeholder} ORDER BY "createdAt" ASC, "id" ASC`,
+    coils: `SELECT "parentManifestHash", "slug", "ownerAddress" FROM "Coil" WHERE "manifestHash" = ${placeholder} ORDER BY "createdAt" ASC, "id" ASC`,
+  };
+}

@@ -6,31 +6,20 @@
 import { afterCursor, toPage, type Page, type PageCursor } from './page-cursor';
 import type { Coil as CoilRow, Receipt as ReceiptRow } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
+import type { CoilRow as StoredCoilRow, ReceiptRow as StoredReceiptRow } from './coil-rows';
 
-export interface OwnedCoil {
-  id: string;
-  slug: string;
+/** A saved Coil as its owner reads it: its columns, its manifest parsed and its name read from it. */
+export type OwnedCoil = Pick<StoredCoilRow, 'id' | 'slug' | 'manifestHash' | 'parentManifestHash' | 'forkOf' | 'score'> & {
   name: string | null;
-  manifestHash: string;
-  parentManifestHash: string | null;
-  forkOf: string | null;
-  score: number | null;
   createdAt: string;
   manifest: Record<string, unknown>;
-}
+};
 
-export interface OwnedReceipt {
-  id: string;
-  receiptId: string;
-  kind: string;
-  manifestHash: string;
-  parentManifestHash: string | null;
-  weightsChecksum: string;
-  validationStatus: string;
-  coilSlug: string;
+/** A saved receipt as its owner reads it: its columns and the receipt document parsed. */
+export type OwnedReceipt = Omit<StoredReceiptRow, 'ownerAddress' | 'receiptJson' | 'createdAt' | 'storedAt'> & {
   createdAt: string;
   receipt: Record<string, unknown>;
-}
+};
 
 function parseDocument(text: string): Record<string, unknown> {
   const value: unknown = JSON.parse(text);

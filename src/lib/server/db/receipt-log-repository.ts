@@ -6,6 +6,7 @@
  * deleted, so a receipt signed with a retired key still verifies.
  */
 import type { ServerTime } from '../clock';
+import { leafHashOf } from '../receipts/merkle';
 import { publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
 import { getDb } from './client';
 import { isUniqueViolation } from './unique-violation';
@@ -25,9 +26,21 @@ export async function receiptLogLeaves(treeSize: number): Promise<string[]> {
   return rows.map((r) => r.leafHash);
 }
 
-/** The first log entry of a receipt id, or null when the receipt was never logged. */
-export function receiptLogEntryOf(receiptId: string): Promise<{ index: number; leafHash: string } | null> {
-  return getDb().receiptLogEntry.findFirst({ where: { receiptId }, orderBy: { index: 'asc' }, select: { index: true, leafHash: true } });
+/**
+ * The first log entry of a receipt id, or null when the receipt was never logged. Found by leaf
+ * hash, which the stored receipt gives: the log keeps no index by receipt id, one B-tree write
+ * less per stored call (migration 20261127100000_fewer_index_writes_per_call).
+ */
+export async function receiptLogEntryOf(receiptId: string): Promise<{ index: number; leafHash: string } | null> {
+  const db = getDb();
+  const stored = await db.receipt.findMany({ where: { receiptId }, select: { receiptJson: true } });
+  if (stored.length === 0) return null;
+  const leafHashes = [...new Set(stored.map((r) => leafHashOf(r.receiptJson)))];
+  return db.receiptLogEntry.findFirst({
+    where: { leafHash: { in: leafHashes } },
+    orderBy: { index: 'asc' },
+    select: { index: true, leafHash: true },
+  });
 }
 
 let registered: Promise<void> | undefined;

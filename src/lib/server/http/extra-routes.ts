@@ -8,7 +8,7 @@ import { renderShareCardSvg } from '../coil/share-card';
 import { config, secretValues } from '../config';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
-import { storedShareCard } from '../trpc/routers/coil-shared';
+import { storedShareCard } from '../trpc/procedure-kit/share-card';
 import { contextOfRequest, restErrorAnswer, type DispatchRequest } from '../trpc/http';
 import { stampedError } from '../trpc/init';
 import { logger } from './logger';

@@ -2,7 +2,8 @@
  * The API front's web face: SvelteKit's API routes (src/routes/api, /trpc, /mcp) hand it their
  * web `Request`. In production the Node face answers the API before SvelteKit sees it, so these
  * routes serve only `vite dev` and the pages' server-side loads (SvelteKit's `fetch` of a
- * same-origin path runs the route in process).
+ * same-origin path runs the route in process). SvelteKit built the `Request` from a resolved
+ * URL, so the target handed over never holds a dot segment (http/request-target.ts).
  */
 import type { ApiFront } from './front';
 import type { BodySource } from './body';
@@ -23,7 +24,6 @@ export async function answerApiFetch(front: ApiFront, request: Request, clientAd
     headers: request.headers,
     webHeaders: () => request.headers,
     clientAddress,
-    refusedTarget: false,
     body: bodySourceOf(request),
   });
   const headers = new Headers();
@@ -31,5 +31,8 @@ export async function answerApiFetch(front: ApiFront, request: Request, clientAd
     if (Array.isArray(value)) for (const line of value) headers.append(name, line);
     else headers.set(name, value);
   }
-  return new Response(request.method === 'HEAD' ? null : (answer.body as BodyInit), { status: answer.status, headers });
+  // A web `Response` refuses any body, even an empty one, with a null-body status (the payment
+  // routes' preflight is a 204); Node leaves a HEAD answer's body out itself.
+  const noBody = request.method === 'HEAD' || answer.status === 204 || answer.status === 304;
+  return new Response(noBody ? null : (answer.body as BodyInit), { status: answer.status, headers });
 }

@@ -1,7 +1,7 @@
 /**
  * The API front: the one HTTP layer every API request passes through (/api, /trpc, /mcp),
  * whichever server received it. In order:
- *   request id → route → path check → known-spent limit → method → body cap → credential
+ *   request id → raw target check → route → path check → known-spent limit → method → body cap → credential
  *   guard → JSON parse → dispatch → x-request-id header → structured log line.
  * Answers of procedures are finished (output guard, secret scrub) by the tRPC middleware
  * before they are serialised (trpc/init.ts); routers never repeat any of these.
@@ -15,7 +15,9 @@
  *
  * It knows no server: the production server hands it Node requests before SvelteKit sees them
  * (http/node-front.ts, scripts/start.mjs), and SvelteKit's API routes hand it web requests
- * (http/fetch-front.ts: `vite dev`, and the pages' server-side loads). Serving the API outside
+ * (http/fetch-front.ts: `vite dev`, and the pages' server-side loads). A face only converts:
+ * it hands over the target as it received it and writes the answer; every decision about the
+ * request is taken here, once, for both. Serving the API outside
  * SvelteKit is what makes it fast: adapter-node's conversion of every request and answer
  * into web objects, SvelteKit's routing and its request store were more than half the cost
  * of a request that does little work (docs/performance.md).
@@ -47,6 +49,7 @@ import { RequestCookieJar } from './cookie-jar';
 import { extraRouteAtPath, resolveExtraRoute, type ExtraRoute } from './extra-routes';
 import { logger, logInternalError } from './logger';
 import { consumeRateLimit, countCall, knownSpent } from './rate-limit';
+import { hasDotSegment } from './request-target';
 
 export type Surface = 'rest' | 'trpc' | 'mcp';
 
@@ -63,17 +66,26 @@ export function apiSurfaceOf(pathname: string): Surface | undefined {
   return undefined;
 }
 
+/**
+ * Whether a raw request target is the front's to answer: an API path, or any target with a dot
+ * segment, which the front refuses rather than let the pages resolve it (scripts/start.mjs asks
+ * this before it hands a request to SvelteKit).
+ */
+export function isApiTarget(target: string): boolean {
+  if (hasDotSegment(target)) return true;
+  const query = target.indexOf('?');
+  return apiSurfaceOf(query === -1 ? target : target.slice(0, query)) !== undefined;
+}
+
 /** An API request as either server face hands it over. */
 export interface ApiRequest {
   method: string;
-  /** The path and query as received. */
+  /** The path and query as received, before anything resolved it (http/request-target.ts). */
   target: string;
   headers: HeaderReader;
   /** Every header as a web `Headers` (the /trpc and /mcp handlers take a web request). */
   webHeaders(): Headers;
   clientAddress: string;
-  /** The raw target had a dot segment (scripts/request-target.mjs): refused with PATH_MALFORMED. */
-  refusedTarget: boolean;
   body: BodySource;
 }
 
@@ -189,8 +201,10 @@ export function createApiFront(doors: ApiDoors): ApiFront {
     const serverTime = readServerClock();
     const requestId = validRequestId(request.headers.get('x-request-id')) ?? randomUUID();
     const { method } = request;
-    const url = new URL(config().origin + request.target);
-    const surface: Surface = request.refusedTarget ? 'rest' : (apiSurfaceOf(url.pathname) ?? 'rest');
+    // A target with a dot segment is answered as `/api` without its query: 400 PATH_MALFORMED.
+    const refusedTarget = hasDotSegment(request.target);
+    const url = new URL(config().origin + (refusedTarget ? REST_PREFIX : request.target));
+    const surface: Surface = refusedTarget ? 'rest' : (apiSurfaceOf(url.pathname) ?? 'rest');
     const routing = routingOf(method, url, surface);
     let logRoute = routing.key;
     let bodyRead = false;
@@ -206,7 +220,7 @@ export function createApiFront(doors: ApiDoors): ApiFront {
     };
 
     async function guardThenDispatch(): Promise<ApiAnswer> {
-      if (request.refusedTarget) throw pathMalformed('a path segment is "." or ".." (literal or percent-encoded); send the resolved path');
+      if (refusedTarget) throw pathMalformed('a path segment is "." or ".." (literal or percent-encoded); send the resolved path');
       if (decodedOrUndefined(url.pathname) === undefined) throw pathMalformed('the path is not valid percent-encoded UTF-8');
       // (Not for /mcp: a tool call there counts against its own tool, never against `POST /mcp`,
       // and which of the two a message is shows only in its body.)
@@ -275,7 +289,7 @@ export function createApiFront(doors: ApiDoors): ApiFront {
 
     // A browser's preflight of a payment route (http/cors.ts); counted like any request that
     // reaches no procedure. Every other OPTIONS is refused below (405).
-    const paymentRoute = surface === 'rest' && !request.refusedTarget && isPaymentPath(url.pathname);
+    const paymentRoute = surface === 'rest' && !refusedTarget && isPaymentPath(url.pathname);
     const preflight = paymentRoute && method === 'OPTIONS' && request.headers.get('access-control-request-method') !== null;
 
     let answered: ApiAnswer;

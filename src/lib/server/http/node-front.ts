@@ -9,17 +9,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../config';
 import { closeDb } from '../db/client';
 import { closeCoilRows } from '../db/coil-row-store';
-import type { ApiFront, ApiRequest } from './front';
-import { apiSurfaceOf } from './front';
+import { isApiTarget, type ApiFront, type ApiRequest } from './front';
 import { logger } from './logger';
 import { closeRateLimiter } from './rate-limit';
 
-/** Set on the Node request by scripts/request-target.mjs when the raw target had a dot segment. */
-const REFUSED_TARGET = Symbol.for('svc.refusedRequestTarget');
 const NODE_FRONT = Symbol.for('svc.nodeApiFront');
 
 export interface NodeFront {
-  /** Whether a raw request target is the API's (else the server hands it to SvelteKit). */
+  /** Whether a raw request target is the API's (else the server hands it to SvelteKit): `isApiTarget`, http/front.ts. */
   isApiTarget(target: string): boolean;
   serve(req: IncomingMessage, res: ServerResponse): void;
   /**
@@ -28,11 +25,6 @@ export interface NodeFront {
    * a stopped process alive.
    */
   close(): Promise<void>;
-}
-
-function isApiTarget(target: string): boolean {
-  const query = target.indexOf('?');
-  return apiSurfaceOf(query === -1 ? target : target.slice(0, query)) !== undefined;
 }
 
 /**
@@ -72,7 +64,6 @@ function apiRequestOf(req: IncomingMessage): ApiRequest {
     headers: { get: (name) => headerValue(req, name) },
     webHeaders: () => webHeadersOf(req),
     clientAddress: clientAddressOf(req),
-    refusedTarget: Boolean((req as unknown as Record<symbol, unknown>)[REFUSED_TARGET]),
     body: { contentType: req.headers['content-type'] ?? null, contentLength: length ?? null, chunks: hasBody ? req : null },
   };
 }

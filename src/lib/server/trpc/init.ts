@@ -111,6 +111,20 @@ export function errorOfCall(error: SvcError, meta: SvcMeta | undefined): SvcErro
   return carriesInvariants(meta) ? stampedError(error) : error;
 }
 
+/**
+ * Counts one call of a procedure against its own counter (`rateKeyOf`: its REST route) for a
+ * client; a spent counter throws the 429 as a refusal of that call (`errorOfCall`). Step 1 of
+ * the service middleware below, and what a REST answer served from memory instead of a call
+ * costs (trpc/http.ts `rememberedAnswer`), so the two count and refuse alike.
+ */
+export async function countProcedureCall(clientAddress: string, meta: SvcMeta | undefined, path: string): Promise<void> {
+  try {
+    await countCall(clientAddress, rateKeyOf(meta, path));
+  } catch (error) {
+    throw error instanceof SvcError ? errorOfCall(error, meta) : error;
+  }
+}
+
 const t = initTRPC
   .context<RequestContext>()
   .meta<SvcMeta>()
@@ -173,11 +187,11 @@ function answerTimeOf(raw: unknown, ctx: RequestContext): AnswerTime {
  */
 const serviceMiddleware = t.middleware(async ({ ctx, meta, path, getRawInput, next }) => {
   try {
-    await countCall(ctx.clientAddress, rateKeyOf(meta, path));
+    await countProcedureCall(ctx.clientAddress, meta, path);
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
     for (const [name, value] of Object.entries(error.headers ?? {})) ctx.resHeaders.set(name, value);
-    throw asTrpcError(errorOfCall(error, meta));
+    throw asTrpcError(error);
   }
   const raw = await getRawInput().catch(() => undefined);
   const options = {

@@ -19,8 +19,7 @@ import { toolProcedures } from './mcp-tools';
 /** The server's `serverInfo` (without the hash, which `mcpServerInfo` adds). */
 export const MCP_SERVER_NAME = 'strategy-basket-service';
 export const MCP_SERVER_VERSION = '1.0.0';
-/** The `_meta` key under which `tools/list` names the toolset hash (prefix `svc/`, the spec's `_meta` key form). */
-export const TOOLSET_HASH_META_KEY = 'svc/toolsetHash';
+export { TOOLSET_HASH_META_KEY } from './toolset-hash-key';
 
 type Effect = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
 

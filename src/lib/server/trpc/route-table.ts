@@ -94,7 +94,6 @@ function segmentCount(path: string): number {
 }
 
 export class RouteIndex {
-  private readonly byProcedure: Map<string, RouteEntry>;
   /**
    * Routes without path parameters by `METHOD /path`: most requests are answered by one
    * lookup here. The scan of patterns below gives the same answer (a static route sorts
@@ -107,17 +106,12 @@ export class RouteIndex {
    */
   private readonly paramRoutes = new Map<string, RouteEntry[]>();
   constructor(private readonly entries: RouteEntry[]) {
-    this.byProcedure = new Map(entries.map((e) => [e.procedurePath, e]));
     this.staticRoutes = new Map(entries.filter((e) => !e.template.includes('{')).map((e) => [`${e.method} ${e.template}`, e]));
     for (const e of entries) {
       if (!e.template.includes('{')) continue;
       const key = `${e.method} ${segmentCount(e.template)}`;
       this.paramRoutes.set(key, [...(this.paramRoutes.get(key) ?? []), e]);
     }
-  }
-
-  matchRest(method: string, pathname: string): RouteEntry | undefined {
-    return this.resolveRest(method, pathname)?.route;
   }
 
   /**
@@ -138,10 +132,6 @@ export class RouteIndex {
   /** Whether some route exists at this path under another method (405 rather than 404). */
   hasPath(pathname: string): boolean {
     return this.entries.some((e) => e.pattern.test(pathname));
-  }
-
-  forProcedure(path: string): RouteEntry | undefined {
-    return this.byProcedure.get(path);
   }
 
   all(): readonly RouteEntry[] {

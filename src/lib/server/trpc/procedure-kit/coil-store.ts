@@ -1,0 +1,92 @@
+/**
+ * How a procedure reads and saves the caller's Coils and receipts: every read goes through the
+ * caller's visibility (docs/visibility.md), every save under the caller's wallet. Shared by the
+ * tools, strategist, receipt-log and autonomy families.
+ */
+import { scoreCoil } from '../../coil/health';
+import type { Coil } from '../../coil/manifest';
+import { recordCoilClaim } from '../../db/coil-claim-repository';
+import { saveCoilWithReceipt, storedCoilsVisibleTo, type StoredCoils } from '../../db/coil-repository';
+import { ensureClaimTokenHash } from '../../http/claim-cookie';
+import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
+import { buildReceipt, type Receipt, type ReceiptKind } from '../../receipts/receipt';
+import type { RequestContext } from '../context';
+
+/**
+ * The stored Coils and receipts this call may read: those saved under no wallet and the
+ * caller's own wallet's (receipts/visibility.ts, docs/visibility.md). Every procedure that
+ * reads a stored Coil or receipt reads it through here, so the caller's session decides.
+ */
+export async function storedCoilsOf(ctx: RequestContext): Promise<StoredCoils> {
+  return storedCoilsVisibleTo((await ctx.getSession())?.address ?? null);
+}
+
+/**
+ * The parent manifest hash of a fork reference, resolved from the receipts the caller may
+ * see (src/lib/server/receipts/lineage.ts): the one resolution every receipt-issuing route,
+ * the strategist and verification use.
+ */
+export async function forkParentFor(
+  ctx: RequestContext,
+  ref: ForkReference,
+  paths: ForkReferencePaths = COIL_FORK_PATHS,
+): Promise<string | undefined> {
+  if (!ref.forkOf) return ref.parentManifestHash ?? undefined;
+  return resolveForkParent(ref, (await storedCoilsOf(ctx)).forkParents, paths);
+}
+
+/** The Coil with its fork's parent resolved and stamped (unchanged when it is not a fork). */
+export async function withForkParent(ctx: RequestContext, coil: Coil, paths?: ForkReferencePaths): Promise<Coil> {
+  if (!coil.forkOf) return coil;
+  const parentManifestHash = await forkParentFor(ctx, coil, paths);
+  return parentManifestHash === coil.parentManifestHash ? coil : { ...coil, parentManifestHash };
+}
+
+/**
+ * Saves a Coil and its receipt under the caller's wallet when signed in (else under no
+ * wallet: the store still keeps them for lineage, provenance and passports). `shared` is the
+ * share card's explicit act of sharing: the pair is also saved under no wallet, so the Coil
+ * and the card are public by their content addresses (docs/visibility.md#sharing), without
+ * naming the wallet.
+ */
+export async function persistReceipt(
+  ctx: RequestContext,
+  coil: Coil,
+  receipt: Receipt,
+  agentId: string | null = null,
+  shared = false,
+): Promise<void> {
+  const owner = (await ctx.getSession())?.address ?? null;
+  const saveUnder = (ownerAddress: string | null) =>
+    saveCoilWithReceipt({
+      coil,
+      manifestHash: receipt.manifestHash,
+      ownerAddress,
+      agentId,
+      score: scoreCoil(coil).total,
+      storedAt: ctx.serverTime,
+      receipt,
+    });
+  await Promise.all(shared && owner !== null ? [saveUnder(owner), saveUnder(null)] : [saveUnder(owner)]);
+}
+
+/**
+ * Builds the receipt of a Coil at the request's clock, saves both and returns the receipt.
+ * `coil` has passed `withForkParent` (every tool resolves a fork's parent before any work).
+ */
+export async function issueReceipt(ctx: RequestContext, coil: Coil, kind: ReceiptKind, agentId: string | null = null): Promise<Receipt> {
+  const receipt = buildReceipt(coil, kind, ctx.answerTime);
+  await persistReceipt(ctx, coil, receipt, agentId);
+  return receipt;
+}
+
+/**
+ * A claim ticket for a Coil the web app built without a wallet session, so that this browser
+ * can claim it for a wallet after signing in, explicitly (docs/visibility.md#claiming). Nothing
+ * for a signed-in build (already the wallet's) or outside the web app's door.
+ */
+export async function ticketBuiltCoil(ctx: RequestContext, receipt: Receipt): Promise<void> {
+  if (await ctx.getSession()) return;
+  const tokenHash = ensureClaimTokenHash(ctx);
+  if (tokenHash) await recordCoilClaim(tokenHash, receipt.manifestHash, receipt.receiptId, ctx.serverTime);
+}

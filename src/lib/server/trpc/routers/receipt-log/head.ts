@@ -1,0 +1,20 @@
+/** GET /api/receipts/log/head: the receipt log's current signed tree head. */
+import { z } from 'zod';
+import { receiptLogLeaves, receiptLogSize } from '../../../db/receipt-log-repository';
+import { signedTreeHead } from '../../../receipts/log';
+import { signedTreeHeadOut } from '../../../receipts/log.schema';
+import { nowIsoField, publicProcedure } from '../../init';
+import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
+import { signerOf } from '../../service-keys';
+import { receiptLogMeta } from './meta';
+
+export const headProcedure = publicProcedure
+  .meta(receiptLogMeta('/receipts/log/head', "The receipt log's current signed tree head"))
+  .input(z.object({ nowIso: nowIsoField }).optional())
+  .output(toolFields('receipt-log-head', { head: signedTreeHeadOut }))
+  .query(async ({ ctx }) => {
+    const signer = await signerOf(ctx);
+    const size = await receiptLogSize();
+    const head = signedTreeHead(await receiptLogLeaves(size), size, ctx.serverTime, signer);
+    return toolAnswer('receipt-log-head', ctx, { head });
+  });

@@ -1,0 +1,32 @@
+/** POST /api/tools/share-card (svc_export_share_card): the share card of a valid Coil, made public. */
+import { z } from 'zod';
+import { requireValidCoil } from '../../../coil/capsule';
+import { shareCardOut } from '../../../coil/share-card.schema';
+import { buildReceipt } from '../../../receipts/receipt';
+import { receiptOut } from '../../../receipts/receipt.schema';
+import { nowIsoField, publicProcedure } from '../../init';
+import { persistReceipt, withForkParent } from '../../procedure-kit/coil-store';
+import { shareCardOrRefusal, shareUrlBaseField } from '../../procedure-kit/share-card';
+import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
+import { coilField, toolsMeta } from './meta';
+
+export const shareCardProcedure = publicProcedure
+  .meta(
+    toolsMeta(
+      'POST',
+      '/tools/share-card',
+      'A share card of a valid Coil: a thesis artifact, never a performance claim',
+      'svc_export_share_card',
+    ),
+  )
+  .input(z.object({ coil: coilField, shareUrlBase: shareUrlBaseField, nowIso: nowIsoField }))
+  .output(toolFields('share-card', { card: shareCardOut, receipt: receiptOut }))
+  .mutation(async ({ ctx, input }) => {
+    const coil = await withForkParent(ctx, input.coil);
+    requireValidCoil(coil);
+    const receipt = buildReceipt(coil, 'coil_manifest', ctx.answerTime);
+    const card = shareCardOrRefusal({ coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
+    // Issuing a card is the act of sharing it: the Coil and the card become public.
+    await persistReceipt(ctx, coil, receipt, null, true);
+    return toolAnswer('share-card', ctx, { card, receipt });
+  });

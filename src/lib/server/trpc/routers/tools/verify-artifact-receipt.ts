@@ -1,0 +1,24 @@
+/** POST /api/receipts/verify: an artifact receipt (arcpt_) checked against its artifact and the service's keys. */
+import { z } from 'zod';
+import { verifyArtifactReceipt } from '../../../receipts/artifact';
+import { artifactVerificationOut, receiptInput } from '../../../receipts/artifact.schema';
+import { nowIsoField, publicProcedure } from '../../init';
+import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
+import { publishedKeysOf } from '../../service-keys';
+import { toolsMeta } from './meta';
+
+export const verifyArtifactReceiptProcedure = publicProcedure
+  .meta(toolsMeta('POST', '/receipts/verify', 'Verify an artifact receipt (arcpt_) against its artifact'))
+  .input(
+    z.object({
+      receipt: receiptInput,
+      subject: z.unknown().optional().describe('the artifact the receipt fingerprints'),
+      nowIso: nowIsoField,
+    }),
+  )
+  .output(toolFields('verify-artifact-receipt', { verification: artifactVerificationOut }))
+  .mutation(async ({ ctx, input }) =>
+    toolAnswer('verify-artifact-receipt', ctx, {
+      verification: verifyArtifactReceipt(input.receipt, input.subject, (await publishedKeysOf(ctx)).keys),
+    }),
+  );
