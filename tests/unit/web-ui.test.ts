@@ -5,6 +5,7 @@ import { stockTimeline } from '../../src/lib/components/stocks/timeline';
 import { TRPCClientError } from '@trpc/client';
 import { explainError, forPeople, NETWORK_FAILED, readError } from '../../src/lib/ui/errors';
 import { GLOSSARY } from '../../src/lib/ui/glossary';
+import { slippageBpsProblem, usdgAmountProblem } from '../../src/lib/ui/field-checks';
 import { countdown, usdgDecimal, usdgFromUnits } from '../../src/lib/ui/format';
 import { coiledByLabel, strategistLabel } from '../../src/lib/ui/strategist-words';
 
@@ -185,5 +186,21 @@ describe('the chain-4663 guard of every wallet action', async () => {
       code: 'WALLET_CHAIN_SWITCH_DECLINED',
     });
     expect(refusing.calls).not.toContain('eth_sendTransaction');
+  });
+});
+
+describe('field checks', () => {
+  it('reads a slippage only as whole basis points', () => {
+    expect(slippageBpsProblem(' 100 ')).toBeNull();
+    expect(slippageBpsProblem('0')).toBeNull();
+    for (const text of ['1.5', '', '-1', '1%', 'abc']) expect(slippageBpsProblem(text)).toBe('whole basis points, e.g. 100 for 1 %');
+  });
+
+  it('reads a USDG amount as positive with at most 6 decimals, naming the form’s example otherwise', () => {
+    expect(usdgAmountProblem('25', '25')).toBeNull();
+    expect(usdgAmountProblem(' 0.000001 ', '25')).toBeNull();
+    expect(usdgAmountProblem('0', '100')).toBe('a positive USDG amount with at most 6 decimals, e.g. 100');
+    expect(usdgAmountProblem('1.1234567', '25')).toBe('a positive USDG amount with at most 6 decimals, e.g. 25');
+    expect(usdgAmountProblem('abc', '25')).not.toBeNull();
   });
 });

@@ -3,6 +3,7 @@
  * field issues, so each form can put an issue next to the field it names.
  */
 import { TRPCClientError } from '@trpc/client';
+import { FACILITATOR_SETTING_NAMES } from '$lib/shared/setting-names';
 import { isUserRejection } from '$lib/wallet/eip1193';
 
 export interface ShownIssue {
@@ -88,15 +89,7 @@ export const SETTING_NAMES = [
   'OWNER_APPROVED_PARTNER_WALLET_DEPOSIT',
   'BROKER_CHAIN_RPC_URL',
   'PUBLIC_BROKER_CHAIN_RPC_URL',
-  'FACILITATOR_ENABLED',
-  'FACILITATOR_API_KEY',
-  'FACILITATOR_URL',
-  'FACILITATOR_NETWORK',
-  'FACILITATOR_CHAIN_ID',
-  'FACILITATOR_USDG_ADDRESS',
-  'FACILITATOR_ADDRESS',
-  'FACILITATOR_PAYTO_ADDRESS',
-  'FACILITATOR_TIMEOUT_MS',
+  ...FACILITATOR_SETTING_NAMES,
   'STRATEGIST_PROVIDER',
   'DATABASE_URL',
   'REDIS_URL',

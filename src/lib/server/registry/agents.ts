@@ -9,6 +9,7 @@
  * they are the tools of its endpoints' procedures (the `tool` of their meta), so a tool
  * appears exactly where its route does.
  */
+import { FACILITATOR_SETTING_NAMES } from '../../shared/setting-names';
 
 export const RAIL_IDS = ['rail_a_vault_deposit', 'rail_b_partner_stock_token', 'rail_c_broker_wallet_external'] as const;
 export type RailId = (typeof RAIL_IDS)[number];
@@ -223,17 +224,7 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'GET /api/x402/receipts/{receiptId}',
       'GET /api/x402/authorizations/{payer}/{nonce}',
     ],
-    envGates: [
-      'FACILITATOR_ENABLED',
-      'FACILITATOR_API_KEY',
-      'FACILITATOR_URL',
-      'FACILITATOR_NETWORK',
-      'FACILITATOR_CHAIN_ID',
-      'FACILITATOR_USDG_ADDRESS',
-      'FACILITATOR_ADDRESS',
-      'FACILITATOR_PAYTO_ADDRESS',
-      'FACILITATOR_TIMEOUT_MS',
-    ],
+    envGates: [...FACILITATOR_SETTING_NAMES],
     skillPack: 'svc-x402-payments',
     truthRules: [
       ...TRUTH_RULES,
