@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { generateBrokerMcpInstructions } from '../../../autonomy/broker-path';
 import { nowIsoField, publicProcedure, stampedOutput } from '../../init';
-import { pathReceiptOut } from '../receipt-shapes';
+import { pathReceiptOut } from '../../../receipts/artifact.schema';
 import { meta, pathDeps } from './meta';
 import { coilField, pathOptionsField } from './inputs';
 import { instructionsOut } from './shapes';

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { compileBrokerPath } from '../../../autonomy/broker-path';
 import { nowIsoField, publicProcedure, stampedOutput } from '../../init';
-import { receiptOut, shareCardOut } from '../coil-schemas';
-import { persistReceipt, shareUrlBaseField } from '../coil-shared';
-import { pathReceiptOut } from '../receipt-shapes';
+import { receiptOut } from '../../../receipts/receipt.schema';
+import { shareCardOut } from '../../../coil/share-card.schema';
+import { persistReceipt } from '../../procedure-kit/coil-store';
+import { shareUrlBaseField } from '../../procedure-kit/share-card';
+import { pathReceiptOut } from '../../../receipts/artifact.schema';
 import { meta, pathDeps } from './meta';
 import { autonomyModeField, coilField, pathOptionsField } from './inputs';
 import { autonomyFuseOut, commandPackOut, gateOut, instructionsOut } from './shapes';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { generatePartnerbotCommandPack } from '../../../autonomy/broker-path';
 import { nowIsoField, publicProcedure, stampedOutput } from '../../init';
-import { artifactReceiptOut } from '../receipt-shapes';
+import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { meta, pathDeps } from './meta';
 import { coilField, pathOptionsField } from './inputs';
 import { commandPackOut } from './shapes';

@@ -4,7 +4,7 @@ import type { ErrorIssue } from '../../../errors';
 import type { McpToolName } from '../../../registry/agents';
 import type { RequestContext } from '../../context';
 import { rest } from '../../init';
-import { toolInputErrorCode } from '../coil-shared';
+import { toolInputErrorCode } from '../../procedure-kit/input-error-codes';
 
 // COIL_SHAPE, COIL_INVALID, CAPSULE_COMPILE, RECEIPT_SHAPE and SHARE_CARD_REJECTED are the tools'.
 

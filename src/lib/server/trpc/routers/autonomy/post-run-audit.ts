@@ -3,7 +3,7 @@ import { ACTIVITY_SIDES, AUDIT_CHECKS, postRunAudit } from '../../../autonomy/po
 import { parseIsoInstant } from '../../../clock';
 import { BROKER_TICKER_PATTERN, brokerTickerField } from '../../../registry/symbol-space';
 import { nowIsoField, publicProcedure, stampedOutput } from '../../init';
-import { artifactReceiptOut, receiptInput } from '../receipt-shapes';
+import { artifactReceiptOut, receiptInput } from '../../../receipts/artifact.schema';
 import { meta } from './meta';
 import { autonomyModeField } from './inputs';
 

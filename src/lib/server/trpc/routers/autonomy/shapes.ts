@@ -1,8 +1,8 @@
 /** The answer shapes the autonomy procedures share: the gate, the fuse set, the command pack and the broker MCP instructions. */
 import { z } from 'zod';
 import { commandPackSchema } from '../../../stocks/command-pack';
-import { fuseUnitOut } from '../coil-schemas';
-import { marketSessionOut } from '../oracle-shapes';
+import { fuseUnitOut } from '../../../coil/audit.schema';
+import { marketSessionOut } from '../../../registry/oracle-policy.schema';
 import { autonomyModeField } from './inputs';
 
 export const autonomyFuseOut = z.object({

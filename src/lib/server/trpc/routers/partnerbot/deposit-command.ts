@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { buildDepositCommand } from '../../../vaults/deposit-pack';
 import { ackVerificationShape, addressShape, modesShape } from '../../../vaults/pack-shapes';
 import { buildArtifactReceipt } from '../../../receipts/artifact';
-import { artifactReceiptOut } from '../receipt-shapes';
+import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { publicProcedure, rest, stampedOutput } from '../../init';
 import {
   ackSource,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { importPartnerFeeClaim } from '../../../vaults/fee-claim';
 import { chainAddressField } from '../../../registry/symbol-space';
-import { artifactReceiptOut } from '../receipt-shapes';
+import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { symbolSpaceAware } from '../../error-map';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commandPackSchema } from '../../../stocks/command-pack';
 import { generateStockCommand } from '../../../stocks/lane';
 import { buildArtifactReceipt } from '../../../receipts/artifact';
-import { artifactReceiptOut } from '../receipt-shapes';
+import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema, stockIntentSchema } from '../../../stocks/intent';
 import { hardFlagFields } from '../../../stocks/plan';

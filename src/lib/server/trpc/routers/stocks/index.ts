@@ -1,6 +1,6 @@
 /**
  * The stock-token lane (interface 4.5): partner status, prepare, submit, job poll, reconcile, and a
- * read of a stored receipt. The registry route of the family lives in routers/system.ts.
+ * read of a stored receipt. The registry route of the family lives in routers/system/.
  * Domain: src/lib/server/stocks/; persistence: src/lib/server/db/stock-receipt-repository.ts.
  */
 import { router } from '../../init';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { previewStockSubmit, SUBMIT_GATES } from '../../../stocks/lane';
 import { buildArtifactReceipt } from '../../../receipts/artifact';
-import { artifactReceiptOut } from '../receipt-shapes';
+import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { publicProcedure, rest, stampedOutput } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema, stockIntentSchema } from '../../../stocks/intent';
 

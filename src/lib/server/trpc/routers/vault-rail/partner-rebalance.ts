@@ -3,7 +3,7 @@ import { buildArtifactReceipt } from '../../../receipts/artifact';
 import { prepareVaultPartnerRebalance } from '../../../vaults/partner-rebalance';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
 import { vaultChainBlocksFor } from '../../vault-shapes';
-import { artifactReceiptOut } from '../receipt-shapes';
+import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { commandPackSchema } from '../../../stocks/command-pack';
 import { stockIntentInputErrorCode, stockIntentInputSchema } from '../../../stocks/intent';
 import { hardFlagFields, stockPlanSchema } from '../../../stocks/plan';

@@ -3,7 +3,7 @@ import { providerRewardPlanSchema } from '../../../vaults/rewards.schema';
 import { planProviderRewards } from '../../../vaults/rewards';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
 import { vaultChainBlocksFor } from '../../vault-shapes';
-import { artifactReceiptOut } from '../receipt-shapes';
+import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { chainBlockFields } from '../../../x402/lanes';
 
 export const providerRewardsProcedure = publicProcedure

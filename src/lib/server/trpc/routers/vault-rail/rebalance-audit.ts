@@ -7,7 +7,7 @@ import { auditVaultRebalance } from '../../../vaults/rebalance-audit';
 import { symbolSpaceAware } from '../../error-map';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
 import { vaultChainBlocksFor } from '../../vault-shapes';
-import { artifactReceiptOut } from '../receipt-shapes';
+import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { vaultManifestSchema } from '../../../vaults/manifest';
 import { chainBlockFields } from '../../../x402/lanes';
 
