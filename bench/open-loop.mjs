@@ -22,26 +22,24 @@ export function openLoop(base, route, { rate, seconds, connections }) {
   let sent = 0;
   let done = 0;
   let bad = 0;
+  /** Sends one request of the route; `onAnswer` gets its status, or 0 when it failed. */
+  const send = (onAnswer) => {
+    const body = route.body ? route.body() : undefined;
+    const req = http.request(
+      url,
+      {
+        method: route.method,
+        agent,
+        headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {},
+      },
+      (res) => res.resume().on('end', () => onAnswer(res.statusCode)),
+    );
+    req.on('error', () => onAnswer(0));
+    req.end(body);
+  };
   // The connections are opened (one request each, not counted) before the schedule starts: the
   // phase measures a steady load on keep-alive connections, not 64 TCP handshakes at once.
-  const warm = Array.from(
-    { length: connections },
-    () =>
-      new Promise((done) => {
-        const body = route.body ? route.body() : undefined;
-        const req = http.request(
-          url,
-          {
-            method: route.method,
-            agent,
-            headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {},
-          },
-          (res) => res.resume().on('end', done),
-        );
-        req.on('error', done);
-        req.end(body);
-      }),
-  );
+  const warm = Array.from({ length: connections }, () => new Promise((opened) => send(opened)));
   return Promise.all(warm).then(
     () =>
       new Promise((resolve) => {
@@ -52,31 +50,12 @@ export function openLoop(base, route, { rate, seconds, connections }) {
           const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
           resolve({ sent: total, bad, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] });
         };
-        const sendOne = (i, scheduledAt) => {
-          const body = route.body ? route.body() : undefined;
-          const req = http.request(
-            url,
-            {
-              method: route.method,
-              agent,
-              headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {},
-            },
-            (res) => {
-              res.resume();
-              res.on('end', () => {
-                latencies[i] = performance.now() - scheduledAt;
-                if (res.statusCode !== route.status) bad++;
-                if (++done === total) finish();
-              });
-            },
-          );
-          req.on('error', () => {
+        const sendOne = (i, scheduledAt) =>
+          send((status) => {
             latencies[i] = performance.now() - scheduledAt;
-            bad++;
+            if (status !== route.status) bad++;
             if (++done === total) finish();
           });
-          req.end(body);
-        };
         // Each tick sends every request whose time has come, stamped with the time it was due.
         const tick = () => {
           const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * rate) + 1);
