@@ -19,7 +19,8 @@ import { saveCoilWithReceipt, storedCoilsVisibleTo } from '$lib/server/db/coil-r
 import { applyMigrations } from '$lib/server/db/migrate';
 import { renderProvenance } from '$lib/server/receipts/provenance';
 import { buildReceipt, verifyReceipt, type Receipt } from '$lib/server/receipts/receipt';
-import { publishedSigningKeys } from '$lib/server/db/receipt-log-repository';
+import { signatureKeyIdOf } from '$lib/server/receipts/signature';
+import { signingKeysToCheck } from '$lib/server/db/receipt-log-repository';
 import { publicRegistry } from '$lib/server/registry';
 import { generateCoil } from '$lib/server/strategist';
 import { serviceHealth } from '$lib/server/system/health';
@@ -82,11 +83,11 @@ const POST: Record<string, (body: Body) => Promise<Answer>> = {
     });
     return { status: 200, body: { tool: 'drift-check', report, receipt } };
   },
-  // The receipt is checked against the key set read from the database, as the service does
-  // (trpc/service-keys.ts); the bench sends a receipt the service issued.
+  // The receipt is checked against the same key set as the service's (trpc/service-keys.ts);
+  // the bench sends a receipt the service issued.
   '/api/coil/verify': async (body) => {
     const coil = coilSchema.parse(body.coil);
-    const keys = await publishedSigningKeys();
+    const keys = await signingKeysToCheck(signatureKeyIdOf(body.receipt as object));
     return { status: 200, body: { tool: 'verify-coil', verification: verifyReceipt(coil, body.receipt as Record<string, unknown>, keys) } };
   },
   // Without a payment header the paid call's outcome is "payment required" (x402/paid-call.ts

@@ -8,7 +8,7 @@
 import type { ServerTime } from '../clock';
 import { leafHashOf } from '../receipts/merkle';
 import { publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
-import { getDb } from './client';
+import { getDb, type Db } from './client';
 import { isUniqueViolation } from './unique-violation';
 
 /** The number of entries in the log now. */
@@ -43,6 +43,18 @@ export async function receiptLogEntryOf(receiptId: string): Promise<{ index: num
   });
 }
 
+/**
+ * How long a read key set serves the signature checks of later calls. Reading it costs a
+ * Prisma query per verification (about a fifth of `POST /api/coil/verify`'s CPU in a profile of
+ * issue 27's bench) for a table that only grows by a key at a rotation. A check never misses a
+ * key because of it: a key id the kept set lacks is read again (another instance registered
+ * it). Only a rotation by another instance, which closes the periods of the open keys, shows
+ * in the `validUntil` a check echoes up to this much later.
+ */
+const KEY_SET_REUSE_MS = 1_000;
+
+let keySetRead: { db: Db; at: number; keys: Promise<PublishedKey[]> } | undefined;
+
 let registered: Promise<void> | undefined;
 let registeredKeyId: string | undefined;
 
@@ -67,6 +79,7 @@ export function registerSigningKey(signer: Signer, at: ServerTime): Promise<void
       // Another instance with the same key registered it first.
       if (!isUniqueViolation(error)) throw error;
     }
+    keySetRead = undefined;
   })().catch((error: unknown) => {
     registered = undefined;
     throw error;
@@ -74,9 +87,33 @@ export function registerSigningKey(signer: Signer, at: ServerTime): Promise<void
   return registered;
 }
 
-/** Every key the service has signed with, oldest first. */
+/** Every key the service has signed with, oldest first, as the database holds them now. */
 export async function publishedSigningKeys(): Promise<PublishedKey[]> {
-  const rows = await getDb().signingKey.findMany({ orderBy: [{ validFrom: 'asc' }, { keyId: 'asc' }] });
+  const db = getDb();
+  const read = { db, at: performance.now(), keys: readSigningKeys(db) };
+  keySetRead = read;
+  read.keys.catch(() => {
+    if (keySetRead === read) keySetRead = undefined;
+  });
+  return read.keys;
+}
+
+/**
+ * The key set a signature by `keyId` is checked against: the set read within the last
+ * `KEY_SET_REUSE_MS` from this database when it holds `keyId` (or no key id is named), else
+ * the database's set now.
+ */
+export async function signingKeysToCheck(keyId: string | null): Promise<PublishedKey[]> {
+  const kept = keySetRead;
+  if (kept && kept.db === getDb() && performance.now() - kept.at < KEY_SET_REUSE_MS) {
+    const keys = await kept.keys.catch(() => undefined);
+    if (keys && (keyId === null || keys.some((k) => k.kid === keyId))) return keys;
+  }
+  return publishedSigningKeys();
+}
+
+async function readSigningKeys(db: Db): Promise<PublishedKey[]> {
+  const rows = await db.signingKey.findMany({ orderBy: [{ validFrom: 'asc' }, { keyId: 'asc' }] });
   return rows.map((r) => ({
     kid: r.keyId,
     kty: 'OKP' as const,

@@ -96,6 +96,14 @@ function publicKeyOf(entry: PublishedKey): KeyObject | null {
   }
 }
 
+/** The key id an untrusted document's signature block names, or null when it names none. */
+export function signatureKeyIdOf(document: object): string | null {
+  const block = (document as Record<string, unknown>).signature;
+  if (!block || typeof block !== 'object') return null;
+  const { keyId } = block as Record<string, unknown>;
+  return typeof keyId === 'string' ? keyId : null;
+}
+
 /** Checks the signature block of an untrusted document against a key set. */
 export function checkSignature(document: object, keys: readonly PublishedKey[] | undefined): SignatureCheck {
   const block = (document as Record<string, unknown>).signature;

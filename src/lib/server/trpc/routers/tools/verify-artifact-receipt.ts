@@ -4,7 +4,7 @@ import { verifyArtifactReceipt } from '../../../receipts/artifact';
 import { artifactVerificationOut, receiptInput } from '../../../receipts/artifact.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
-import { publishedKeysOf } from '../../service-keys';
+import { keysToCheck } from '../../service-keys';
 import { toolsMeta } from './meta';
 
 export const verifyArtifactReceiptProcedure = publicProcedure
@@ -19,6 +19,6 @@ export const verifyArtifactReceiptProcedure = publicProcedure
   .output(toolFields('verify-artifact-receipt', { verification: artifactVerificationOut }))
   .mutation(async ({ ctx, input }) =>
     toolAnswer('verify-artifact-receipt', ctx, {
-      verification: verifyArtifactReceipt(input.receipt, input.subject, (await publishedKeysOf(ctx)).keys),
+      verification: verifyArtifactReceipt(input.receipt, input.subject, await keysToCheck(ctx, input.receipt)),
     }),
   );

@@ -5,7 +5,7 @@ import { verificationOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { withForkParent } from '../../procedure-kit/coil-store';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
-import { publishedKeysOf } from '../../service-keys';
+import { keysToCheck } from '../../service-keys';
 import { coilField, toolsMeta } from './meta';
 
 export const verifyCoilProcedure = publicProcedure
@@ -30,6 +30,6 @@ export const verifyCoilProcedure = publicProcedure
       forkOf: 'coil.forkOf',
       parentManifestHash: asSent === input.coil ? 'coil.parentManifestHash' : 'receipt.parentManifestHash',
     });
-    const { keys } = await publishedKeysOf(ctx);
+    const keys = await keysToCheck(ctx, input.receipt);
     return toolAnswer('verify-coil', ctx, { verification: verifyReceipt(coil, input.receipt, keys) });
   });
