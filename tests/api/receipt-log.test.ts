@@ -46,6 +46,19 @@ async function issue(slug: string) {
   return { coil, receipt: res.json.receipt, text: res.text };
 }
 
+/**
+ * The service rewrote its log in the database and restarted: a running instance trusts the
+ * entries it has read (it keeps the log's tree, db/receipt-log-repository.ts), so the rewritten
+ * history is what an instance started on it answers.
+ */
+async function restartOnRewrittenLog(): Promise<void> {
+  await server.stop({ keepData: true });
+  expect(server.logs.join('\n')).not.toContain(KEY_BODY);
+  const restarted = await startServer({ databaseUrl: server.databaseUrl, env: { SVC_SIGNING_KEY: KEY_PEM, STRATEGIST_PROVIDER: 'mock' } });
+  restarted.adoptDataOf(server);
+  server = restarted;
+}
+
 async function keysFile(): Promise<string> {
   const keys = await server.get('/api/receipts/keys');
   expect(keys.status).toBe(200);
@@ -195,6 +208,7 @@ describe('@persistence the receipt log', () => {
     const entries = await db.receiptLogEntry.findMany({ orderBy: { index: 'asc' } });
     await db.receiptLogEntry.delete({ where: { index: 1 } });
     for (const e of entries.slice(2)) await db.receiptLogEntry.update({ where: { index: e.index }, data: { index: e.index - 1 } });
+    await restartOnRewrittenLog();
     const dropped = await runCli([
       'log-consistency',
       files.file('pinned.json', pinned),
@@ -213,6 +227,7 @@ describe('@persistence the receipt log', () => {
     await db.receiptLogEntry.update({ where: { index: 0 }, data: { leafHash: 'swap' } });
     await db.receiptLogEntry.update({ where: { index: 2 }, data: { leafHash: e0!.leafHash } });
     await db.receiptLogEntry.update({ where: { index: 0 }, data: { leafHash: e2!.leafHash } });
+    await restartOnRewrittenLog();
     const answer = (await server.get(`/api/receipts/log/consistency?first=${repinned.head.treeSize}`)).json;
     const reordered = await runCli([
       'log-consistency',

@@ -9,6 +9,7 @@ import {
   consistencyProof,
   inclusionProof,
   leafHashOf,
+  MerkleTree,
   rootOf,
   verifyConsistency,
   verifyInclusion,
@@ -136,7 +137,7 @@ describe('signed log checks', () => {
   const at = new Date('2026-11-27T01:00:00.000Z');
 
   it('prove inclusion of a signed receipt, and refuse another receipt or a head of another key', () => {
-    const answer = inclusionAnswer(leaves, 3, 6, receipts[3]!.receiptId, at, signer);
+    const answer = inclusionAnswer(MerkleTree.of(leaves), 3, 6, receipts[3]!.receiptId, at, signer);
     const signedReceipt = signDocument(receipts[3]!, signer);
     expect(checkInclusion(signedReceipt, answer, keysOf(signer)).ok).toBe(true);
     expect(
@@ -146,14 +147,14 @@ describe('signed log checks', () => {
   });
 
   it('prove the log only grew, and catch a dropped or reordered entry', () => {
-    const pinned = signedTreeHead(leaves, 4, at, signer);
-    expect(checkConsistency(pinned, consistencyAnswer(leaves, 4, 6, at, signer), keysOf(signer)).ok).toBe(true);
+    const pinned = signedTreeHead(MerkleTree.of(leaves), 4, at, signer);
+    expect(checkConsistency(pinned, consistencyAnswer(MerkleTree.of(leaves), 4, 6, at, signer), keysOf(signer)).ok).toBe(true);
     const dropped = [leaves[0]!, leaves[2]!, leaves[3]!, leaves[4]!, leaves[5]!];
-    expect(checkConsistency(pinned, consistencyAnswer(dropped, 4, 5, at, signer), keysOf(signer)).failures).toEqual([
+    expect(checkConsistency(pinned, consistencyAnswer(MerkleTree.of(dropped), 4, 5, at, signer), keysOf(signer)).failures).toEqual([
       'CONSISTENCY_PROOF_INVALID',
     ]);
     const reordered = [leaves[0]!, leaves[2]!, leaves[1]!, ...leaves.slice(3)];
-    expect(checkConsistency(pinned, consistencyAnswer(reordered, 4, 6, at, signer), keysOf(signer)).failures).toEqual([
+    expect(checkConsistency(pinned, consistencyAnswer(MerkleTree.of(reordered), 4, 6, at, signer), keysOf(signer)).failures).toEqual([
       'CONSISTENCY_PROOF_INVALID',
     ]);
   });

@@ -2,28 +2,96 @@
  * The receipt log and the published signing keys over the database (models `ReceiptLogEntry`
  * and `SigningKey`, receipts/log.ts, receipts/signature.ts). Leaves are appended by the tool
  * calls' own row store in the receipt's transaction (db/coil-rows-sqlite.ts,
- * db/coil-rows-postgres.ts); this module only reads them. Keys are registered once and never
- * deleted, so a receipt signed with a retired key still verifies.
+ * db/coil-rows-postgres.ts); this module only reads them, into a Merkle tree kept in memory
+ * (below). Keys are registered once and never deleted, so a receipt signed with a retired key
+ * still verifies.
  */
 import type { ServerTime } from '../clock';
-import { leafHashOf } from '../receipts/merkle';
+import { leafHashOf, MerkleTree, type ReadonlyMerkleTree } from '../receipts/merkle';
 import { publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
 import { getDb, type Db } from './client';
 import { isUniqueViolation } from './unique-violation';
 
-/** The number of entries in the log now. */
-export function receiptLogSize(): Promise<number> {
-  return getDb().receiptLogEntry.count();
+/**
+ * The log's Merkle tree is kept in memory, one per database client, and brought up to date on
+ * each use by reading only the entries appended since (issue 27): reading every leaf hash and
+ * hashing them again on each head or proof stopped the event loop for longer as the log grew.
+ *
+ * This trusts the log to be append-only: an entry, once read, is never changed or removed (the
+ * entries are only ever inserted, at the next index, in the receipt's own transaction), so the
+ * cached tree is not checked against the rows again. A row rewritten under a running instance
+ * is not seen by it until it restarts.
+ */
+interface CachedLog {
+  readonly tree: MerkleTree;
+  /** The catch-up reading now. */
+  running?: Promise<void>;
+  /** The catch-up that starts after it, shared by every caller that came while it ran. */
+  next?: Promise<void>;
 }
 
-/** The leaf hashes of the first `treeSize` entries, in log order. */
-export async function receiptLogLeaves(treeSize: number): Promise<string[]> {
-  const rows = await getDb().receiptLogEntry.findMany({
-    where: { index: { lt: treeSize } },
-    orderBy: { index: 'asc' },
-    select: { leafHash: true },
+/** Keyed by the client, so a database opened after closeDb() (tests) starts from an empty tree. */
+const cachedLogs = new WeakMap<Db, CachedLog>();
+
+/**
+ * Rows per query of a catch-up: a first catch-up of a large log (after a start) lets other
+ * requests run between its queries instead of holding the event loop for the whole log.
+ */
+export const CATCH_UP_ROWS = 2000;
+
+/** The log's tree, with every entry committed before this call; read its `size` before the next await. */
+export async function receiptLogTree(): Promise<ReadonlyMerkleTree> {
+  const db = getDb();
+  let log = cachedLogs.get(db);
+  if (!log) cachedLogs.set(db, (log = { tree: new MerkleTree() }));
+  await caughtUp(db, log);
+  return log.tree;
+}
+
+/** The number of entries in the log now, without counting them. */
+export async function receiptLogSize(): Promise<number> {
+  return (await receiptLogTree()).size;
+}
+
+function caughtUp(db: Db, log: CachedLog): Promise<void> {
+  if (!log.running) return startCatchUp(db, log);
+  // The catch-up running may have read before the caller's entry was committed (the inclusion
+  // route looks its entry up first): the caller waits for the next one. One catch-up at a time,
+  // so no entry is appended twice.
+  const afterRunning = () => {
+    log.next = undefined;
+    return log.running ?? startCatchUp(db, log);
+  };
+  log.next ??= log.running.then(afterRunning, afterRunning);
+  return log.next;
+}
+
+function startCatchUp(db: Db, log: CachedLog): Promise<void> {
+  const running = catchUp(db, log.tree).finally(() => {
+    log.running = undefined;
   });
-  return rows.map((r) => r.leafHash);
+  log.running = running;
+  return running;
+}
+
+/**
+ * Appends the entries from the tree's size on, while their indexes follow on from it: the log
+ * is dense from 0, and an index not yet visible (a gap) ends the catch-up at it.
+ */
+async function catchUp(db: Db, tree: MerkleTree): Promise<void> {
+  for (;;) {
+    const rows = await db.receiptLogEntry.findMany({
+      where: { index: { gte: tree.size } },
+      orderBy: { index: 'asc' },
+      take: CATCH_UP_ROWS,
+      select: { index: true, leafHash: true },
+    });
+    for (const row of rows) {
+      if (row.index !== tree.size) return;
+      tree.append(row.leafHash);
+    }
+    if (rows.length < CATCH_UP_ROWS) return;
+  }
 }
 
 /**

@@ -10,9 +10,10 @@
  *
  * `timestamp` is the server's clock when the head was signed (never a caller's nowIso): a
  * head says "at this time the log's first treeSize entries had this root".
- * Pure: leaf hashes, keys and times are passed in.
+ * Pure: the tree (receipts/merkle.ts's MerkleTree, kept up to date by
+ * db/receipt-log-repository.ts), keys and times are passed in.
  */
-import { consistencyProof, inclusionProof, leafHashOf, rootOf, verifyConsistency, verifyInclusion } from './merkle';
+import { leafHashOf, verifyConsistency, verifyInclusion, type ReadonlyMerkleTree } from './merkle';
 import {
   checkSignature,
   signDocument,
@@ -57,37 +58,36 @@ export function receiptLeafHash(receipt: object): string {
 }
 
 /** The signed head of the tree of the first `treeSize` leaves. */
-export function signedTreeHead(leafHashes: readonly string[], treeSize: number, timestamp: Date, signer: Signer): SignedTreeHead {
+export function signedTreeHead(tree: ReadonlyMerkleTree, treeSize: number, timestamp: Date, signer: Signer): SignedTreeHead {
   const head: TreeHead = {
     logVersion: LOG_VERSION,
     treeSize,
-    rootHash: rootOf(leafHashes.slice(0, treeSize)),
+    rootHash: tree.root(treeSize),
     timestamp: timestamp.toISOString(),
   };
   return signDocument(head, signer);
 }
 
 export function inclusionAnswer(
-  leafHashes: readonly string[],
+  tree: ReadonlyMerkleTree,
   leafIndex: number,
   treeSize: number,
   receiptId: string,
   timestamp: Date,
   signer: Signer,
 ): InclusionAnswer {
-  const tree = leafHashes.slice(0, treeSize);
   return {
     receiptId,
     leafIndex,
-    leafHash: tree[leafIndex]!,
+    leafHash: tree.leafHash(leafIndex),
     treeSize,
-    auditPath: inclusionProof(tree, leafIndex),
-    head: signedTreeHead(leafHashes, treeSize, timestamp, signer),
+    auditPath: tree.inclusionProof(leafIndex, treeSize),
+    head: signedTreeHead(tree, treeSize, timestamp, signer),
   };
 }
 
 export function consistencyAnswer(
-  leafHashes: readonly string[],
+  tree: ReadonlyMerkleTree,
   first: number,
   second: number,
   timestamp: Date,
@@ -96,9 +96,9 @@ export function consistencyAnswer(
   return {
     first,
     second,
-    proof: consistencyProof(leafHashes.slice(0, second), first),
-    firstHead: signedTreeHead(leafHashes, first, timestamp, signer),
-    secondHead: signedTreeHead(leafHashes, second, timestamp, signer),
+    proof: tree.consistencyProof(first, second),
+    firstHead: signedTreeHead(tree, first, timestamp, signer),
+    secondHead: signedTreeHead(tree, second, timestamp, signer),
   };
 }
 

@@ -10,7 +10,8 @@
  * CLI must bundle them without pulling a dependency tree, and the Merkle packages on npm
  * (merkletreejs and its kin) duplicate odd leaves or sort pairs, which is not the RFC's tree and
  * would not verify against another RFC 9162 client. tests/unit/receipt-log.test.ts checks the
- * roots against Certificate Transparency's published vectors and every proof of small trees.
+ * roots against Certificate Transparency's published vectors and every proof of small trees;
+ * tests/unit/merkle-tree.test.ts holds MerkleTree to the RFC's recursion, byte for byte.
  * Pure: leaf hashes in, hex out.
  */
 import { createHash } from 'node:crypto';
@@ -41,46 +42,169 @@ function split(n: number): number {
   return k;
 }
 
-function mth(leaves: readonly Buffer[]): Buffer {
-  if (leaves.length === 0) return sha256();
-  if (leaves.length === 1) return leaves[0]!;
-  const k = split(leaves.length);
-  return nodeHash(mth(leaves.slice(0, k)), mth(leaves.slice(k)));
+const HASH_BYTES = 32;
+const EMPTY_ROOT = sha256();
+
+/** The Merkle tree of a log, as far as a reader of its proofs needs it. */
+export interface ReadonlyMerkleTree {
+  /** The number of leaves appended so far; every tree size up to it can be asked for. */
+  readonly size: number;
+  /** The leaf hash at `index`, as appended. */
+  leafHash(index: number): string;
+  /** The Merkle tree hash of the first `treeSize` leaves (the empty tree's is SHA-256 of nothing). */
+  root(treeSize?: number): string;
+  /** The inclusion proof (audit path) of leaf `index` in the tree of the first `treeSize` leaves. */
+  inclusionProof(index: number, treeSize?: number): string[];
+  /** The consistency proof between the trees of the first `first` and the first `second` leaves. */
+  consistencyProof(first: number, second?: number): string[];
 }
 
-const buffers = (leafHashes: readonly string[]) => leafHashes.map((h) => Buffer.from(h, 'hex'));
+/**
+ * An append-only RFC 9162 tree that keeps the hash of every complete subtree aligned on its own
+ * size: level h holds, for each i, the hash of leaves [i * 2^h, (i + 1) * 2^h) once all of them
+ * are appended. Any range the RFC's recursion asks for is then such a subtree on its left and
+ * one shorter range on its right, so a root costs O(log n) hashes and a proof O(log² n), where
+ * hashing the leaves again cost O(n) per call (issue 27: the log grows with every stored call).
+ *
+ * Each level is one contiguous buffer (32 bytes a node, capacity doubled when full) rather than
+ * a Buffer object per node: a Buffer costs about 100 bytes besides its content, and a log of a
+ * million leaves holds two million nodes. A tree of n leaves keeps about 64 n bytes.
+ */
+export class MerkleTree implements ReadonlyMerkleTree {
+  private readonly levels: Buffer[] = [];
+  private leaves = 0;
+
+  static of(leafHashes: readonly string[]): MerkleTree {
+    const tree = new MerkleTree();
+    for (const h of leafHashes) tree.append(h);
+    return tree;
+  }
+
+  get size(): number {
+    return this.leaves;
+  }
+
+  /** Appends a leaf hash (64 lowercase hex digits, as leafHashOf gives). */
+  append(leafHash: string): void {
+    if (!HEX_64.test(leafHash)) throw new TypeError('a leaf hash is 64 lowercase hex digits');
+    let index = this.leaves;
+    this.store(0, index).write(leafHash, 'hex');
+    this.leaves += 1;
+    // The new leaf completes the subtree of 2^(h+1) leaves ending at it for every h while its
+    // index at level h is odd: hash each such pair into the level above.
+    for (let h = 0; index % 2 === 1; h++, index = (index - 1) / 2) {
+      const parent = nodeHash(this.node(h, index - 1), this.node(h, index));
+      parent.copy(this.store(h + 1, (index - 1) / 2));
+    }
+  }
+
+  leafHash(index: number): string {
+    this.check(index, 0, this.leaves - 1, 'leaf index outside the tree');
+    return this.node(0, index).toString('hex');
+  }
+
+  root(treeSize = this.leaves): string {
+    this.check(treeSize, 0, this.leaves, 'tree size outside the tree');
+    return (treeSize === 0 ? EMPTY_ROOT : this.hashOf(0, treeSize)).toString('hex');
+  }
+
+  inclusionProof(index: number, treeSize = this.leaves): string[] {
+    this.check(treeSize, 0, this.leaves, 'tree size outside the tree');
+    this.check(index, 0, treeSize - 1, 'leaf index outside the tree');
+    // RFC 9162 2.1.3.1 PATH(m, D[n]), walked from the root down; the proof lists the siblings
+    // from the leaf up.
+    const siblings: Buffer[] = [];
+    let start = 0;
+    let end = treeSize;
+    while (end - start > 1) {
+      const k = split(end - start);
+      if (index < start + k) {
+        siblings.push(this.hashOf(start + k, end));
+        end = start + k;
+      } else {
+        siblings.push(this.hashOf(start, start + k));
+        start += k;
+      }
+    }
+    return hexes(siblings.reverse());
+  }
+
+  consistencyProof(first: number, second = this.leaves): string[] {
+    this.check(second, 0, this.leaves, 'tree size outside the tree');
+    this.check(first, 0, second, 'first tree size outside the tree');
+    if (first === 0 || first === second) return [];
+    // RFC 9162 2.1.4.1 SUBPROOF(m, D[n], b), walked from the root down; the proof lists the
+    // nodes from the deepest up.
+    const nodes: Buffer[] = [];
+    let start = 0;
+    let end = second;
+    let m = first;
+    let complete = true;
+    for (;;) {
+      if (m === end - start) {
+        if (!complete) nodes.push(this.hashOf(start, end));
+        break;
+      }
+      const k = split(end - start);
+      if (m <= k) {
+        nodes.push(this.hashOf(start + k, end));
+        end = start + k;
+      } else {
+        nodes.push(this.hashOf(start, start + k));
+        start += k;
+        m -= k;
+        complete = false;
+      }
+    }
+    return hexes(nodes.reverse());
+  }
+
+  /** MTH of leaves [start, end) (start < end <= size). */
+  private hashOf(start: number, end: number): Buffer {
+    const n = end - start;
+    // A power of two aligned on its size: a complete subtree, stored when its last leaf came.
+    if ((n & (n - 1)) === 0 && start % n === 0) return this.node(31 - Math.clz32(n), start / n);
+    const k = split(n);
+    return nodeHash(this.hashOf(start, start + k), this.hashOf(start + k, end));
+  }
+
+  /** A view of node `index` of level h: valid until the next append grows that level. */
+  private node(h: number, index: number): Buffer {
+    return this.levels[h]!.subarray(index * HASH_BYTES, (index + 1) * HASH_BYTES);
+  }
+
+  /** The slot of node `index` of level h, growing the level's buffer when it is full. */
+  private store(h: number, index: number): Buffer {
+    const level = this.levels[h] ?? Buffer.alloc(0);
+    const needed = (index + 1) * HASH_BYTES;
+    if (level.length < needed) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(needed, 2 * level.length, 64 * HASH_BYTES));
+      level.copy(grown);
+      this.levels[h] = grown;
+    }
+    return this.levels[h]!.subarray(index * HASH_BYTES, needed);
+  }
+
+  private check(value: number, min: number, max: number, message: string): void {
+    if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(message);
+  }
+}
+
+const hexes = (nodes: readonly Buffer[]) => nodes.map((b) => b.toString('hex'));
 
 /** The Merkle tree hash of the leaves (the empty tree's is SHA-256 of nothing). */
 export function rootOf(leafHashes: readonly string[]): string {
-  return mth(buffers(leafHashes)).toString('hex');
-}
-
-function path(m: number, leaves: readonly Buffer[]): Buffer[] {
-  if (leaves.length <= 1) return [];
-  const k = split(leaves.length);
-  return m < k ? [...path(m, leaves.slice(0, k)), mth(leaves.slice(k))] : [...path(m - k, leaves.slice(k)), mth(leaves.slice(0, k))];
+  return MerkleTree.of(leafHashes).root();
 }
 
 /** The inclusion proof (audit path) of leaf `index` in the tree of these leaves. */
 export function inclusionProof(leafHashes: readonly string[], index: number): string[] {
-  if (!Number.isInteger(index) || index < 0 || index >= leafHashes.length) throw new RangeError('leaf index outside the tree');
-  return path(index, buffers(leafHashes)).map((b) => b.toString('hex'));
-}
-
-function subproof(m: number, leaves: readonly Buffer[], complete: boolean): Buffer[] {
-  const n = leaves.length;
-  if (m === n) return complete ? [] : [mth(leaves)];
-  const k = split(n);
-  return m <= k
-    ? [...subproof(m, leaves.slice(0, k), complete), mth(leaves.slice(k))]
-    : [...subproof(m - k, leaves.slice(k), false), mth(leaves.slice(0, k))];
+  return MerkleTree.of(leafHashes).inclusionProof(index);
 }
 
 /** The consistency proof between the tree of the first `first` leaves and the tree of all of them. */
 export function consistencyProof(leafHashes: readonly string[], first: number): string[] {
-  if (!Number.isInteger(first) || first < 0 || first > leafHashes.length) throw new RangeError('first tree size outside the tree');
-  if (first === 0 || first === leafHashes.length) return [];
-  return subproof(first, buffers(leafHashes), true).map((b) => b.toString('hex'));
+  return MerkleTree.of(leafHashes).consistencyProof(first);
 }
 
 const isHashList = (proof: unknown): proof is string[] =>

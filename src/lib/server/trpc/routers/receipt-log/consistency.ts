@@ -1,6 +1,6 @@
 /** GET /api/receipts/log/consistency: the consistency proof between two tree sizes of the log. */
 import { z } from 'zod';
-import { receiptLogLeaves, receiptLogSize } from '../../../db/receipt-log-repository';
+import { receiptLogTree } from '../../../db/receipt-log-repository';
 import { consistencyAnswer } from '../../../receipts/log';
 import { HEX_64, signedTreeHeadOut } from '../../../receipts/log.schema';
 import { nowIsoField, publicProcedure } from '../../init';
@@ -28,10 +28,10 @@ export const consistencyProcedure = publicProcedure
   )
   .query(async ({ ctx, input }) => {
     const signer = await signerOf(ctx);
-    const size = await receiptLogSize();
+    const tree = await receiptLogTree();
+    const size = tree.size;
     const second = input.second ?? size;
     if (second > size) throw sizeOutOfRange('second', size);
     if (input.first > second) throw sizeOutOfRange('first', size);
-    const leaves = await receiptLogLeaves(second);
-    return toolAnswer('receipt-log-consistency', ctx, consistencyAnswer(leaves, input.first, second, ctx.serverTime, signer));
+    return toolAnswer('receipt-log-consistency', ctx, consistencyAnswer(tree, input.first, second, ctx.serverTime, signer));
   });

@@ -1,6 +1,6 @@
 /** GET /api/receipts/log/head: the receipt log's current signed tree head. */
 import { z } from 'zod';
-import { receiptLogLeaves, receiptLogSize } from '../../../db/receipt-log-repository';
+import { receiptLogTree } from '../../../db/receipt-log-repository';
 import { signedTreeHead } from '../../../receipts/log';
 import { signedTreeHeadOut } from '../../../receipts/log.schema';
 import { nowIsoField, publicProcedure } from '../../init';
@@ -14,7 +14,7 @@ export const headProcedure = publicProcedure
   .output(toolFields('receipt-log-head', { head: signedTreeHeadOut }))
   .query(async ({ ctx }) => {
     const signer = await signerOf(ctx);
-    const size = await receiptLogSize();
-    const head = signedTreeHead(await receiptLogLeaves(size), size, ctx.serverTime, signer);
+    const tree = await receiptLogTree();
+    const head = signedTreeHead(tree, tree.size, ctx.serverTime, signer);
     return toolAnswer('receipt-log-head', ctx, { head });
   });

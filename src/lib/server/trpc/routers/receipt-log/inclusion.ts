@@ -1,6 +1,6 @@
 /** GET /api/receipts/log/inclusion/{receiptId}: the inclusion proof of a stored receipt in the log. */
 import { z } from 'zod';
-import { receiptLogEntryOf, receiptLogLeaves, receiptLogSize } from '../../../db/receipt-log-repository';
+import { receiptLogEntryOf, receiptLogTree } from '../../../db/receipt-log-repository';
 import { SvcError } from '../../../errors';
 import { inclusionAnswer } from '../../../receipts/log';
 import { HEX_64, signedTreeHeadOut } from '../../../receipts/log.schema';
@@ -41,13 +41,9 @@ export const inclusionProcedure = publicProcedure
         issues: [{ code: 'RECEIPT_NOT_LOGGED', message: 'no log entry holds this receipt', path: 'receiptId' }],
       });
     const signer = await signerOf(ctx);
-    const size = await receiptLogSize();
+    const tree = await receiptLogTree();
+    const size = tree.size;
     const treeSize = input.treeSize ?? size;
     if (treeSize > size || treeSize <= entry.index) throw sizeOutOfRange('treeSize', size);
-    const leaves = await receiptLogLeaves(treeSize);
-    return toolAnswer(
-      'receipt-log-inclusion',
-      ctx,
-      inclusionAnswer(leaves, entry.index, treeSize, input.receiptId, ctx.serverTime, signer),
-    );
+    return toolAnswer('receipt-log-inclusion', ctx, inclusionAnswer(tree, entry.index, treeSize, input.receiptId, ctx.serverTime, signer));
   });
