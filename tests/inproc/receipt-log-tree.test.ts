@@ -4,12 +4,16 @@
  * from its size on. Before, every head and proof read the whole log and hashed it again, a
  * stall that grew with the log. Checked by counting the rows the repository reads, never by
  * timing, on the inproc project's SQLite file.
+ *
+ * The tree holds only whole tiles of 256 leaves and the last tile's leaves: an answer about an
+ * older tile reads that tile, 256 rows by primary key, and nothing else.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { closeDb, getDb } from '../../src/lib/server/db/client';
-import { CATCH_UP_ROWS } from '../../src/lib/server/db/receipt-log-repository';
-import { leafHashOf, rootOf } from '../../src/lib/server/receipts/merkle';
+import { CATCH_UP_ROWS, receiptLogTree, receiptLogWithTiles } from '../../src/lib/server/db/receipt-log-repository';
+import { tilesOfInclusionAnswer } from '../../src/lib/server/receipts/log';
+import { inclusionProof, leafHashOf, rootOf, TILE_HEIGHT, verifyConsistency } from '../../src/lib/server/receipts/merkle';
 import { callerFor } from '../support/caller';
 
 const env = { SVC_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() };
@@ -90,5 +94,33 @@ describe('the receipt log tree', () => {
     logged.length = 0;
     await appendEntries(2);
     expect(await head()).toMatchObject({ treeSize: 2, rootHash: rootOf(logged) });
+  });
+
+  it('reads one tile of 256 rows for an answer about an older tile, and none for the current one', async () => {
+    const tile = 2 ** TILE_HEIGHT;
+    await appendEntries(2 * tile + 88 - logged.length);
+    expect(await head()).toMatchObject({ treeSize: 600, rootHash: rootOf(logged) });
+    await reads();
+
+    // Each call's catch-up asks once for entries past the tree, and finds none.
+    expect(await head()).toMatchObject({ treeSize: 600, rootHash: rootOf(logged) });
+    expect(await reads()).toEqual({ rows: 0, queries: 1 });
+
+    // The first head's last leaves are in tile 1, complete since: that tile is read.
+    const proof = await consistency(300);
+    expect(proof.firstHead.rootHash).toBe(rootOf(logged.slice(0, 300)));
+    expect(verifyConsistency(300, 600, proof.firstHead.rootHash, rootOf(logged), proof.proof)).toBe(true);
+    expect(await reads()).toEqual({ rows: tile, queries: 2 });
+
+    // A first head on a tile boundary needs no tile.
+    expect((await consistency(2 * tile)).firstHead.rootHash).toBe(rootOf(logged.slice(0, 2 * tile)));
+    expect(await reads()).toEqual({ rows: 0, queries: 1 });
+
+    // The inclusion route's reads after it found the entry: leaf 5's tile, once.
+    const tree = await receiptLogTree();
+    const answering = await receiptLogWithTiles(tree, (t) => tilesOfInclusionAnswer(t, 5, 600));
+    expect(answering.inclusionProof(5, 600)).toEqual(inclusionProof(logged, 5));
+    expect(answering.root(600)).toBe(rootOf(logged));
+    expect(await reads()).toEqual({ rows: tile, queries: 2 });
   });
 });

@@ -7,7 +7,7 @@
  * still verifies.
  */
 import type { ServerTime } from '../clock';
-import { leafHashOf, MerkleTree, type ReadonlyMerkleTree } from '../receipts/merkle';
+import { leafHashOf, MerkleTree, type ReadonlyMerkleTree, type TiledMerkleTree } from '../receipts/merkle';
 import { publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
 import { getDb, type Db } from './client';
 import { isUniqueViolation } from './unique-violation';
@@ -21,6 +21,12 @@ import { isUniqueViolation } from './unique-violation';
  * entries are only ever inserted, at the next index, in the receipt's own transaction), so the
  * cached tree is not checked against the rows again. A row rewritten under a running instance
  * is not seen by it until it restarts.
+ *
+ * The tree holds only the hashes of complete tiles of 256 leaves and above, and the leaves of
+ * the last tile (receipts/merkle.ts): a few hundred kilobytes for ten million entries, where
+ * every leaf and node cost about 64 bytes an entry for the life of the process. An answer that
+ * needs a subtree inside an older tile (the proof of an old receipt, the head of an older size)
+ * reads that tile's leaves by primary-key range, 256 rows (receiptLogWithTiles).
  */
 interface CachedLog {
   readonly tree: MerkleTree;
@@ -40,7 +46,7 @@ const cachedLogs = new WeakMap<Db, CachedLog>();
 export const CATCH_UP_ROWS = 2000;
 
 /** The log's tree, with every entry committed before this call; read its `size` before the next await. */
-export async function receiptLogTree(): Promise<ReadonlyMerkleTree> {
+export async function receiptLogTree(): Promise<TiledMerkleTree> {
   const db = getDb();
   let log = cachedLogs.get(db);
   if (!log) cachedLogs.set(db, (log = { tree: new MerkleTree() }));
@@ -51,6 +57,39 @@ export async function receiptLogTree(): Promise<ReadonlyMerkleTree> {
 /** The number of entries in the log now, without counting them. */
 export async function receiptLogSize(): Promise<number> {
   return (await receiptLogTree()).size;
+}
+
+/**
+ * The tree, answering also from the complete tiles `tilesNeeded` names, read from the database;
+ * use it before the next await. `tilesNeeded` is asked again after the reads: a catch-up that
+ * ran meanwhile may have completed the tile the tree held, which the answer then needs read.
+ */
+export async function receiptLogWithTiles(
+  tree: TiledMerkleTree,
+  tilesNeeded: (tree: TiledMerkleTree) => readonly number[],
+): Promise<ReadonlyMerkleTree> {
+  const db = getDb();
+  const tiles = new Map<number, string[]>();
+  for (;;) {
+    const missing = tilesNeeded(tree).filter((tile) => !tiles.has(tile));
+    if (missing.length === 0) return tree.withTiles(tiles);
+    for (const tile of missing) tiles.set(tile, await tileLeaves(db, tile, tree.tileSize));
+  }
+}
+
+/** The leaf hashes of a complete tile, in order: one query over the primary key's range. */
+async function tileLeaves(db: Db, tile: number, tileSize: number): Promise<string[]> {
+  const from = tile * tileSize;
+  const rows = await db.receiptLogEntry.findMany({
+    where: { index: { gte: from, lt: from + tileSize } },
+    orderBy: { index: 'asc' },
+    select: { index: true, leafHash: true },
+  });
+  // The tree asks only for tiles it has seen complete: a tile that is not means the log's rows
+  // changed under it.
+  if (rows.length !== tileSize || rows.some((row, i) => row.index !== from + i))
+    throw new Error(`receipt log tile ${tile} no longer holds ${tileSize} entries`);
+  return rows.map((row) => row.leafHash);
 }
 
 function caughtUp(db: Db, log: CachedLog): Promise<void> {

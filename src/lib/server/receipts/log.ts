@@ -11,9 +11,10 @@
  * `timestamp` is the server's clock when the head was signed (never a caller's nowIso): a
  * head says "at this time the log's first treeSize entries had this root".
  * Pure: the tree (receipts/merkle.ts's MerkleTree, kept up to date by
- * db/receipt-log-repository.ts), keys and times are passed in.
+ * db/receipt-log-repository.ts, which reads the tiles an answer needs: `tilesOf…` below), keys
+ * and times are passed in.
  */
-import { leafHashOf, verifyConsistency, verifyInclusion, type ReadonlyMerkleTree } from './merkle';
+import { leafHashOf, verifyConsistency, verifyInclusion, type ReadonlyMerkleTree, type TiledMerkleTree } from './merkle';
 import {
   checkSignature,
   signDocument,
@@ -66,6 +67,23 @@ export function signedTreeHead(tree: ReadonlyMerkleTree, treeSize: number, times
     timestamp: timestamp.toISOString(),
   };
   return signDocument(head, signer);
+}
+
+const union = (...lists: number[][]) => [...new Set(lists.flat())].sort((a, b) => a - b);
+
+/** The tiles, besides those the tree holds, the signed head of `treeSize` needs. */
+export function tilesOfHead(tree: TiledMerkleTree, treeSize: number): number[] {
+  return tree.tilesNeededForRoot(treeSize);
+}
+
+/** The tiles, besides those the tree holds, inclusionAnswer needs: the leaf, its audit path and the head. */
+export function tilesOfInclusionAnswer(tree: TiledMerkleTree, leafIndex: number, treeSize: number): number[] {
+  return union(tree.tilesNeededForInclusion(leafIndex, treeSize), tree.tilesNeededForRoot(treeSize));
+}
+
+/** The tiles, besides those the tree holds, consistencyAnswer needs: the proof and both heads. */
+export function tilesOfConsistencyAnswer(tree: TiledMerkleTree, first: number, second: number): number[] {
+  return union(tree.tilesNeededForConsistency(first, second), tree.tilesNeededForRoot(first), tree.tilesNeededForRoot(second));
 }
 
 export function inclusionAnswer(

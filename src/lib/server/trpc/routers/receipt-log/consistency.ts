@@ -1,7 +1,7 @@
 /** GET /api/receipts/log/consistency: the consistency proof between two tree sizes of the log. */
 import { z } from 'zod';
-import { receiptLogTree } from '../../../db/receipt-log-repository';
-import { consistencyAnswer } from '../../../receipts/log';
+import { receiptLogTree, receiptLogWithTiles } from '../../../db/receipt-log-repository';
+import { consistencyAnswer, tilesOfConsistencyAnswer } from '../../../receipts/log';
 import { HEX_64, signedTreeHeadOut } from '../../../receipts/log.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
@@ -33,5 +33,6 @@ export const consistencyProcedure = publicProcedure
     const second = input.second ?? size;
     if (second > size) throw sizeOutOfRange('second', size);
     if (input.first > second) throw sizeOutOfRange('first', size);
-    return toolAnswer('receipt-log-consistency', ctx, consistencyAnswer(tree, input.first, second, ctx.serverTime, signer));
+    const answering = await receiptLogWithTiles(tree, (t) => tilesOfConsistencyAnswer(t, input.first, second));
+    return toolAnswer('receipt-log-consistency', ctx, consistencyAnswer(answering, input.first, second, ctx.serverTime, signer));
   });

@@ -1,7 +1,7 @@
 /** GET /api/receipts/log/head: the receipt log's current signed tree head. */
 import { z } from 'zod';
-import { receiptLogTree } from '../../../db/receipt-log-repository';
-import { signedTreeHead } from '../../../receipts/log';
+import { receiptLogTree, receiptLogWithTiles } from '../../../db/receipt-log-repository';
+import { signedTreeHead, tilesOfHead } from '../../../receipts/log';
 import { signedTreeHeadOut } from '../../../receipts/log.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
@@ -15,6 +15,8 @@ export const headProcedure = publicProcedure
   .query(async ({ ctx }) => {
     const signer = await signerOf(ctx);
     const tree = await receiptLogTree();
-    const head = signedTreeHead(tree, tree.size, ctx.serverTime, signer);
+    const size = tree.size;
+    const answering = await receiptLogWithTiles(tree, (t) => tilesOfHead(t, size));
+    const head = signedTreeHead(answering, size, ctx.serverTime, signer);
     return toolAnswer('receipt-log-head', ctx, { head });
   });

@@ -1,8 +1,8 @@
 /** GET /api/receipts/log/inclusion/{receiptId}: the inclusion proof of a stored receipt in the log. */
 import { z } from 'zod';
-import { receiptLogEntryOf, receiptLogTree } from '../../../db/receipt-log-repository';
+import { receiptLogEntryOf, receiptLogTree, receiptLogWithTiles } from '../../../db/receipt-log-repository';
 import { SvcError } from '../../../errors';
-import { inclusionAnswer } from '../../../receipts/log';
+import { inclusionAnswer, tilesOfInclusionAnswer } from '../../../receipts/log';
 import { HEX_64, signedTreeHeadOut } from '../../../receipts/log.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { storedCoilsOf } from '../../procedure-kit/coil-store';
@@ -45,5 +45,10 @@ export const inclusionProcedure = publicProcedure
     const size = tree.size;
     const treeSize = input.treeSize ?? size;
     if (treeSize > size || treeSize <= entry.index) throw sizeOutOfRange('treeSize', size);
-    return toolAnswer('receipt-log-inclusion', ctx, inclusionAnswer(tree, entry.index, treeSize, input.receiptId, ctx.serverTime, signer));
+    const answering = await receiptLogWithTiles(tree, (t) => tilesOfInclusionAnswer(t, entry.index, treeSize));
+    return toolAnswer(
+      'receipt-log-inclusion',
+      ctx,
+      inclusionAnswer(answering, entry.index, treeSize, input.receiptId, ctx.serverTime, signer),
+    );
   });
