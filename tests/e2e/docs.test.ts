@@ -30,6 +30,9 @@ async function viewerPage(): Promise<{ page: Page; errors: string[]; viewer: Loc
 async function openOperation(viewer: Locator, method: 'GET' | 'POST', path: string): Promise<Locator> {
   const op = viewer.locator(`details.op[data-method="${method}"][data-path="${path}"]`);
   await op.locator('summary').first().click();
+  // The body renders once the details element's toggle has run (ApiOperation.svelte `{#if open}`):
+  // a read that does not wait, like evaluateAll, could find no rows yet.
+  await op.locator('table.answers').waitFor();
   return op;
 }
 
