@@ -3,6 +3,7 @@
  * persistence across restarts (`.ci/run` repeats this file against PostgreSQL).
  */
 import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFacilitator } from '../support/fake-facilitator';
@@ -24,13 +25,26 @@ afterAll(async () => {
 
 const stops: Array<() => Promise<void>> = [];
 
-/** A TCP server that accepts connections and never answers; counts them. */
-async function silentServer(): Promise<{ url: string; connections: () => number }> {
+/**
+ * A TCP server that accepts connections and never answers; counts the requests for its own
+ * path. Only those count because other test files point their servers at ports they found
+ * free and closed again ("a closed port"), and the kernel may hand such a port to this server:
+ * CI once saw a second connection here that was not the partner check.
+ */
+async function silentServer(): Promise<{ url: string; requests: () => number }> {
+  const path = `/partner-${randomUUID()}`;
   let count = 0;
   const sockets: Socket[] = [];
   const srv = createTcpServer((socket) => {
-    count++;
     sockets.push(socket);
+    let head = '';
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n')) return;
+      socket.off('data', onData);
+      if (head.split('\r\n')[0]!.split(' ')[1] === path) count++;
+    };
+    socket.on('data', onData);
     socket.on('error', () => undefined);
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
@@ -38,7 +52,7 @@ async function silentServer(): Promise<{ url: string; connections: () => number 
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((r) => srv.close(() => r()));
   });
-  return { url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/partner`, connections: () => count };
+  return { url: `http://127.0.0.1:${(srv.address() as { port: number }).port}${path}`, requests: () => count };
 }
 
 /** A JSON-RPC endpoint that answers eth_chainId with the given id. */
@@ -166,7 +180,7 @@ describe('readiness: each dependency checked live, never read from configuration
     expect(first.status).toBe('degraded');
     const second = (await s.get('/api/readiness')).json;
     expect(second.dependencies.partner.checkedAt).toBe(first.dependencies.partner.checkedAt);
-    expect(silent.connections()).toBe(1);
+    expect(silent.requests()).toBe(1);
   });
 
   it('the partner check sends no key and no caller data; the facilitator is checked on its supported route with its key; without a cache each call checks again', async () => {
