@@ -54,11 +54,6 @@ export async function receiptLogTree(): Promise<TiledMerkleTree> {
   return log.tree;
 }
 
-/** The number of entries in the log now, without counting them. */
-export async function receiptLogSize(): Promise<number> {
-  return (await receiptLogTree()).size;
-}
-
 /**
  * The tree, answering also from the complete tiles `tilesNeeded` names, read from the database;
  * use it before the next await. `tilesNeeded` is asked again after the reads: a catch-up that
