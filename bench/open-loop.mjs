@@ -116,7 +116,9 @@ export function openLoop(base, route, { rate, seconds, connections }) {
           for (const connection of pool) connection.socket.destroy();
           const sorted = Array.from(latencies).sort((a, b) => a - b);
           const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-          resolve({ sent: total, bad, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] });
+          // `startedAtMs` is on CLOCK_MONOTONIC, the clock of a kernel trace (offcpu-trace.mjs).
+          const startedAtMs = t0 + Number(process.hrtime.bigint()) / 1e6 - performance.now();
+          resolve({ sent: total, bad, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1], startedAtMs });
         };
         const sendOne = (i, scheduledAt) =>
           send((status) => {
