@@ -104,52 +104,6 @@ describe('Coil and receipt rows on their own connection', () => {
     await exercise(store, db, 'sqlite');
   });
 
-  it('on SQLite, committed on the event loop (where a lost writer thread falls back to), the same rows', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-coil-rows-loop-'));
-    const url = `file:${join(dir, 'svc.db')}`;
-    await applyMigrations(url);
-    const store = openSqliteCoilRows(url, { commitOn: 'event-loop' });
-    const db = openTestDb(url);
-    cleanups.push(async () => {
-      await store.close();
-      await db.$disconnect();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    await exercise(store, db, 'sqlite');
-  });
-
-  it('on SQLite, a batch commits on its own thread: the event loop turns while it is written', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-coil-rows-thread-'));
-    const url = `file:${join(dir, 'svc.db')}`;
-    await applyMigrations(url);
-    const store = openSqliteCoilRows(url);
-    const db = openTestDb(url);
-    cleanups.push(async () => {
-      await store.close();
-      await db.$disconnect();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const batch = Array.from({ length: 256 }, (_, n) => {
-      const p = pair(n, new Date());
-      return { ...p, coil: { ...p.coil, manifestJson: JSON.stringify({ slug: p.coil.slug, pad: 'x'.repeat(4000) }) } };
-    });
-    // Turns of the loop (its check phase) while the commit is pending. A commit on the main
-    // thread runs inside insert() and leaves none.
-    let turns = 0;
-    let pending = true;
-    const turn = () => {
-      if (!pending) return;
-      turns++;
-      setImmediate(turn);
-    };
-    setImmediate(turn);
-    await store.insert(batch);
-    pending = false;
-    expect(turns).toBeGreaterThan(0);
-    expect(await db.coil.count()).toBe(256);
-    expect(await db.receiptLogEntry.count()).toBe(256);
-  });
-
   it('on SQLite, waits for a transaction Prisma holds open across awaits instead of failing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-coil-rows-lock-'));
     const url = `file:${join(dir, 'svc.db')}`;
