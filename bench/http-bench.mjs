@@ -21,12 +21,12 @@
 // (bench/wal-bytes.mjs).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { build } from 'vite';
+import { COIL, coilBody, freePort } from './load-fixtures.mjs';
 import { openLoop } from './open-loop.mjs';
 import { walBytesPerCall } from './wal-bytes.mjs';
 
@@ -42,49 +42,8 @@ const TARGETS = { ratio: 0.5, p99Ms: 25, idleRssMb: 150, startMs: 2000 };
 const STEADY_TARGETS = { storesP99Ms: 10, readsP99Ms: 5, maxMs: 50 };
 const externalDb = /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
 
-const COIL = {
-  schemaVersion: '1.0.0',
-  slug: 'bench-basket',
-  name: 'Bench basket',
-  mode: 'readiness-check',
-  assets: [
-    {
-      ticker: 'NVDA',
-      tokenAddress: '0xd0601CE157Db5bdC3162BbaC2a2C8aF5320D9EEC',
-      weightBps: 4000,
-      rationale: 'Leads data-center accelerators.',
-    },
-    {
-      ticker: 'AMD',
-      tokenAddress: '0x86923f96303D656E4aa86D9d42D1e57ad2023fdC',
-      weightBps: 3000,
-      rationale: 'Second source of accelerators.',
-    },
-    {
-      ticker: 'MSFT',
-      tokenAddress: '0xe93237C50D904957Cf27E7B1133b510C669c2e74',
-      weightBps: 3000,
-      rationale: 'Cloud demand for AI compute.',
-    },
-  ],
-  risk: {
-    allowNonCanonicalAssets: false,
-    notInvestmentAdvice: true,
-    liveExecutionAllowed: false,
-    oracleStalenessSeconds: 3600,
-    notes: ['bench'],
-  },
-  forkOf: null,
-};
-
-// Every request stores a distinct Coil (its slug numbered), as a stream of agents would:
-// a write per request, and no manifest whose receipt list grows without bound.
-let counter = 0;
-const coilBody =
-  (extra = {}) =>
-  () =>
-    JSON.stringify({ coil: { ...COIL, slug: `bench-${process.pid}-${counter++}` }, ...extra });
-
+// Every generate-coil prompt is new, as a stream of agents' would be.
+let prompts = 0;
 const ROUTES = [
   { name: 'validate-coil', method: 'POST', path: '/api/tools/validate-coil', body: coilBody(), status: 200, stores: true },
   { name: 'receipt', method: 'POST', path: '/api/tools/receipt', body: coilBody(), status: 200, stores: true },
@@ -92,7 +51,7 @@ const ROUTES = [
     name: 'generate-coil',
     method: 'POST',
     path: '/api/tools/generate-coil',
-    body: () => JSON.stringify({ prompt: `AI chip makers and cloud demand ${counter++}` }),
+    body: () => JSON.stringify({ prompt: `AI chip makers and cloud demand ${prompts++}` }),
     status: 200,
     stores: true,
   },
@@ -146,15 +105,6 @@ const FACILITATOR_ENV = {
   FACILITATOR_NETWORK: 'broker',
   FACILITATOR_CHAIN_ID: '4663',
 };
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** CPU seconds (user + system) a process has used: per request, a figure the machine's other load barely moves. */
 function cpuSeconds(pid) {

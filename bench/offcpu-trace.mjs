@@ -11,9 +11,9 @@
 // another file system (/dev/shm, say) to compare.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { coilBody, freePort } from './load-fixtures.mjs';
 import { openLoop } from './open-loop.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -22,27 +22,8 @@ const [routeName = 'validate-coil', rateArg = '1000', secondsArg = '10', dbFolde
 const rate = Number(rateArg);
 const seconds = Number(secondsArg);
 
-let counter = 0;
-const coil = () => ({
-  schemaVersion: '1.0.0',
-  slug: `offcpu-${process.pid}-${counter++}`,
-  name: 'Trace basket',
-  mode: 'readiness-check',
-  assets: [
-    { ticker: 'NVDA', tokenAddress: '0xd0601CE157Db5bdC3162BbaC2a2C8aF5320D9EEC', weightBps: 5000, rationale: 'Accelerators.' },
-    { ticker: 'MSFT', tokenAddress: '0xe93237C50D904957Cf27E7B1133b510C669c2e74', weightBps: 5000, rationale: 'Cloud demand.' },
-  ],
-  risk: {
-    allowNonCanonicalAssets: false,
-    notInvestmentAdvice: true,
-    liveExecutionAllowed: false,
-    oracleStalenessSeconds: 3600,
-    notes: ['trace'],
-  },
-  forkOf: null,
-});
 const ROUTES = {
-  'validate-coil': { method: 'POST', path: '/api/tools/validate-coil', body: () => JSON.stringify({ coil: coil() }), status: 200 },
+  'validate-coil': { method: 'POST', path: '/api/tools/validate-coil', body: coilBody(), status: 200 },
   registry: { method: 'GET', path: '/api/stocks/registry', status: 200 },
 };
 const route = ROUTES[routeName];
@@ -52,14 +33,6 @@ if (!route || !(rate > 0) || !(seconds > 0)) {
 }
 if (!existsSync(`${TRACING}/trace`)) execFileSync('mount', ['-t', 'tracefs', 'nodev', TRACING]);
 const traceFile = (name, value) => writeFileSync(`${TRACING}/${name}`, value);
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 
 const dir = dbFolder ?? mkdtempSync(join(tmpdir(), 'svc-offcpu-'));
 const port = await freePort();

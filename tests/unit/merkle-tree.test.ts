@@ -72,6 +72,8 @@ const reference = (() => {
 })();
 
 const leavesOf = (n: number) => Array.from({ length: n }, (_, i) => leafHashOf(`entry ${i}`));
+/** 0..n: every leaf index of a tree of size n, and every size a consistency proof to n may start from. */
+const indicesThrough = (n: number) => Array.from({ length: n + 1 }, (_, i) => i);
 
 /** A small deterministic generator, so a failure names the same sizes on the next run. */
 function sampler(seed: number) {
@@ -180,13 +182,7 @@ describe('MerkleTree in tiles', { timeout: 60_000 }, () => {
 
   it('gives every proof of the reference at sizes around tile boundaries', () => {
     const sizes = [...new Set([...heights.flatMap((h) => around(2 ** h)), 600])].sort((a, b) => a - b);
-    for (const n of sizes)
-      expectTiledSameAsReference(
-        grown,
-        all,
-        n,
-        Array.from({ length: n + 1 }, (_, i) => i),
-      );
+    for (const n of sizes) expectTiledSameAsReference(grown, all, n, indicesThrough(n));
   });
 
   it('gives the reference root and sampled proofs of larger trees', () => {
@@ -232,20 +228,14 @@ describe('MerkleTree', () => {
     const all = leavesOf(70);
     const grown = new MerkleTree();
     for (let n = 0; n <= all.length; n++) {
-      const every = Array.from({ length: n + 1 }, (_, i) => i);
+      const every = indicesThrough(n);
       // The tree of exactly n leaves, as rootOf and its kin build it.
       expectSameAsReference(MerkleTree.of(all.slice(0, n)), all, n, every);
       // A tree that has grown past n, asked for its earlier sizes.
       if (n > 0) grown.append(all[n - 1]!);
       expect(grown.size).toBe(n);
     }
-    for (let n = 0; n <= all.length; n++)
-      expectSameAsReference(
-        grown,
-        all,
-        n,
-        Array.from({ length: n + 1 }, (_, i) => i),
-      );
+    for (let n = 0; n <= all.length; n++) expectSameAsReference(grown, all, n, indicesThrough(n));
   });
 
   it('gives the reference root and sampled proofs for larger trees', () => {
