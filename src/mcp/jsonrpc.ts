@@ -9,7 +9,7 @@
 import type { SvcError } from '$lib/server/errors';
 import { jsonAnswer, type ApiAnswer } from '$lib/server/http/answer';
 import { statusForCode } from '$lib/server/trpc/error-map';
-import { restErrorBody } from '$lib/server/trpc/http';
+import { restErrorBody } from '$lib/server/http/dispatch';
 import { stampedError } from '$lib/server/trpc/init';
 
 /** JSON-RPC 2.0 error codes (jsonrpc.org/specification#error_object). */

@@ -1,4 +1,4 @@
 // Imported first by the stdio entry, before the logger exists: over stdio, stdout carries
-// protocol messages only, so the logger (src/lib/server/http/logger.ts) must write to stderr
+// protocol messages only, so the logger (src/lib/server/logger.ts) must write to stderr
 // from its very first line.
 process.env.SVC_LOG_STDERR = '1';

@@ -5,7 +5,7 @@
 import './logs-to-stderr';
 import { config } from '$lib/server/config';
 import { applyMigrations } from '$lib/server/db/migrate';
-import { logger } from '$lib/server/http/logger';
+import { logger } from '$lib/server/logger';
 import { readServerClock } from '$lib/server/clock';
 import { registerSigningKey } from '$lib/server/db/receipt-log-repository';
 import { serviceSigner } from '$lib/server/signing-key';

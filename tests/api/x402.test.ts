@@ -309,7 +309,7 @@ describe('402 challenge', () => {
   });
 });
 
-describe('the 402 challenge answered from its first text (trpc/http.ts `unpaidChallenge`)', () => {
+describe('the 402 challenge answered from its first text (http/dispatch.ts `unpaidChallenge`)', () => {
   const answerOf = (res: { status: number; text: string; headers: Headers }) => ({
     status: res.status,
     body: res.text,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/lib/server/config';
 import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { appRouter } from '../../src/lib/server/trpc/router';
-import type { SvcMeta } from '../../src/lib/server/trpc/init';
+import type { SvcMeta } from '../../src/lib/server/trpc/meta';
 import { looseCaller } from '../support/caller';
 import { serverTimeAt } from '../support/clocks';
 

@@ -12,7 +12,7 @@ import type { SessionInfo } from '../../src/lib/server/auth/session';
 import { answerTimeOfServer, readServerClock, type ServerTime } from '../../src/lib/server/clock';
 import { loadConfig, type ServiceConfig } from '../../src/lib/server/config';
 import { findSvcError, type SvcError } from '../../src/lib/server/errors';
-import type { CookieJar } from '../../src/lib/server/http/cookie-jar';
+import type { CookieJar } from '../../src/lib/server/cookies/cookie-jar';
 import type { RequestContext } from '../../src/lib/server/trpc/context';
 import { statusForCode } from '../../src/lib/server/trpc/error-map';
 import { createCallerFactory } from '../../src/lib/server/trpc/init';

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { carriesInvariants, type SvcMeta } from '../../src/lib/server/trpc/init';
+import { carriesInvariants } from '../../src/lib/server/trpc/init';
+import type { SvcMeta } from '../../src/lib/server/trpc/meta';
 import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { appRouter } from '../../src/lib/server/trpc/router';
 

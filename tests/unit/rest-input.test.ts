@@ -1,5 +1,5 @@
 /**
- * REST inputs (trpc/http.ts `restInput`): merged the way trpc-to-openapi merged them, and never
+ * REST inputs (http/dispatch.ts `restInput`): merged the way trpc-to-openapi merged them, and never
  * coerced, so a string is never reinterpreted as a number or a boolean (validation rejects).
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { queryInt } from '../../src/lib/server/trpc/init';
 
 describe('restInput', () => {
   it('a POST takes its body with the path parameters on top; a GET its query, repeated keys as arrays', async () => {
-    const { restInput } = await import('../../src/lib/server/trpc/http');
+    const { restInput } = await import('../../src/lib/server/http/dispatch');
     const url = new URL('http://x/api/vaults/v2/deposit-intent?ignored=1');
     expect(restInput('POST', url, { slug: 'v2' }, { amount: '1', slug: 'from-body' })).toEqual({ amount: '1', slug: 'v2' });
     expect(restInput('POST', url, {}, undefined)).toEqual({});
@@ -18,7 +18,7 @@ describe('restInput', () => {
   }, 30_000);
 
   it('hands the procedure strings as sent: "false" and "12abc" stay strings and a schema refuses them', async () => {
-    const { restInput } = await import('../../src/lib/server/trpc/http');
+    const { restInput } = await import('../../src/lib/server/http/dispatch');
     const input = restInput('GET', new URL('http://x/api/r?acknowledged=false&bps=12abc'), {}, undefined);
     expect(input).toEqual({ acknowledged: 'false', bps: '12abc' });
     const schema = z.object({ acknowledged: z.boolean(), bps: z.number() });

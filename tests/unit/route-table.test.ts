@@ -1,11 +1,11 @@
 /**
- * Pins what the REST dispatch relies on (trpc/route-table.ts `procedureRecord`, trpc/http.ts):
+ * Pins what the REST dispatch relies on (trpc/route-table.ts `procedureRecord`, http/dispatch.ts):
  * tRPC's `router._def.procedures` lists every procedure by its dotted path with its meta, the
  * table built from it has exactly the operations of the OpenAPI document, and the server-side
  * caller reaches a procedure by that path. If a tRPC upgrade changes any of it, this fails.
  */
 import { describe, expect, it } from 'vitest';
-import { routeIndex } from '../../src/lib/server/trpc/http';
+import { routeIndex } from '../../src/lib/server/http/dispatch';
 import { openApiDocument } from '../../src/lib/server/trpc/openapi';
 import { EXTRA_OPENAPI_PATHS } from '../../src/lib/server/trpc/extra-openapi';
 import { createCallerFactory } from '../../src/lib/server/trpc/init';

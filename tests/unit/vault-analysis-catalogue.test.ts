@@ -1,7 +1,7 @@
 /** The free vault analyses and the paid x402 services come from one catalogue entry each. */
 import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { describe, expect, it } from 'vitest';
-import type { SvcMeta } from '../../src/lib/server/trpc/init';
+import type { SvcMeta } from '../../src/lib/server/trpc/meta';
 import { operationDescription } from '../../src/lib/server/trpc/operation-docs';
 import { appRouter } from '../../src/lib/server/trpc/router';
 import { PAID_VAULT_SERVICES, VAULT_COMPARISON, VAULT_FEE_CALCULATION, VAULT_RISK_SCORE } from '../../src/lib/server/x402/catalogue';

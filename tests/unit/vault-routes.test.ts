@@ -1,6 +1,6 @@
 /** The vault schema's route list is derived from the procedures' own REST meta (trpc/vault-routes.ts). */
 import { describe, expect, it } from 'vitest';
-import type { SvcMeta } from '../../src/lib/server/trpc/init';
+import type { SvcMeta } from '../../src/lib/server/trpc/meta';
 import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { appRouter } from '../../src/lib/server/trpc/router';
 import { isVaultRoutePath, VAULT_ROUTE_PURPOSES, vaultRoutes, vaultRoutesOf } from '../../src/lib/server/trpc/vault-routes';

@@ -2,7 +2,7 @@
  * The caller's wallet session, read from the value of the `svc_session` cookie: token →
  * SHA-256 session id → stored row. Expired sessions are deleted on sight; a session used in
  * the second half of its life is renewed (sliding expiry). No framework, database or
- * configuration here: the cookie jar and the store are the glue's (`http/session-cookie.ts`).
+ * configuration here: the cookie jar and the store are the glue's (`cookies/session-cookie.ts`).
  */
 import type { ServerTime } from '../clock';
 import { isSessionTokenShape } from './session-token';

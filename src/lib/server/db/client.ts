@@ -11,7 +11,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from '$generated/prisma-sqlite/client';
 import { PrismaClient as PostgresClient } from '$generated/prisma-postgres/client';
 import { config } from '../config';
-import { logger } from '../http/logger';
+import { logger } from '../logger';
 import { postgresPoolConfig } from './postgres-pool';
 
 export type Db = SqliteClient;

@@ -21,7 +21,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { logger } from '../http/logger';
+import { logger } from '../logger';
 
 /** The settings every connection of this process issues on the embedded file. */
 export const SQLITE_CONNECTION_PRAGMAS = ['synchronous = NORMAL', 'wal_autocheckpoint = 0'] as const;

@@ -9,9 +9,9 @@ import { config, secretValues } from '../config';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
 import { storedShareCard } from '../trpc/procedure-kit/share-card';
-import { contextOfRequest, restErrorAnswer, type DispatchRequest } from '../trpc/http';
+import { contextOfRequest, restErrorAnswer, type DispatchRequest } from './dispatch';
 import { stampedError } from '../trpc/init';
-import { logger } from './logger';
+import { logger } from '../logger';
 import { jsonAnswer, type ApiAnswer } from './answer';
 
 export interface ExtraRoute {

@@ -41,14 +41,14 @@ import {
   TRPC_PREFIX,
   trpcErrorAnswer,
   type DispatchRequest,
-} from '../trpc/http';
+} from './dispatch';
 import type { ApiAnswer } from './answer';
 import { discardBody, readJsonBody, readJsonObjectBody, type BodySource } from './body';
 import { isPaymentPath, paymentCorsHeaders, paymentPreflightAnswer } from './cors';
-import { RequestCookieJar } from './cookie-jar';
+import { RequestCookieJar } from '../cookies/cookie-jar';
 import { extraRouteAtPath, resolveExtraRoute, type ExtraRoute } from './extra-routes';
-import { logger, logInternalError } from './logger';
-import { consumeRateLimit, countCall, knownSpent } from './rate-limit';
+import { logger, logInternalError } from '../logger';
+import { consumeRateLimit, countCall, knownSpent } from '../rate-limit/counters';
 import { hasDotSegment } from './request-target';
 
 export type Surface = 'rest' | 'trpc' | 'mcp';
@@ -125,7 +125,7 @@ type RestTarget =
  * refused call of a tool counts against that tool), `METHOD /trpc`, `POST /mcp`, or the
  * route id of a route that is not a procedure. A HEAD counts as its GET. Paths that match no
  * route collapse into one key per method, so unknown paths cannot grow the limiter's store.
- * tRPC paths are not read here: tRPC parses them itself (trpc/http.ts `answerTrpc`).
+ * tRPC paths are not read here: tRPC parses them itself (http/dispatch.ts `answerTrpc`).
  */
 interface Routing {
   key: string;

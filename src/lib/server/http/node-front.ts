@@ -10,8 +10,8 @@ import { config } from '../config';
 import { closeDb } from '../db/client';
 import { closeCoilRows } from '../db/coil-row-store';
 import { isApiTarget, type ApiFront, type ApiRequest } from './front';
-import { logger } from './logger';
-import { closeRateLimiter } from './rate-limit';
+import { logger } from '../logger';
+import { closeRateLimiter } from '../rate-limit/counters';
 
 const NODE_FRONT = Symbol.for('svc.nodeApiFront');
 

@@ -1,5 +1,5 @@
-import { NO_COOKIES, type CookieJar } from '../http/cookie-jar';
-import { resolveSession, type SessionInfo } from '../http/session-cookie';
+import { NO_COOKIES, type CookieJar } from '../cookies/cookie-jar';
+import { resolveSession, type SessionInfo } from '../cookies/session-cookie';
 import { answerTimeOfServer, type AnswerTime, type ServerTime } from '../clock';
 import { config, type ServiceConfig } from '../config';
 

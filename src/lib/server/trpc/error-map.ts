@@ -6,7 +6,7 @@ import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable';
 import { findSvcError, SvcError, type ErrorIssue } from '../errors';
-import type { SvcMeta } from './init';
+import type { SvcMeta } from './meta';
 
 /**
  * The HTTP status of every code the service throws: one explicit table, read by nothing

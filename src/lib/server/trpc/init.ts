@@ -10,7 +10,6 @@
  * procedure called through the server-side caller.
  */
 import { initTRPC, type TRPCError } from '@trpc/server';
-import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { resolveClock, type AnswerTime } from '../clock';
 import type { RequestContext } from './context';
@@ -19,67 +18,13 @@ import { isDatabaseUnavailable } from '../db/unavailable';
 import { findSvcError, SvcError, type ErrorIssue } from '../errors';
 import { collectCallerStrings, finishAnswer, finishError, OutputGuardBlocked } from '../guards/finish-answer';
 import { requireWellFormedInput } from '../guards/input-text';
-import { logger, logInternalError } from '../http/logger';
-import { countCall } from '../http/rate-limit';
+import { logger, logInternalError } from '../logger';
+import { countCall } from '../rate-limit/counters';
 import { asTrpcError, toSvcError } from './error-map';
 import { signReceiptsIn } from '../receipts/signature';
 import { serviceSigner } from '../signing-key';
 import { rateKeyOf } from './route-table';
-import type { McpToolName } from '../registry/agents';
-
-/**
- * Route families of interface 4.1. `tools`, `strategist`, `autonomy`, `vaults` and `x402`
- * payloads carry the two invariants (interface 1), and so does every MCP tool's, whatever its
- * family (`carriesInvariants`).
- */
-export type RouteFamily = 'system' | 'registry' | 'tools' | 'strategist' | 'stocks' | 'autonomy' | 'vaults' | 'x402' | 'auth' | 'me';
-
-export const STAMPED_FAMILIES: ReadonlySet<RouteFamily> = new Set(['tools', 'strategist', 'autonomy', 'vaults', 'x402']);
-
-export type SvcMeta = OpenApiMeta<{
-  /** Required on every procedure; the route table refuses one without it. */
-  family?: RouteFamily;
-  /**
-   * The top-level error code when the input fails validation. A function receives the
-   * dotted path of the first failing field (e.g. tools answer `COIL_SHAPE` for `coil.*`)
-   * and that field's issue.
-   */
-  inputErrorCode?: string | ((firstPath: string, firstIssue?: ErrorIssue) => string);
-  /**
-   * The MCP tool of interface 4.9 this procedure backs. Each of the 34 tools names exactly one
-   * procedure that has a REST route; the MCP server is the walk over these (trpc/mcp-tools.ts).
-   */
-  tool?: McpToolName;
-  /**
-   * Fields of the answer that hold the caller's stored documents (dotted, `*` for any index
-   * or key, e.g. `items.*.manifest`): the caller's own words, outside the execution-claim
-   * scan (see guards/finish-answer.ts).
-   */
-  callerPaths?: string[];
-  /**
-   * The procedure finishes its answer itself before money moves (the paid x402 call): the
-   * middleware then only scrubs secrets and never refuses a paid-for answer.
-   */
-  answerFinishedBeforeSettlement?: boolean;
-  /**
-   * The answer depends on nothing but the service's configuration: not on the input, the
-   * caller, the clock or stored data (the registry, the health flags). The REST front answers a
-   * request without a query string from the finished text of the first such answer
-   * (trpc/http.ts), as it does the OpenAPI document; tests/inproc/static-answers.test.ts holds
-   * every procedure that says so to it.
-   */
-  staticAnswer?: true;
-  /**
-   * The paid call of x402: a request that carries none of these payment headers is refused
-   * with the 402 challenge of the service its path names, which depends on nothing else but
-   * the configuration (no clock, no body field, no stored row). The REST front answers such a
-   * request from the finished text of the first such challenge for that service, as long as
-   * nothing else of the request could change the answer: no query string, no `nowIso`, only
-   * well-formed text (trpc/http.ts). tests/api/x402.test.ts holds it to the procedure's own
-   * answer.
-   */
-  unpaidChallenge?: { paymentHeaders: readonly string[] };
-}>;
+import { STAMPED_FAMILIES, type SvcMeta } from './meta';
 
 /** The two invariant fields of interface 1, as the output schemas declare them. */
 export const INVARIANTS = { notInvestmentAdvice: true, liveOrderSent: false } as const;
@@ -115,7 +60,7 @@ export function errorOfCall(error: SvcError, meta: SvcMeta | undefined): SvcErro
  * Counts one call of a procedure against its own counter (`rateKeyOf`: its REST route) for a
  * client; a spent counter throws the 429 as a refusal of that call (`errorOfCall`). Step 1 of
  * the service middleware below, and what a REST answer served from memory instead of a call
- * costs (trpc/http.ts `rememberedAnswer`), so the two count and refuse alike.
+ * costs (http/dispatch.ts `rememberedAnswer`), so the two count and refuse alike.
  */
 export async function countProcedureCall(clientAddress: string, meta: SvcMeta | undefined, path: string): Promise<void> {
   try {
@@ -281,7 +226,7 @@ export const nowIsoField = z.string().optional().describe('ISO 8601 timestamp wi
 
 /**
  * A query-string integer: digits only, parsed explicitly. REST inputs are never coerced
- * (trpc/http.ts `restInput`), so a query number arrives as a string and is read here.
+ * (http/dispatch.ts `restInput`), so a query number arrives as a string and is read here.
  */
 export function queryInt(opts: { min?: number; max?: number } = {}) {
   return z

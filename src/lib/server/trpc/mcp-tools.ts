@@ -5,7 +5,7 @@
  */
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { McpToolName } from '../registry/agents';
-import type { SvcMeta } from './init';
+import type { SvcMeta } from './meta';
 import { procedureRecord, REST_PREFIX } from './route-table';
 
 export interface ToolProcedure {

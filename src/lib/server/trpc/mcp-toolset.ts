@@ -13,7 +13,7 @@ import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { hashCanonical } from '../canonical';
 import type { McpToolName } from '../registry/agents';
-import type { SvcMeta } from './init';
+import type { SvcMeta } from './meta';
 import { toolProcedures } from './mcp-tools';
 
 /** The server's `serverInfo` (without the hash, which `mcpServerInfo` adds). */

@@ -11,7 +11,7 @@ import { brokerChainClient } from '../chain-client';
 import type { ServiceConfig } from '../config';
 import { getDb, providerOf } from '../db/client';
 import { migrationState } from '../db/migrate';
-import { rateLimitStoreState } from '../http/rate-limit';
+import { rateLimitStoreState } from '../rate-limit/counters';
 import { checkPartnerReachable, type PartnerReachability } from '../partner/agent-api';
 import {
   CachedCheck,

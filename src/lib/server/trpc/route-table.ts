@@ -1,12 +1,12 @@
 /**
  * Which route a request is for, from the router's own OpenAPI metadata: the REST dispatch
- * (trpc/http.ts) calls the matched procedure, the rate limiter counts per route ("a tool is
+ * (http/dispatch.ts) calls the matched procedure, the rate limiter counts per route ("a tool is
  * one route", `rateKeyOf`), the logs name the route template, and error envelopes know the
  * route's meta. A REST call and the typed client's call of the same procedure are the same tool.
  * Built once at start-up; matching a request is a scan of precompiled patterns.
  */
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
-import type { RouteFamily, SvcMeta } from './init';
+import type { RouteFamily, SvcMeta } from './meta';
 
 /**
  * Every procedure of a router by its dotted path. tRPC v11 has no public API that lists a

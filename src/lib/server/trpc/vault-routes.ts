@@ -8,7 +8,7 @@
  */
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { VaultRoute } from '../vaults/schema';
-import type { SvcMeta } from './init';
+import type { SvcMeta } from './meta';
 import { procedureRecord, REST_PREFIX } from './route-table';
 
 /** The purpose of each vault route as the schema states it, by procedure path, in the schema's order. */

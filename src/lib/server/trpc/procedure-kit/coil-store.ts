@@ -7,7 +7,7 @@ import { scoreCoil } from '../../coil/health';
 import type { Coil } from '../../coil/manifest';
 import { recordCoilClaim } from '../../db/coil-claim-repository';
 import { saveCoilWithReceipt, storedCoilsVisibleTo, type StoredCoils } from '../../db/coil-repository';
-import { ensureClaimTokenHash } from '../../http/claim-cookie';
+import { ensureClaimTokenHash } from '../../cookies/claim-cookie';
 import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
 import { buildReceipt, type Receipt, type ReceiptKind } from '../../receipts/receipt';
 import type { RequestContext } from '../context';

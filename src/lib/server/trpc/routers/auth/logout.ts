@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { checkRequestOrigin } from '../../../auth/origin';
 import { invalidateSessionToken } from '../../../auth/sign-in';
 import { authStore } from '../../../db/auth-repository';
-import { clearSessionCookie, sessionTokenOf } from '../../../http/session-cookie';
+import { clearSessionCookie, sessionTokenOf } from '../../../cookies/session-cookie';
 import { publicProcedure } from '../../init';
 import { authMeta, noInput, noStore } from './meta';
 

@@ -5,7 +5,7 @@ import { MAX_MESSAGE_CHARS, MAX_SIGNATURE_CHARS } from '../../../auth/policy';
 import { invalidateSessionToken, signInWithEthereum } from '../../../auth/sign-in';
 import { brokerChainClient } from '../../../chain-client';
 import { authStore } from '../../../db/auth-repository';
-import { sessionTokenOf, setSessionCookie } from '../../../http/session-cookie';
+import { sessionTokenOf, setSessionCookie } from '../../../cookies/session-cookie';
 import { nowIsoField, publicProcedure } from '../../init';
 import { authMeta, noStore } from './meta';
 

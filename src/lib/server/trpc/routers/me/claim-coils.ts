@@ -1,7 +1,7 @@
 /** POST /api/me/claim-coils: Coils this browser built before signing in, claimed for the signed-in wallet. */
 import { z } from 'zod';
 import { claimCoils } from '../../../db/coil-claim-repository';
-import { claimTokenHashOf } from '../../../http/claim-cookie';
+import { claimTokenHashOf } from '../../../cookies/claim-cookie';
 import { nowIsoField, publicProcedure } from '../../init';
 import { CLAIM_LIST_LIMIT } from './claim-limits';
 import { meMeta, requireSession } from './meta';

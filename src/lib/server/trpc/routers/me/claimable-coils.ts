@@ -1,7 +1,7 @@
 /** GET /api/me/claimable-coils: Coils this browser built before signing in, which the wallet may claim. */
 import { z } from 'zod';
 import { listClaimableCoils } from '../../../db/coil-claim-repository';
-import { claimTokenHashOf } from '../../../http/claim-cookie';
+import { claimTokenHashOf } from '../../../cookies/claim-cookie';
 import { nowIsoField, publicProcedure } from '../../init';
 import { CLAIM_LIST_LIMIT } from './claim-limits';
 import { meMeta, requireSession } from './meta';

@@ -3,7 +3,8 @@ import { AUTH_CODES } from '../../../auth/errors';
 import type { SessionInfo } from '../../../auth/session';
 import { SvcError } from '../../../errors';
 import type { RequestContext } from '../../context';
-import { rest, type SvcMeta } from '../../init';
+import { rest } from '../../init';
+import type { SvcMeta } from '../../meta';
 
 /** The meta of a /me route: wallet-scoped, so the document marks the session cookie. */
 export const meMeta = (method: 'GET' | 'POST', path: `/${string}`, summary: string, callerPaths?: string[]): SvcMeta => ({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { stockSubmitAnswerSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
-import { logger } from '../../../http/logger';
+import { logger } from '../../../logger';
 import { submitStockIntent } from '../../../stocks/lane';
 import { readServerClock } from '../../../clock';
 import { publicProcedure, rest } from '../../init';

@@ -1,4 +1,5 @@
-import { rest, type SvcMeta } from '../../init';
+import { rest } from '../../init';
+import type { SvcMeta } from '../../meta';
 import { type FreeAnalysisRoute } from '../../../x402/catalogue';
 
 export function freeRouteMeta(analysis: { inputErrorCode: string; free: FreeAnalysisRoute }): SvcMeta {

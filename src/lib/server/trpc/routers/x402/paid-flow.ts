@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { brokerChainClient } from '../../../chain-client';
 import { x402AuthorizationStore } from '../../../db/x402-payment-repository';
 import { SvcError } from '../../../errors';
-import { logger } from '../../../http/logger';
+import { logger } from '../../../logger';
 import { findPaidService, PAID_VAULT_SERVICES, type PaidVaultService } from '../../../x402/catalogue';
 import { rpcAuthorizationChainReader } from '../../../x402/chain-proof';
 import { facilitatorClient } from '../../../x402/facilitator-client';

@@ -1,5 +1,5 @@
 /**
- * The session cookie on the request's cookie jar (http/cookie-jar.ts), wired to the
+ * The session cookie on the request's cookie jar (cookies/cookie-jar.ts), wired to the
  * database's auth store: the glue around the domain's `readSession` (`auth/session.ts`).
  * Every request's `ctx.getSession()` lands in `resolveSession` once.
  */

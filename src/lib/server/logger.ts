@@ -3,8 +3,8 @@
  * line passes through the secret scrub before it is written.
  */
 import pino from 'pino';
-import { secretValues } from '../config';
-import { scrubSecrets } from '../guards/secret-scrub';
+import { secretValues } from './config';
+import { scrubSecrets } from './guards/secret-scrub';
 
 let secrets: readonly string[] | undefined;
 

@@ -12,13 +12,14 @@ import type { ServerTime } from '../clock';
 import { SvcError } from '../errors';
 import { findMalformedInput } from '../guards/input-text';
 import { scanForExecutionClaims } from '../guards/output-guard';
-import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from '../http/answer';
-import type { RequestCookieJar } from '../http/cookie-jar';
-import { createInnerContext, type HeaderReader, type HeaderWriter, type RequestContext } from './context';
-import { asTrpcError, statusForCode, toSvcError } from './error-map';
-import { countProcedureCall, INVARIANTS, type SvcMeta } from './init';
-import { RouteIndex, buildRouteTable, procedureRecord, rateKeyOf, type RouteEntry } from './route-table';
-import { appRouter, callProcedureAt } from './router';
+import { AnswerHeaderBag, answerOfResponse, jsonAnswer, type AnswerHeaders, type ApiAnswer } from './answer';
+import type { RequestCookieJar } from '../cookies/cookie-jar';
+import { createInnerContext, type HeaderReader, type HeaderWriter, type RequestContext } from '../trpc/context';
+import { asTrpcError, statusForCode, toSvcError } from '../trpc/error-map';
+import { countProcedureCall, INVARIANTS } from '../trpc/init';
+import type { SvcMeta } from '../trpc/meta';
+import { RouteIndex, buildRouteTable, procedureRecord, rateKeyOf, type RouteEntry } from '../trpc/route-table';
+import { appRouter, callProcedureAt } from '../trpc/router';
 
 export const routeIndex = new RouteIndex(buildRouteTable(procedureRecord(appRouter)));
 

@@ -6,8 +6,15 @@
  * MCP callers build public Coils that nobody claims.
  */
 import { generateSessionToken, isSessionTokenShape, sessionIdOf } from '../auth/session-token';
-import type { RequestContext } from '../trpc/context';
-import { NO_COOKIES } from './cookie-jar';
+import type { ServiceConfig } from '../config';
+import { NO_COOKIES, type CookieJar } from './cookie-jar';
+
+/** What the claim cookie needs of a procedure call (a `RequestContext` fits). */
+export interface ClaimCookieCall {
+  url: URL;
+  cookies: CookieJar;
+  config: ServiceConfig;
+}
 
 export const CLAIM_COOKIE = 'svc_builder';
 /** The token made for a request, so that every call of one tRPC batch hands out the same one. */
@@ -16,13 +23,13 @@ const madeFor = new WeakMap<object, string>();
 const CLAIM_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
 /** The hash of the browser's claim token, or undefined when it has none. */
-export function claimTokenHashOf(ctx: RequestContext): string | undefined {
+export function claimTokenHashOf(ctx: Pick<ClaimCookieCall, 'cookies'>): string | undefined {
   const token = ctx.cookies.get(CLAIM_COOKIE);
   return isSessionTokenShape(token) ? sessionIdOf(token) : undefined;
 }
 
 /** The hash of the browser's claim token, made (and its cookie set) when it has none; undefined outside the web app's door. */
-export function ensureClaimTokenHash(ctx: RequestContext): string | undefined {
+export function ensureClaimTokenHash(ctx: ClaimCookieCall): string | undefined {
   if (ctx.cookies === NO_COOKIES || !ctx.url.pathname.startsWith('/trpc/')) return undefined;
   const existing = claimTokenHashOf(ctx);
   if (existing) return existing;

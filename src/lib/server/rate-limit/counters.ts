@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { config } from '../config';
 import { SvcError } from '../errors';
-import { logger } from './logger';
+import { logger } from '../logger';
 
 export interface RateDecision {
   allowed: boolean;
