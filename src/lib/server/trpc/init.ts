@@ -15,7 +15,7 @@ import { resolveClock, type AnswerTime } from '../clock';
 import type { RequestContext } from './context';
 import { secretValues } from '../config';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { findSvcError, SvcError, type ErrorIssue } from '../errors';
+import { findSvcError, SvcError } from '../errors';
 import { collectCallerStrings, finishAnswer, finishError, OutputGuardBlocked } from '../guards/finish-answer';
 import { requireWellFormedInput } from '../guards/input-text';
 import { logger, logInternalError } from '../logger';
