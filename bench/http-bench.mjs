@@ -1,22 +1,29 @@
 #!/usr/bin/env node
-// `npm run bench` (issue 13): the built service against a bare node:http server that calls
-// the same domain functions for the same routes (bench/bare-server.ts), loaded alternately
-// A B A B with autocannon so machine drift cancels. Prints per route the service's req/s,
-// the bare server's req/s, their ratio and latencies; then idle RSS and start-up time; the
-// last line is the worst ratio. Figures only: nothing here fails a build.
+// `npm run bench` (issues 13, 27, 37): the built service against three yardsticks measured in
+// the same run, loaded alternately (service, same-work, bare ceiling, durable ceiling, then
+// again) with autocannon so the machine's drift cancels:
+//   - same-work: a bare node:http server that calls the same domain functions and the same
+//     stores for the same routes (bench/bare-server.ts): what the framework, the front and the
+//     per-call rules cost over the work itself;
+//   - bare ceiling: read, parse and hash the body, answer as many bytes (bench/ceiling-server.mjs);
+//   - durable ceiling: the same plus one stored row per request, group commit, WAL,
+//     synchronous=NORMAL (in PostgreSQL when DATABASE_URL says so).
+// Prints per route the rates, the service's ratio to each yardstick and its latencies; then,
+// per route, open-loop phases at shares of the service's own peak on all four servers at the
+// same rate; then the ratio targets of issue 37, each met or not; idle RSS and start-up time.
+// Figures only: nothing here fails a build.
 //
 //   BENCH_SECONDS (5)       seconds per round and server
-//   BENCH_ROUNDS (2)        A B rounds per route
+//   BENCH_ROUNDS (2)        rounds per route (each round loads every server once)
 //   BENCH_CONNECTIONS (64)  concurrent connections
 //   BENCH_ROUTES            comma-separated route names to run (default: all)
 //   BENCH_OPEN_SECONDS (5)  seconds of each open-loop phase (0 skips them)
-//   DATABASE_URL, REDIS_URL a postgresql:// database and a Redis for both servers (default:
+//   BENCH_OPEN_SHARES (0.5) comma-separated shares of the service's peak for the open loop
+//   DATABASE_URL, REDIS_URL a postgresql:// database and a Redis for every server (default:
 //                           a fresh embedded SQLite file each, in a temp directory)
 //
-// Then, per route, the tail at a steady load (issue 27): open-loop phases at a quarter and at
-// half of the service's own measured peak, on the service and on the bare server at the same
-// rates, printing p50, p99 and max latency counted from each request's scheduled send time
-// (bench/open-loop.mjs) and the event loop's delay inside each server meanwhile
+// The open loop (issue 27) counts latency from each request's scheduled send time
+// (bench/open-loop.mjs) and reads the event loop's delay inside each server meanwhile
 // (bench/loop-delay-probe.cjs). Last, the bytes of write-ahead log one stored tool call costs
 // (bench/wal-bytes.mjs).
 import { spawn } from 'node:child_process';
@@ -36,10 +43,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 5);
 const ONLY = process.env.BENCH_ROUTES?.split(',').filter(Boolean);
-const TARGETS = { ratio: 0.5, p99Ms: 25, idleRssMb: 150, startMs: 2000 };
-// Issue 27, at half of the service's peak: p99 of a route that stores the call, p99 of one
-// that only reads, and the max of either.
-const STEADY_TARGETS = { storesP99Ms: 10, readsP99Ms: 5, maxMs: 50 };
+const TARGETS = { idleRssMb: 150, startMs: 2000 };
+// Issue 37: every target is a ratio to a yardstick measured in the same run, alternating, so
+// the machine's drift cancels. Every route against the same-work server; the two routes that
+// store the least against the durable ceiling; the answers kept in memory against the bare one.
+const RATIO_TARGETS = { sameWork: 0.8, durable: 0.3, bare: 0.8 };
+const DURABLE_RATIO_ROUTES = new Set(['validate-coil', 'receipt']);
+const BARE_RATIO_ROUTES = new Set(['GET health', 'GET stocks/registry', 'x402 402 challenge']);
+// The open-loop phases, as shares of the service's own peak (the targets are read at 1/2).
+const OPEN_SHARES = (process.env.BENCH_OPEN_SHARES ?? '0.5').split(',').map(Number);
 const externalDb = /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined;
 
 // Every generate-coil prompt is new, as a stream of agents' would be.
@@ -259,23 +271,55 @@ try {
   stops.push(bare.stop);
   await waitFor(`http://127.0.0.1:${barePort}/api/health`);
 
-  const servers = { service: `http://127.0.0.1:${svcPort}`, bare: `http://127.0.0.1:${barePort}` };
-  const pids = { service: pid, bare: bare.child.pid };
+  // The two ceilings (bench/ceiling-server.mjs): what this machine does for a request at all,
+  // without and with one stored row.
+  const ceilings = {};
+  for (const mode of ['bare', 'durable']) {
+    const port = await freePort();
+    const ceiling = start(process.execPath, [join(ROOT, 'bench', 'ceiling-server.mjs')], {
+      ...PROBE_ENV,
+      CEILING_MODE: mode,
+      PORT: String(port),
+      DATABASE_URL: externalDb ?? `file:${join(dir, `ceiling-${mode}.db`)}`,
+    });
+    stops.push(ceiling.stop);
+    await waitFor(`http://127.0.0.1:${port}/`);
+    ceilings[mode] = { base: `http://127.0.0.1:${port}`, pid: ceiling.child.pid };
+  }
+
+  // In the order they are loaded, alternating within every round.
+  const servers = {
+    service: `http://127.0.0.1:${svcPort}`,
+    'same-work': `http://127.0.0.1:${barePort}`,
+    'bare ceiling': ceilings.bare.base,
+    'durable ceiling': ceilings.durable.base,
+  };
+  const pids = { service: pid, 'same-work': bare.child.pid, 'bare ceiling': ceilings.bare.pid, 'durable ceiling': ceilings.durable.pid };
+  const names = Object.keys(servers);
   const db = externalDb ? `PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}` : 'embedded SQLite';
-  console.log(`HTTP bench: ${CONNECTIONS} connections, ${ROUNDS} x ${SECONDS} s per server and route, alternating service/bare, ${db}`);
   console.log(
-    `${'route'.padEnd(20)} ${'service/s'.padStart(9)} ${'bare/s'.padStart(8)} ${'ratio'.padStart(6)}  ${'svc p50/p99 ms'.padStart(15)}  ${'bare p50/p99 ms'.padStart(15)}  ${'CPU ms/req svc/bare'.padStart(19)}  errors`,
+    `HTTP bench: ${CONNECTIONS} connections, ${ROUNDS} x ${SECONDS} s per server and route, alternating ${names.join(' / ')}, ${db}`,
   );
-  let worst = { ratio: Infinity, name: '' };
+  console.log(
+    `${'route'.padEnd(20)} ${'service/s'.padStart(9)} ${'same-work/s'.padStart(11)} ${'bare/s'.padStart(8)} ${'durable/s'.padStart(9)}  ${'ratio same/bare/durable'.padStart(23)}  ${'svc p50/p99 ms'.padStart(14)}  ${'CPU ms/req svc/same'.padStart(19)}  errors`,
+  );
   const peaks = new Map();
+  const ratios = new Map();
   for (const route of ROUTES) {
     if (route.prepare) route.body = await route.prepare(servers.service);
-    const totals = { service: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 }, bare: { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 } };
-    const answers = [];
-    for (const base of Object.values(servers)) answers.push(await check(base, route));
-    if (route.sameAnswer && answers[0] !== answers[1])
-      throw new Error(`${route.name}: the bare server answers differently from the service`);
-    // Warm both (JIT, statement caches) before anything is counted.
+    const totals = Object.fromEntries(names.map((n) => [n, { n: 0, s: 0, p50: [], p99: 0, bad: 0, cpu: 0 }]));
+    const serviceAnswer = await check(servers.service, route);
+    const sameWorkAnswer = await check(servers['same-work'], route);
+    if (route.sameAnswer && serviceAnswer !== sameWorkAnswer)
+      throw new Error(`${route.name}: the same-work server answers differently from the service`);
+    // The ceilings answer as many bytes as the service does, with its status.
+    const length = Buffer.byteLength(serviceAnswer.slice(serviceAnswer.indexOf('\n') + 1));
+    for (const mode of ['bare', 'durable'])
+      await fetch(`${ceilings[mode].base}/__ceiling/answer-length`, {
+        method: 'POST',
+        body: JSON.stringify({ route: route.path, length, status: route.status }),
+      });
+    // Warm every server (JIT, statement caches) before anything is counted.
     for (const base of Object.values(servers))
       await new Promise((r, j) =>
         autocannon(
@@ -313,24 +357,39 @@ try {
     }
     const rate = (t) => t.n / t.s;
     const med = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const ratio = rate(totals.service) / rate(totals.bare);
-    peaks.set(route, rate(totals.service));
-    if (ratio < worst.ratio) worst = { ratio, name: route.name };
-    const flag = ratio >= TARGETS.ratio && totals.service.p99 <= TARGETS.p99Ms ? '' : '  (target not met)';
+    const svc = totals.service;
+    const r = {
+      same: rate(svc) / rate(totals['same-work']),
+      bare: rate(svc) / rate(totals['bare ceiling']),
+      durable: rate(svc) / rate(totals['durable ceiling']),
+    };
+    peaks.set(route, rate(svc));
+    ratios.set(route, r);
+    const bad = names.map((n) => totals[n].bad).join('/');
     console.log(
-      `${route.name.padEnd(20)} ${rate(totals.service).toFixed(0).padStart(9)} ${rate(totals.bare).toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}  ${`${med(totals.service.p50)}/${totals.service.p99}`.padStart(15)}  ${`${med(totals.bare.p50)}/${totals.bare.p99}`.padStart(15)}  ${`${((totals.service.cpu * 1000) / totals.service.n).toFixed(2)}/${((totals.bare.cpu * 1000) / totals.bare.n).toFixed(2)}`.padStart(19)}  ${totals.service.bad}/${totals.bare.bad}${flag}`,
+      `${route.name.padEnd(20)} ${rate(svc).toFixed(0).padStart(9)} ${rate(totals['same-work']).toFixed(0).padStart(11)} ${rate(totals['bare ceiling']).toFixed(0).padStart(8)} ${rate(totals['durable ceiling']).toFixed(0).padStart(9)}  ${`${r.same.toFixed(2)}/${r.bare.toFixed(2)}/${r.durable.toFixed(2)}`.padStart(23)}  ${`${med(svc.p50)}/${svc.p99}`.padStart(14)}  ${`${((svc.cpu * 1000) / svc.n).toFixed(2)}/${((totals['same-work'].cpu * 1000) / totals['same-work'].n).toFixed(2)}`.padStart(19)}  ${bad}`,
     );
+  }
+  const verdicts = [];
+  const verdict = (what, figure, target, met) => verdicts.push(`${met ? 'met    ' : 'NOT met'}  ${what}: ${figure} (target ${target})`);
+  for (const route of ROUTES) {
+    const r = ratios.get(route);
+    verdict(`${route.name} / same-work`, r.same.toFixed(2), '>= 0.8', r.same >= RATIO_TARGETS.sameWork);
+    if (DURABLE_RATIO_ROUTES.has(route.name))
+      verdict(`${route.name} / durable ceiling`, r.durable.toFixed(2), '>= 0.3', r.durable >= RATIO_TARGETS.durable);
+    if (BARE_RATIO_ROUTES.has(route.name))
+      verdict(`${route.name} / bare ceiling`, r.bare.toFixed(2), '>= 0.8', r.bare >= RATIO_TARGETS.bare);
   }
   if (OPEN_SECONDS > 0) {
     console.log(
-      `\nOpen loop (${OPEN_SECONDS} s per phase after 1 s unmeasured at the same rate, ${CONNECTIONS} keep-alive connections, latency from the scheduled send time; ms)`,
+      `\nOpen loop (${OPEN_SECONDS} s per phase after 1 s unmeasured at the same rate, ${CONNECTIONS} keep-alive connections, latency from the scheduled send time; ms; p50/p99/max, and each server's event-loop p99/max)`,
     );
     console.log(
-      `${'route'.padEnd(20)} ${'rate/s'.padStart(7)}  ${'svc p50/p99/max'.padStart(17)}  ${'svc loop p99/max'.padStart(16)}  ${'bare p50/p99/max'.padStart(17)}  ${'bare loop p99/max'.padStart(17)}  ${'gen loop max'.padStart(12)}  errors`,
+      `${'route'.padEnd(20)} ${'rate/s'.padStart(7)}  ${names.map((n) => n.padStart(17)).join('  ')}  ${'gen loop max'.padStart(12)}  errors`,
     );
     const fmt = (...xs) => xs.map((x) => (x < 10 ? x.toFixed(1) : x.toFixed(0))).join('/');
     for (const route of ROUTES) {
-      for (const share of [0.25, 0.5]) {
+      for (const share of OPEN_SHARES) {
         const rate = Math.round(peaks.get(route) * share);
         const seen = {};
         for (const [which, base] of Object.entries(servers)) {
@@ -339,32 +398,47 @@ try {
           await openLoop(base, route, { rate, seconds: 1, connections: CONNECTIONS });
           await loopDelaySince(pids[which]);
           // The generator's own event-loop delay: a request it sends late counts against the
-          // server, so this is the floor under any max in the row, on both servers.
+          // server, so this is the floor under any max in the row, on every server.
           const generatorLoop = monitorEventLoopDelay({ resolution: 1 });
           generatorLoop.enable();
           const r = await openLoop(base, route, { rate, seconds: OPEN_SECONDS, connections: CONNECTIONS });
           generatorLoop.disable();
           seen[which] = { ...r, loop: await loopDelaySince(pids[which]), generatorMax: generatorLoop.max / 1e6 };
         }
-        const { service: a, bare: b } = seen;
-        const p99Target = route.stores ? STEADY_TARGETS.storesP99Ms : STEADY_TARGETS.readsP99Ms;
-        const flag = share === 0.5 && (a.p99 > p99Target || a.max > STEADY_TARGETS.maxMs) ? '  (target not met)' : '';
+        const label = `${route.name} ${share === 0.5 ? '1/2' : share === 0.25 ? '1/4' : share}`;
         console.log(
-          `${`${route.name} ${share === 0.25 ? '1/4' : '1/2'}`.padEnd(20)} ${String(rate).padStart(7)}  ${fmt(a.p50, a.p99, a.max).padStart(17)}  ${fmt(a.loop.p99, a.loop.max).padStart(16)}  ${fmt(b.p50, b.p99, b.max).padStart(17)}  ${fmt(b.loop.p99, b.loop.max).padStart(17)}  ${fmt(a.generatorMax, b.generatorMax).padStart(12)}  ${a.bad}/${b.bad}${flag}`,
+          `${label.padEnd(20)} ${String(rate).padStart(7)}  ${names.map((n) => fmt(seen[n].p50, seen[n].p99, seen[n].max).padStart(17)).join('  ')}  ${fmt(Math.max(...names.map((n) => seen[n].generatorMax))).padStart(12)}  ${names.map((n) => seen[n].bad).join('/')}`,
         );
+        console.log(
+          `${''.padEnd(20)} ${'loop'.padStart(7)}  ${names.map((n) => fmt(seen[n].loop.p99, seen[n].loop.max).padStart(17)).join('  ')}`,
+        );
+        if (share === 0.5) {
+          const yardstick = route.stores ? 'durable ceiling' : 'bare ceiling';
+          const a = seen.service;
+          const b = seen[yardstick];
+          verdict(
+            `${route.name} open loop 1/2 p99 / ${yardstick}`,
+            `${fmt(a.p99)} / ${fmt(b.p99)} ms = ${(a.p99 / b.p99).toFixed(1)}x`,
+            '<= 2x',
+            a.p99 <= 2 * b.p99,
+          );
+          verdict(
+            `${route.name} open loop 1/2 max / ${yardstick}`,
+            `${fmt(a.max)} / ${fmt(b.max)} ms = ${(a.max / b.max).toFixed(1)}x`,
+            '<= 3x',
+            a.max <= 3 * b.max,
+          );
+        }
       }
     }
-    console.log(
-      `steady targets at 1/2 of peak: p99 <= ${STEADY_TARGETS.storesP99Ms} ms on a route that stores the call, <= ${STEADY_TARGETS.readsP99Ms} ms on one that reads, max <= ${STEADY_TARGETS.maxMs} ms`,
-    );
   }
+  console.log(`\nTargets (issue 37, same-run ratios, ${db}):`);
+  for (const line of verdicts) console.log(`  ${line}`);
   const wal = await walBytesPerCall({ base: servers.service, path: '/api/tools/validate-coil', body: coilBody(), database: svcDb });
   if (wal) console.log(`\n${wal}`);
   const loadedRss = rssMb(pid);
   console.log(`service RSS: idle ${idleRss.toFixed(0)} MB (target <= ${TARGETS.idleRssMb}), after load ${loadedRss.toFixed(0)} MB`);
   console.log(`npm start on a built tree to first 200: ${startMs.toFixed(0)} ms (target <= ${TARGETS.startMs})`);
-  console.log(`targets: ratio >= ${TARGETS.ratio} of bare and p99 <= ${TARGETS.p99Ms} ms per route`);
-  console.log(`worst ratio: ${worst.ratio.toFixed(2)} (${worst.name})`);
 } finally {
   for (const stop of stops) stop();
   rmSync(dir, { recursive: true, force: true });
