@@ -9,7 +9,8 @@ import { getAddress, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
 import type { MinedTransaction, TokenTransfer } from '../../src/lib/server/stocks/chain-proof';
-import { reconcileStockReceipt, type StockLaneConfig } from '../../src/lib/server/stocks/lane';
+import { reconcileStockReceipt } from '../../src/lib/server/stocks/reconcile';
+import type { StockLaneConfig } from '../../src/lib/server/stocks/lane-config';
 import { calldataCarriesPlan, judgeTransaction, planUsdgBand, usdgUnits, type PlanTerms } from '../../src/lib/server/proof/stock-trade';
 import type { ProofHolder } from '../../src/lib/server/proof/rule';
 import {

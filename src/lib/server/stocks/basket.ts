@@ -7,7 +7,7 @@
  */
 import { SvcError, findSvcError, type ErrorIssue } from '../errors';
 import { STOCK_INTENT_INVALID } from './intent';
-import { prepareStockCommand, type PrepareDeps } from './lane';
+import { prepareStockCommand, type PrepareDeps } from './prepare';
 
 /** USDG has 6 decimals: amounts are split in these units so that the shares add up exactly. */
 const USDG_DECIMALS = 6;

@@ -1,5 +1,5 @@
 /**
- * The stock lane's answers (stocks/lane.ts): the lane status, a prepared plan, a submission, a
+ * The stock lane's answers (the use-case modules beside this one): the lane status, a prepared plan, a submission, a
  * job poll, a reconciliation and a basket of plans. Hard flags and the receipt are their own
  * schemas (plan.ts, receipt.schema.ts).
  */

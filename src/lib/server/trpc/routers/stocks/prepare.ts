@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { stockPrepareAnswerSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
-import { prepareStockCommand } from '../../../stocks/lane';
+import { prepareStockCommand } from '../../../stocks/prepare';
 import { nowIsoField, publicProcedure, rest, withInvariants } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema } from '../../../stocks/intent';
 

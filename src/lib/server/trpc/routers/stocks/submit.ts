@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { stockSubmitAnswerSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
 import { logger } from '../../../logger';
-import { submitStockIntent } from '../../../stocks/lane';
+import { submitStockIntent } from '../../../stocks/submit';
 import { readServerClock } from '../../../clock';
 import { publicProcedure, rest } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema } from '../../../stocks/intent';
