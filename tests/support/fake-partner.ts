@@ -36,6 +36,8 @@ export interface FakeJob {
   reads: number;
   response?: string;
   error?: string;
+  /** The wallet the job reports as trading for it (`walletAddress` of a job read), when set. */
+  walletAddress?: string;
 }
 
 export interface FakePartnerOptions {
@@ -157,6 +159,7 @@ export class FakePartner {
         payload.completedAt = '2026-01-01T00:00:05.000Z';
       }
       if (status === 'failed') payload.error = job.error ?? 'The job failed';
+      if (job.walletAddress) payload.walletAddress = job.walletAddress;
       return this.send(res, 200, JSON.stringify(payload), true);
     }
 

@@ -31,6 +31,7 @@ export const STOCK_ERROR = {
   SUBMIT_IN_PROGRESS: 'SUBMIT_IN_PROGRESS',
   RECONCILE_REFERENCE_REQUIRED: 'RECONCILE_REFERENCE_REQUIRED',
   PLAN_EXPIRED: 'PLAN_EXPIRED',
+  PLAN_EXECUTOR_MISMATCH: 'PLAN_EXECUTOR_MISMATCH',
 } as const;
 
 // ---------------------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ export const stockPrepareAnswerSchema = z.object({
   commandPack: commandPackSchema,
   ...hardFlagFields,
   partnerContacted: z.literal(false),
-  receipt: z.object({ receiptId: z.string(), status: stockReceiptStatusSchema, statusMeaning: z.string() }),
+  receipt: stockReceiptSchema
+    .pick({ receiptId: true, status: true, statusMeaning: true, executorKnown: true, executors: true })
+    .describe('the recorded receipt: its state, and who is known to trade for the plan (only their trade will prove it)'),
   nextStep: z.string(),
 });
 

@@ -7,6 +7,7 @@ import { canonicalJson } from '../canonical';
 import { validateStockIntent, type StockIntentInput } from './intent';
 import { buildPlan, computePlanHash, HARD_FLAGS, planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS, type PreparedPlan } from './plan';
 import { laneState, type StockLaneConfig } from './lane-config';
+import { assertSessionMayUse, publicExecutor, sessionExecutor } from './executor';
 import { receiptIdFor } from './receipt-view';
 import { STATUS_MEANING } from './status';
 import type { StockReceiptStore } from './store';
@@ -21,6 +22,8 @@ export interface PrepareDeps {
    * seen it yet, and the time of every stored row.
    */
   serverTime: ServerTime;
+  /** The wallet of the caller's signed-in session, if any: the plan's executor (executor.ts). */
+  sessionWallet?: string | null;
 }
 
 /**
@@ -30,6 +33,7 @@ export interface PrepareDeps {
 export async function prepareStockCommand(intentInput: StockIntentInput, deps: PrepareDeps) {
   const { intent, target } = validateStockIntent(intentInput, { maxNotionalUsd: deps.config.partner.stockTradeMaxNotionalUsd });
   const planHash = computePlanHash(intent, deps.now);
+  const sessionWallet = sessionExecutor(deps.sessionWallet);
   const { record } = await deps.store.ensurePrepared({
     id: receiptIdFor(planHash),
     planHash,
@@ -39,7 +43,9 @@ export async function prepareStockCommand(intentInput: StockIntentInput, deps: P
     targetSymbol: target.ticker,
     targetTokenAddress: target.address,
     at: deps.serverTime,
+    sessionWallet,
   });
+  assertSessionMayUse(record, sessionWallet);
   const prepared: PreparedPlan = buildPlan(intent, target, deps.now, {
     notionalCapUsd: deps.config.partner.stockTradeMaxNotionalUsd,
     firstPreparedAt: record.firstPreparedAt,
@@ -50,7 +56,7 @@ export async function prepareStockCommand(intentInput: StockIntentInput, deps: P
     ...prepared,
     ...HARD_FLAGS,
     partnerContacted: false as const,
-    receipt: { receiptId: record.id, status: record.status, statusMeaning: STATUS_MEANING[record.status] },
+    receipt: { receiptId: record.id, status: record.status, statusMeaning: STATUS_MEANING[record.status], ...publicExecutor(record) },
     nextStep:
       deps.serverTime.getTime() > planExpiresAt(record.firstPreparedAt).getTime()
         ? `This plan was first prepared here more than ${STOCK_PLAN_LIFETIME_SECONDS / 60} minutes ago and can no longer be submitted. Prepare the intent again with another nowIso (or none) for a new plan. This service places no order itself.`

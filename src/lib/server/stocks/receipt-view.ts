@@ -6,6 +6,7 @@ import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID } from '../registry';
 import { PROOF_BINDING_MEANING } from '../proof/rule';
 import { planExpiresAt } from './plan';
+import { publicExecutor } from './executor';
 import { STOCK_ERROR } from './lane-config';
 import { STATUS_MEANING } from './status';
 import type { StockReceiptRecord, StockReceiptStore } from './store';
@@ -36,6 +37,7 @@ export function publicReceipt(record: StockReceiptRecord) {
     blockNumber: record.blockNumber,
     proofBinding: record.proofBinding,
     proofBindingMeaning: record.proofBinding ? PROOF_BINDING_MEANING[record.proofBinding] : null,
+    ...publicExecutor(record),
     updatedAt: record.updatedAt.toISOString(),
     history: record.events.map((e) => ({
       seq: e.seq,

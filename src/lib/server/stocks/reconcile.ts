@@ -9,7 +9,8 @@ import { BROKER_CHAIN_ID, USDG } from '../registry';
 import { extractTxHashes } from '../vaults/mode-b';
 import { readPartnerJob } from '../partner/agent-api';
 import { judgeTransaction, usdgUnits, type Judgement, type PlanTerms, type SenderFlows } from '../proof/stock-trade';
-import type { ClaimStanding, ProofBinding, ProofCheck } from '../proof/rule';
+import { bindingOutranks, type ClaimStanding, type ProofBinding, type ProofCheck } from '../proof/rule';
+import { executorsOf, notePartnerWallet, senderBinding } from './executor';
 import { readTransactionProof, type ChainRead, type MinedTransaction } from './chain-proof';
 import type { StockIntent } from './intent';
 import { partnerEndpoint, STOCK_ERROR, type StockLaneConfig } from './lane-config';
@@ -64,6 +65,7 @@ function planTermsOf(record: StockReceiptRecord): PlanTerms {
     inputUnits: usdgUnits(intent.inputAmount),
     maxSlippageBps: intent.maxSlippageBps,
     firstPreparedAt: record.firstPreparedAt,
+    executors: executorsOf(record),
   };
 }
 
@@ -78,6 +80,8 @@ interface ChainJudgement {
   /** The plan that held the transaction by a caller claim, when this claim takes it over. */
   takeOverFrom: string | null;
   partnerErrorCode?: string;
+  /** The receipt as read after the partner's answer (which may have named its executor). */
+  record: StockReceiptRecord;
 }
 
 function verdictOf(tx: MinedTransaction, judged: Judgement): ChainVerdict {
@@ -87,31 +91,33 @@ function verdictOf(tx: MinedTransaction, judged: Judgement): ChainVerdict {
 
 /**
  * Whether the partner's answer for the plan's own job names the transaction: what makes it a
- * `partner_job` binding rather than a caller's claim. A plan without a job, a lane that is off
- * or a failed read names nothing.
+ * `partner_job` binding. A plan without a job, a lane that is off or a failed read names
+ * nothing. A wallet the answer reports is recorded as the plan's executor.
  */
-async function partnerJobNames(record: StockReceiptRecord, txHash: string, cfg: StockLaneConfig) {
-  const endpoint = partnerEndpoint(cfg);
-  if (!record.jobId || !endpoint) return { named: false };
+async function partnerJobNames(record: StockReceiptRecord, txHash: string, deps: ReconcileDeps) {
+  const endpoint = partnerEndpoint(deps.config);
+  if (!record.jobId || !endpoint) return { named: false, record };
   try {
     const job = await readPartnerJob(endpoint, record.jobId);
     const named: string[] = [...job.transactionHashes, ...extractTxHashes(job.response), ...extractTxHashes(job.error)];
-    return { named: named.includes(txHash) };
+    return { named: named.includes(txHash), record: await notePartnerWallet(deps.store, record, job) };
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
-    return { named: false, partnerErrorCode: error.code };
+    return { named: false, partnerErrorCode: error.code, record };
   }
 }
 
 /**
  * Whether a transaction read from chain 4663 is this plan's trade, by the proof rule
  * (proof/stock-trade.ts). The plan's claim on it is a `partner_job` binding when the partner's
- * answer for the plan's job names it, else a caller's claim; the store says who holds it.
+ * answer for the plan's job names it, an `executor_wallet` binding when its sender is the
+ * plan's known executor, else a caller's claim; the store says who holds it.
  */
-async function judgeChainRead(proof: ChainRead['proof'], record: StockReceiptRecord, deps: ReconcileDeps): Promise<ChainJudgement> {
-  if (proof.kind !== 'transaction') return { verdict: proof, checks: [], flows: null, binding: null, standing: null, takeOverFrom: null };
-  const { named, partnerErrorCode } = await partnerJobNames(record, proof.txHash, deps.config);
-  const binding: ProofBinding = named ? 'partner_job' : 'caller_claim';
+async function judgeChainRead(proof: ChainRead['proof'], found: StockReceiptRecord, deps: ReconcileDeps): Promise<ChainJudgement> {
+  if (proof.kind !== 'transaction')
+    return { verdict: proof, checks: [], flows: null, binding: null, standing: null, takeOverFrom: null, record: found };
+  const { named, partnerErrorCode, record } = await partnerJobNames(found, proof.txHash, deps);
+  const binding: ProofBinding = named ? 'partner_job' : senderBinding(record, proof.from);
   const holder = await deps.store.holderOf(proof.txHash);
   const judged = judgeTransaction(proof, planTermsOf(record), { subject: { lane: 'stock_plan', id: record.id }, binding, holder });
   const standing = judged.outcome === 'no_proof' ? null : judged.standing;
@@ -123,6 +129,7 @@ async function judgeChainRead(proof: ChainRead['proof'], record: StockReceiptRec
     standing,
     takeOverFrom: standing === 'takes_over' ? holder!.id : null,
     partnerErrorCode,
+    record,
   };
 }
 
@@ -140,12 +147,13 @@ function reconcileEvent(jobId: string | null, verdict: ChainVerdict, reason: Rea
   };
 }
 
-/** The plan that loses a caller-claimed transaction to another plan's partner job. */
-function proofTakenFrom(receiptId: string, verdict: ChainVerdict, at: ServerTime): ProofTakeOver {
+/** The plan that loses a weakly claimed transaction to another plan's stronger claim (`by`). */
+function proofTakenFrom(receiptId: string, verdict: ChainVerdict, at: ServerTime, by: ProofBinding): ProofTakeOver {
   return {
     receiptId,
+    by,
     changeFor: (loser) => {
-      const t = proofTakenTransition();
+      const t = proofTakenTransition(by);
       return {
         change: { status: t.next, statusReason: t.reason ?? null, txHash: null, blockNumber: null },
         event: reconcileEvent(loser.jobId, verdict, t.reason, at),
@@ -162,8 +170,7 @@ function chainChange(
   onReason: (reason: ReasonCode | undefined) => void,
 ): ReturnType<ChangeFor> {
   const { verdict } = judged;
-  const outranksCurrentProof = judged.binding === 'partner_job' && current.proofBinding === 'caller_claim';
-  const t = chainProofTransition(current.status, current.txHash, verdict, outranksCurrentProof);
+  const t = chainProofTransition(current.status, current.txHash, verdict, { claim: judged.binding, held: current.proofBinding });
   onReason(t.reason);
   if (verdict.kind === 'unverified') return null;
   const provenByThis = (verdict.kind === 'confirmed' || verdict.kind === 'reverted') && t.reason === undefined;
@@ -178,7 +185,7 @@ function chainChange(
     },
     event: reconcileEvent(current.jobId, verdict, t.reason, at),
     ...(provenByThis && judged.takeOverFrom && current.txHash !== verdict.txHash
-      ? { takeOver: proofTakenFrom(judged.takeOverFrom, verdict, at) }
+      ? { takeOver: proofTakenFrom(judged.takeOverFrom, verdict, at, judged.binding ?? 'caller_claim') }
       : {}),
   };
 }
@@ -226,11 +233,12 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
     const read = await (deps.readProof ?? ((tx) => readTransactionProof(deps.chain, tx)))(input.txHash);
     chainIdVerified = read.chainIdVerified;
     const judged = await judgeChainRead(read.proof, record, deps);
+    const start = judged.record;
     proofChecks = judged.checks;
     senderFlows = judged.flows;
     partnerErrorCode = judged.partnerErrorCode;
     const apply = (verdict: ChainVerdict, takeOverFrom: string | null) =>
-      transition(deps.store, record, (current) =>
+      transition(deps.store, start, (current) =>
         chainChange(current, { verdict, binding: judged.binding, takeOverFrom }, deps.serverTime, (r) => (reason = r)),
       );
     try {
@@ -249,9 +257,15 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
         null,
       );
     }
-    // The plan already held this transaction on a caller's word; its own partner job now names it.
-    if (judged.standing === 'own' && judged.binding === 'partner_job' && updated.proofBinding === 'caller_claim' && updated.txHash) {
-      await deps.store.strengthenProofBinding(updated.id, updated.txHash);
+    // The plan already held this transaction by a weaker binding; its partner job or executor now ties it.
+    if (
+      judged.standing === 'own' &&
+      judged.binding &&
+      updated.proofBinding &&
+      bindingOutranks(judged.binding, updated.proofBinding) &&
+      updated.txHash
+    ) {
+      await deps.store.strengthenProofBinding(updated.id, updated.txHash, judged.binding);
       updated = (await deps.store.findByPlanHash(updated.planHash)) ?? updated;
     }
   } else if (record.jobId) {
@@ -262,16 +276,19 @@ export async function reconcileStockReceipt(rawInput: ReconcileInput, deps: Reco
       updated = record;
     } else {
       let partnerStatus: PartnerJobStatus | undefined;
+      let start = record;
       try {
-        partnerStatus = (await readPartnerJob(endpoint, record.jobId)).partnerStatus;
+        const job = await readPartnerJob(endpoint, record.jobId);
+        partnerStatus = job.partnerStatus;
+        start = await notePartnerWallet(deps.store, record, job);
       } catch (error) {
         if (!(error instanceof SvcError)) throw error;
         reason = REASON.PARTNER_JOB_READ_FAILED;
         partnerErrorCode = error.code;
       }
       updated = partnerStatus
-        ? await transition(deps.store, record, (current) => jobChange(current, partnerStatus, 'reconcile', deps.serverTime))
-        : record;
+        ? await transition(deps.store, start, (current) => jobChange(current, partnerStatus, 'reconcile', deps.serverTime))
+        : start;
       if (partnerStatus) reason = jobStatusTransition(updated.status, partnerStatus).reason;
     }
   } else {

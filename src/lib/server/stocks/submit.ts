@@ -9,6 +9,7 @@ import { submitPartnerPrompt, type PartnerJobStatus } from '../partner/agent-api
 import { partnerCommand } from './command-pack';
 import { planExpiresAt, STOCK_PLAN_LIFETIME_SECONDS } from './plan';
 import { STOCK_ERROR, type StockLaneConfig } from './lane-config';
+import { assertSessionMayUse, sessionExecutor } from './executor';
 import { receiptIdFor } from './receipt-view';
 import { checkSubmitGates, type SubmitInput } from './submit-gates';
 import { STATUS_MEANING, type ReceiptStatus } from './status';
@@ -23,6 +24,8 @@ export interface SubmitDeps {
   /** Real time, for the submission lease and for how long a concurrent submit waits for the first. */
   wallClock: () => ServerTime;
   sleep?: (ms: number) => Promise<void>;
+  /** The wallet of the caller's signed-in session, if any: the plan's executor (executor.ts). */
+  sessionWallet?: string | null;
 }
 
 const SUBMIT_POLL_INTERVAL_MS = 100;
@@ -55,6 +58,7 @@ export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
 
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const wallClock = deps.wallClock;
+  const sessionWallet = sessionExecutor(deps.sessionWallet);
   let { record } = await deps.store.ensurePrepared({
     id: receiptIdFor(recomputed),
     planHash: recomputed,
@@ -64,7 +68,9 @@ export async function submitStockIntent(input: SubmitInput, deps: SubmitDeps) {
     targetSymbol: target.ticker,
     targetTokenAddress: target.address,
     at: deps.observedAt,
+    sessionWallet,
   });
+  assertSessionMayUse(record, sessionWallet);
 
   const leaseMs = endpoint.timeoutMs + SUBMIT_LEASE_EXTRA_MS;
   const waitUntil = wallClock().getTime() + endpoint.timeoutMs + SUBMIT_WAIT_EXTRA_MS;

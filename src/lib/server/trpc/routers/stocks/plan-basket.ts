@@ -27,7 +27,7 @@ export const planBasketProcedure = publicProcedure
     }),
   )
   .output(withInvariants(basketPlanSchema))
-  .mutation(({ input, ctx }) =>
+  .mutation(async ({ input, ctx }) =>
     planBasket(
       {
         totalAmountUsdg: input.totalAmountUsdg,
@@ -36,6 +36,12 @@ export const planBasketProcedure = publicProcedure
         userAcknowledgedTokenizedExposureNotDirectStockOwnership: input.userAcknowledgedTokenizedExposureNotDirectStockOwnership,
         userAcknowledgedPartnerExecutesTrade: input.userAcknowledgedPartnerExecutesTrade,
       },
-      { config: ctx.config, store: stockReceiptStore(), now: ctx.answerTime, serverTime: ctx.serverTime },
+      {
+        config: ctx.config,
+        store: stockReceiptStore(),
+        now: ctx.answerTime,
+        serverTime: ctx.serverTime,
+        sessionWallet: (await ctx.getSession())?.address ?? null,
+      },
     ),
   );
