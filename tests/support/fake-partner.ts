@@ -53,6 +53,7 @@ export class FakePartner {
   private nextId = 1;
   private submitFaults: Misbehaviour[] = [];
   private jobFaults: Misbehaviour[] = [];
+  private refusal?: { pattern: RegExp; status: number };
   url = '';
 
   constructor(private readonly options: FakePartnerOptions) {}
@@ -60,6 +61,11 @@ export class FakePartner {
   /** The next `count` submissions misbehave this way. */
   failNextSubmit(fault: Misbehaviour, count = 1): void {
     for (let i = 0; i < count; i++) this.submitFaults.push(fault);
+  }
+
+  /** Every submission whose prompt matches `pattern` is refused with `status` until cleared (null). */
+  refusePrompts(pattern: RegExp | null, status = 400): void {
+    this.refusal = pattern ? { pattern, status } : undefined;
   }
 
   /** The next `count` job reads misbehave this way. */
@@ -123,6 +129,14 @@ export class FakePartner {
       }
       if (typeof prompt !== 'string' || prompt.length === 0) {
         return this.send(res, 400, JSON.stringify({ success: false, error: 'prompt is required' }), true);
+      }
+      if (this.refusal?.pattern.test(prompt)) {
+        return this.send(
+          res,
+          this.refusal.status,
+          JSON.stringify({ success: false, error: 'This market is closed for the account' }),
+          true,
+        );
       }
       const jobId = `job_${String(this.nextId++).padStart(4, '0')}`;
       const scripted = this.options.script?.(prompt) ?? {};

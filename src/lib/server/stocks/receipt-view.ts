@@ -16,6 +16,14 @@ export function receiptIdFor(planHash: string): string {
   return `srcpt_${planHash.slice(0, 24)}`;
 }
 
+/** How the proof a receipt holds is bound, and what that means in words. */
+export function proofBindingOf(record: Pick<StockReceiptRecord, 'proofBinding'>) {
+  return {
+    proofBinding: record.proofBinding,
+    proofBindingMeaning: record.proofBinding ? PROOF_BINDING_MEANING[record.proofBinding] : null,
+  };
+}
+
 /** The public form of a receipt (`{ receipt }` of reconcile, and the other lane answers). */
 export function publicReceipt(record: StockReceiptRecord) {
   return {
@@ -35,8 +43,7 @@ export function publicReceipt(record: StockReceiptRecord) {
     partnerJobStatus: record.partnerJobStatus,
     txHash: record.txHash,
     blockNumber: record.blockNumber,
-    proofBinding: record.proofBinding,
-    proofBindingMeaning: record.proofBinding ? PROOF_BINDING_MEANING[record.proofBinding] : null,
+    ...proofBindingOf(record),
     ...publicExecutor(record),
     updatedAt: record.updatedAt.toISOString(),
     history: record.events.map((e) => ({
