@@ -15,7 +15,6 @@ import { assertSessionMayUse, sessionExecutor } from './executor';
 import { basketTerms, computeBasketHash, legIntent, splitBasketAmount, unknownBasket, type BasketPlanInput } from './basket';
 import type { StockBasketStore, StoredBasketLeg } from './basket-store';
 import { planExpiresAt } from './plan';
-import { STATUS_MEANING } from './status';
 import { checkSubmitGates } from './submit-gates';
 import { submitStockIntent, type SubmitDeps } from './submit';
 import type { StockReceiptRecord } from './store';
@@ -60,7 +59,12 @@ function legGateFailure(index: number, leg: StoredBasketLeg, receipt: StockRecei
     );
     if (!receipt.jobId) {
       if (receipt.status !== 'prepared')
-        return { index, leg, code: 'RECEIPT_NOT_SUBMITTABLE', message: `${leg.ticker}: ${STATUS_MEANING[receipt.status]}` };
+        return {
+          index,
+          leg,
+          code: 'RECEIPT_NOT_SUBMITTABLE',
+          message: `${leg.ticker}: this plan's receipt is ${receipt.status} without a partner job, so it is not handed over; plan the basket again`,
+        };
       const expiresAt = planExpiresAt(receipt.firstPreparedAt);
       if (deps.observedAt.getTime() > expiresAt.getTime())
         return {
