@@ -142,6 +142,18 @@ const WALK: Record<string, Call[]> = {
         nowIso: NOW_ISO,
       } as never),
   ],
+  'stocks.basket': [
+    async (c) => {
+      const planned = (await c.stocks.planBasket({
+        coil: makeCoil(),
+        totalAmountUsdg: '900',
+        userAcknowledgedTokenizedExposureNotDirectStockOwnership: true,
+        userAcknowledgedPartnerExecutesTrade: true,
+        nowIso: NOW_ISO,
+      } as never)) as { basketHash: string };
+      return c.stocks.basket({ basketHash: planned.basketHash, nowIso: NOW_ISO } as never);
+    },
+  ],
   'vaults.list': [(c) => c.vaults.list()],
   'vaults.schema': [(c) => c.vaults.schema()],
   'vaults.assetRegistry': [(c) => c.vaults.assetRegistry()],
@@ -285,6 +297,7 @@ const NOT_WALKED: Record<string, string> = {
     "answers the JSON Schemas of the tools' output schemas, which this file replaces with checking functions; its answer is compared field by field with the tools listed over MCP (tests/mcp/tools.test.ts)",
   'stocks.submitPreview': 'answers only with the partner lane enabled and a fake partner agent API (tests/api/stocks-lane.test.ts)',
   'stocks.submit': 'sends to the partner agent API: needs the fake partner (tests/api/stocks-lane.test.ts)',
+  'stocks.submitBasket': 'sends to the partner agent API: needs the fake partner (tests/api/stocks-basket.test.ts)',
   'stocks.partnerJob': 'polls the partner agent API: needs the fake partner (tests/api/stocks-lane.test.ts)',
   'stocks.reconcile': 'reads chain 4663 for a proof: needs the local chain (tests/api/stocks-reconcile.test.ts)',
   'receiptLog.inclusion': 'answers for a receipt stored and logged through the real server (tests/api/receipt-log.test.ts)',

@@ -36,6 +36,8 @@ export interface FakeJob {
   reads: number;
   response?: string;
   error?: string;
+  /** The wallet the job reports as trading for it (`walletAddress` of a job read), when set. */
+  walletAddress?: string;
 }
 
 export interface FakePartnerOptions {
@@ -51,6 +53,7 @@ export class FakePartner {
   private nextId = 1;
   private submitFaults: Misbehaviour[] = [];
   private jobFaults: Misbehaviour[] = [];
+  private refusal?: { pattern: RegExp; status: number };
   url = '';
 
   constructor(private readonly options: FakePartnerOptions) {}
@@ -58,6 +61,11 @@ export class FakePartner {
   /** The next `count` submissions misbehave this way. */
   failNextSubmit(fault: Misbehaviour, count = 1): void {
     for (let i = 0; i < count; i++) this.submitFaults.push(fault);
+  }
+
+  /** Every submission whose prompt matches `pattern` is refused with `status` until cleared (null). */
+  refusePrompts(pattern: RegExp | null, status = 400): void {
+    this.refusal = pattern ? { pattern, status } : undefined;
   }
 
   /** The next `count` job reads misbehave this way. */
@@ -122,6 +130,14 @@ export class FakePartner {
       if (typeof prompt !== 'string' || prompt.length === 0) {
         return this.send(res, 400, JSON.stringify({ success: false, error: 'prompt is required' }), true);
       }
+      if (this.refusal?.pattern.test(prompt)) {
+        return this.send(
+          res,
+          this.refusal.status,
+          JSON.stringify({ success: false, error: 'This market is closed for the account' }),
+          true,
+        );
+      }
       const jobId = `job_${String(this.nextId++).padStart(4, '0')}`;
       const scripted = this.options.script?.(prompt) ?? {};
       this.jobs.set(jobId, {
@@ -157,6 +173,7 @@ export class FakePartner {
         payload.completedAt = '2026-01-01T00:00:05.000Z';
       }
       if (status === 'failed') payload.error = job.error ?? 'The job failed';
+      if (job.walletAddress) payload.walletAddress = job.walletAddress;
       return this.send(res, 200, JSON.stringify(payload), true);
     }
 

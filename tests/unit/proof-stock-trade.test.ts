@@ -9,7 +9,8 @@ import { getAddress, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
 import type { MinedTransaction, TokenTransfer } from '../../src/lib/server/stocks/chain-proof';
-import { reconcileStockReceipt, type StockLaneConfig } from '../../src/lib/server/stocks/lane';
+import { reconcileStockReceipt } from '../../src/lib/server/stocks/reconcile';
+import type { StockLaneConfig } from '../../src/lib/server/stocks/lane-config';
 import { calldataCarriesPlan, judgeTransaction, planUsdgBand, usdgUnits, type PlanTerms } from '../../src/lib/server/proof/stock-trade';
 import type { ProofHolder } from '../../src/lib/server/proof/rule';
 import {
@@ -34,6 +35,7 @@ const plan = (over: Partial<PlanTerms> = {}): PlanTerms => ({
   inputUnits: 25_000_000n,
   maxSlippageBps: 100,
   firstPreparedAt: PREPARED_AT,
+  executors: [],
   ...over,
 });
 
@@ -160,14 +162,51 @@ describe('judging a reverted transaction', () => {
   });
 });
 
+describe('a plan with a known executor (issue 34, item 1)', () => {
+  const EXECUTOR = getAddress('0x00000000000000000000000000000000000000e1');
+  const bound = plan({ executors: [EXECUTOR] });
+
+  it("is proven only by a trade its executor sent (sent_by_executor), or one its partner job names; a stranger's matching trade proves nothing", () => {
+    const stranger = judgeTransaction(buyTx(25_000_000n), bound, free);
+    expect(reasonOf(stranger)).toBe('TX_NOT_SENT_BY_EXECUTOR');
+    expect(stranger.checks.at(-1)).toEqual({ check: 'sent_by_executor', passed: false });
+    const own = buyTx(25_000_000n, 10n ** 17n, {
+      from: EXECUTOR,
+      transfers: [move(USDG.address, EXECUTOR, POOL, 25_000_000n), move(NVDA, POOL, EXECUTOR, 10n ** 17n)],
+    });
+    expect(reasonOf(judgeTransaction(own, bound, { ...free, binding: 'executor_wallet' }))).toBe('confirmed');
+    expect(reasonOf(judgeTransaction(buyTx(25_000_000n), bound, { ...free, binding: 'partner_job' }))).toBe('confirmed');
+  });
+
+  it("a revert from another wallet is not this plan's, even with the plan's parameters in its calldata", () => {
+    const tied = buyTx(0n, 0n, {
+      success: false,
+      transfers: [],
+      to: NVDA,
+      input: `0xa9059cbb${'0'.repeat(24)}${USDG.address.slice(2)}${25_000_000n.toString(16).padStart(64, '0')}` as `0x${string}`,
+    });
+    expect(reasonOf(judgeTransaction(tied, plan(), free))).toBe('reverted');
+    expect(reasonOf(judgeTransaction(tied, bound, free))).toBe('TX_NOT_SENT_BY_EXECUTOR');
+  });
+
+  it('without an executor the check is not run: the proof is a match by token, amount and time', () => {
+    expect(judgeTransaction(buyTx(25_000_000n), plan(), free).checks.map((c) => c.check)).not.toContain('sent_by_executor');
+  });
+});
+
 describe("where a plan's claim stands against the transaction's holder", () => {
   const standing = (claim: Parameters<typeof judgeTransaction>[2]) => {
     const judged = judgeTransaction(buyTx(25_000_000n), plan(), claim);
     return judged.outcome === 'no_proof' ? judged.reason : judged.standing;
   };
 
-  it("a plan's own partner job outranks another plan's caller claim, and nothing else does", () => {
+  it("a bound claim (the plan's partner job, then its executor's wallet) takes a weaker claim of another plan; equal or weaker claims never do", () => {
     expect(standing({ ...heldBy(otherPlan('caller_claim')), binding: 'partner_job' })).toBe('takes_over');
+    expect(standing({ ...heldBy(otherPlan('caller_claim')), binding: 'executor_wallet' })).toBe('takes_over');
+    expect(standing({ ...heldBy(otherPlan('executor_wallet')), binding: 'partner_job' })).toBe('takes_over');
+    expect(standing({ ...heldBy(otherPlan('executor_wallet')), binding: 'executor_wallet' })).toBe('TX_PROVES_OTHER_PLAN');
+    expect(standing(heldBy(otherPlan('executor_wallet')))).toBe('TX_PROVES_OTHER_PLAN');
+    expect(standing({ ...heldBy(otherPlan('partner_job')), binding: 'executor_wallet' })).toBe('TX_PROVES_OTHER_PLAN');
     expect(standing(heldBy(otherPlan('caller_claim')))).toBe('TX_PROVES_OTHER_PLAN');
     expect(standing({ ...heldBy(otherPlan('partner_job')), binding: 'partner_job' })).toBe('TX_PROVES_OTHER_PLAN');
     expect(standing(heldBy(otherPlan('partner_job')))).toBe('TX_PROVES_OTHER_PLAN');
@@ -198,6 +237,8 @@ describe('reconciliation when the store refuses a second holder of a transaction
       txHash: null,
       blockNumber: null,
       proofBinding: null,
+      sessionWallet: null,
+      partnerWallet: null,
       version: 2,
       createdAt: PREPARED_AT,
       updatedAt: PREPARED_AT,
@@ -220,6 +261,7 @@ describe('reconciliation when the store refuses a second holder of a transaction
         return record;
       },
       strengthenProofBinding: async () => undefined,
+      recordPartnerWallet: async () => undefined,
     };
     const config: StockLaneConfig = { partner: { agentApiEnabled: false, stockTradeMaxNotionalUsd: 500, timeoutMs: 1000 } };
     const answer = await reconcileStockReceipt(

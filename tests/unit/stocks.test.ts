@@ -11,7 +11,7 @@ import { findExecutionClaim } from '../../src/lib/server/guards/output-guard';
 import { assertVenuePhrase, partnerCommand, publicPartnerApiBase, tradePhrase } from '../../src/lib/server/stocks/command-pack';
 import { normalizeIntent, validateStockIntent, type StockIntentInput } from '../../src/lib/server/stocks/intent';
 import { asksForExternalVerification } from '../../src/lib/server/partner/agent-api';
-import { checkSubmitGates } from '../../src/lib/server/stocks/lane';
+import { checkSubmitGates } from '../../src/lib/server/stocks/submit-gates';
 import { computePlanHash } from '../../src/lib/server/stocks/plan';
 import {
   chainProofTransition,

@@ -100,6 +100,9 @@ describe('stock receipt timeline', () => {
     partnerJobStatus: null,
     txHash: null,
     blockNumber: null,
+    proofBinding: null,
+    executorKnown: false,
+    executors: [] as { address: string; source: string }[],
     history: [] as { toStatus: string; partnerJobStatus: string | null; txHash: string | null }[],
   };
   const stateOf = (steps: ReturnType<typeof stockTimeline>, key: string) => steps.find((s) => s.key === key)!.state;
@@ -122,6 +125,23 @@ describe('stock receipt timeline', () => {
         .map((s) => s.label)
         .join(' '),
     ).not.toMatch(/fill/i);
+  });
+
+  it('says in plain words who can prove the plan, and whether its proof is tied to who traded (issue 34, item 1)', () => {
+    const tx = `0x${'3'.repeat(64)}`;
+    const detail = (r: Parameters<typeof stockTimeline>[0], key: string) => stockTimeline(r).find((s) => s.key === key)!.detail!;
+    const unbound = { ...base, status: 'onchain_confirmed', txHash: tx, proofBinding: 'caller_claim' };
+    expect(detail(unbound, 'onchain')).toContain('by token, amount and time only: it is not tied to who traded');
+    expect(detail(unbound, 'prepared')).toContain('No trader is known for this plan');
+    const wallet = '0x00000000000000000000000000000000000000E1';
+    const bound = {
+      ...unbound,
+      proofBinding: 'executor_wallet',
+      executorKnown: true,
+      executors: [{ address: wallet, source: 'siwe_session' }],
+    };
+    expect(detail(bound, 'onchain')).toContain('sent by the wallet known to trade for this plan');
+    expect(detail(bound, 'prepared')).toContain(`Only a trade sent by ${wallet}`);
   });
 });
 

@@ -121,6 +121,20 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
       'The fingerprint of one stock-token plan (the exact trade and the time it was prepared). Handing a plan over needs this hash confirmed.',
   },
   {
+    id: 'proof-binding',
+    word: 'Bound and unbound proof',
+    short:
+      "How a trade on chain is tied to a stock plan. Bound: the trade was sent by the plan's known trader (the wallet you signed in with, or the one the partner's job reports), or the partner's job names it. Unbound: it only matches the plan's token, amount and time, and is not tied to who traded.",
+    more: "When a plan has a known trader, only their trade (or one the partner names) proves it: a stranger's matching trade proves nothing for it. A bound proof takes a trade from an unbound one on another plan, never the other way round, and a proof the partner's job named is never replaced by an unbound one. Sign in before preparing a plan to make its proof bound to your wallet.",
+  },
+  {
+    id: 'receipt-status',
+    word: 'Stock receipt status',
+    short:
+      "Where a stock plan stands, moved only by proof: prepared; job_pending, job_processing, job_completed_unconfirmed (the partner's word, not a trade), job_failed, job_cancelled; onchain_confirmed or onchain_reverted (a chain 4663 transaction that is this plan's trade).",
+    more: 'There is no "filled" state. onchain_confirmed says whether its proof is bound to who traded or only matches the plan by token, amount and time.',
+  },
+  {
     id: 'command-pack',
     word: 'Command pack',
     short:

@@ -7,7 +7,14 @@
  */
 import type { Prisma } from '$generated/prisma-sqlite/client';
 import type { ServerTime } from '../clock';
-import { ProofTransactionTakenError, type ProofBinding, type ProofHolder, type SubjectRef } from '../proof/rule';
+import {
+  bindingOutranks,
+  bindingsWeakerThan,
+  ProofTransactionTakenError,
+  type ProofBinding,
+  type ProofHolder,
+  type SubjectRef,
+} from '../proof/rule';
 import { getDb } from './client';
 
 type Tx = Prisma.TransactionClient;
@@ -35,19 +42,21 @@ export interface BindRequest {
 }
 
 /**
- * Inside the caller's transaction: removes `holder`'s caller claim on `txHash`, the first step
- * of a takeover by a claim that outranks it (proof/rule.ts `claimStanding`). Throws
- * `ProofTransactionTakenError` when that claim is no longer there (another writer moved it).
+ * Inside the caller's transaction: removes `holder`'s claim on `txHash` when `challenger`
+ * outranks it, the first step of a takeover (proof/rule.ts `claimStanding`). Throws
+ * `ProofTransactionTakenError` when no such claim is there any more (another writer moved it).
  */
-export async function releaseCallerClaimWithin(tx: Tx, txHash: string, holder: SubjectRef): Promise<void> {
-  const released = await tx.proofBinding.deleteMany({ where: { txHash, ...subjectColumn(holder), binding: 'caller_claim' } });
+export async function releaseWeakerClaimWithin(tx: Tx, txHash: string, holder: SubjectRef, challenger: ProofBinding): Promise<void> {
+  const released = await tx.proofBinding.deleteMany({
+    where: { txHash, ...subjectColumn(holder), binding: { in: bindingsWeakerThan(challenger) } },
+  });
   if (released.count !== 1) throw new ProofTransactionTakenError(txHash);
 }
 
 /**
  * Makes `subject` hold `txHash`, inside the caller's transaction: releases the subject's other
  * transaction (a subject holds one), strengthens the subject's own binding when it already
- * holds the transaction, and otherwise inserts. Throws `ProofTransactionTakenError` when
+ * holds the transaction (never weakens it), and otherwise inserts. Throws `ProofTransactionTakenError` when
  * another subject holds it (read here, or the insert's unique key when a concurrent writer won);
  * the caller's transaction then rolls back.
  */
@@ -59,7 +68,7 @@ export async function bindProofWithin(tx: Tx, request: BindRequest): Promise<voi
   if (held) {
     const holder = holderOfRow(held);
     if (holder.lane !== subject.lane || holder.id !== subject.id) throw new ProofTransactionTakenError(txHash);
-    if (held.binding !== binding && binding === 'partner_job') await tx.proofBinding.update({ where: { txHash }, data: { binding } });
+    if (bindingOutranks(binding, held.binding as ProofBinding)) await tx.proofBinding.update({ where: { txHash }, data: { binding } });
     return;
   }
   // The unique key decides a race: a concurrent insert of the same hash fails here.

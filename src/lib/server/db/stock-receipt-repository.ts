@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '$generated/prisma-sqlite/client';
 import { storedServerTime, type ServerTime } from '../clock';
-import type { ProofBinding } from '../proof/rule';
+import { bindingsWeakerThan, type ProofBinding } from '../proof/rule';
 import type { PartnerJobStatus, ReceiptStatus } from '../stocks/status';
 import {
   ProofTransactionTakenError,
@@ -21,7 +21,7 @@ import {
   type StockReceiptStore,
 } from '../stocks/store';
 import { getDb } from './client';
-import { bindProofWithin, proofHolderOf, releaseCallerClaimWithin } from './proof-binding-repository';
+import { bindProofWithin, proofHolderOf, releaseWeakerClaimWithin } from './proof-binding-repository';
 import { isUniqueViolation } from './unique-violation';
 
 const WITH_EVENTS = { events: { orderBy: { seq: 'asc' as const } }, proof: true };
@@ -64,6 +64,8 @@ function toRecord(row: Row): StockReceiptRecord {
     txHash: row.txHash,
     blockNumber: row.blockNumber,
     proofBinding: (row.proof?.binding as ProofBinding | undefined) ?? null,
+    sessionWallet: row.sessionWallet,
+    partnerWallet: row.partnerWallet,
     version: row.version,
     createdAt: storedServerTime(row.createdAt),
     updatedAt: storedServerTime(row.updatedAt),
@@ -149,6 +151,7 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
           firstPreparedAt: receipt.firstPreparedAt,
           targetSymbol: receipt.targetSymbol,
           targetTokenAddress: receipt.targetTokenAddress,
+          sessionWallet: receipt.sessionWallet ?? null,
           version: 1,
           createdAt: receipt.at,
           updatedAt: receipt.at,
@@ -162,6 +165,13 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
     } catch (error) {
       // Another request created the same plan first: the unique plan hash makes it one receipt.
       if (!isUniqueViolation(error)) throw error;
+      if (receipt.sessionWallet) {
+        // A plan's executor, once known, is never replaced: only a receipt without one takes it.
+        await getDb().stockReceipt.updateMany({
+          where: { planHash: receipt.planHash, sessionWallet: null },
+          data: { sessionWallet: receipt.sessionWallet },
+        });
+      }
       const existing = await this.findByPlanHash(receipt.planHash);
       if (!existing) throw error;
       return { record: existing, created: false };
@@ -196,9 +206,9 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
     try {
       await db.$transaction(async (tx) => {
         if (takeOver && change.txHash) {
-          // The plan that held the transaction by a caller claim lets go of it first: its
+          // The plan that held the transaction by a weaker claim lets go of it first: its
           // receipt still names the transaction, whose hash is unique among receipts.
-          await releaseCallerClaimWithin(tx, change.txHash, { lane: 'stock_plan', id: takeOver.receiptId });
+          await releaseWeakerClaimWithin(tx, change.txHash, { lane: 'stock_plan', id: takeOver.receiptId }, takeOver.by);
           const loserRow = await tx.stockReceipt.findUnique({ where: { id: takeOver.receiptId }, include: WITH_EVENTS });
           if (!loserRow || loserRow.txHash !== change.txHash) throw new ProofTransactionTakenError(change.txHash);
           const loser = toRecord(loserRow);
@@ -225,11 +235,15 @@ export class PrismaStockReceiptStore implements StockReceiptStore {
     return row ? toRecord(row) : null;
   }
 
-  async strengthenProofBinding(id: string, txHash: string): Promise<void> {
+  async strengthenProofBinding(id: string, txHash: string, binding: ProofBinding): Promise<void> {
     await getDb().proofBinding.updateMany({
-      where: { txHash, stockReceiptId: id, binding: 'caller_claim' },
-      data: { binding: 'partner_job' },
+      where: { txHash, stockReceiptId: id, binding: { in: bindingsWeakerThan(binding) } },
+      data: { binding },
     });
+  }
+
+  async recordPartnerWallet(id: string, wallet: string): Promise<void> {
+    await getDb().stockReceipt.updateMany({ where: { id, partnerWallet: null }, data: { partnerWallet: wallet } });
   }
 
   holderOf(txHash: string) {

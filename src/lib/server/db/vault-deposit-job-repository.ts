@@ -11,7 +11,7 @@ import type { DepositPack } from '../vaults/deposit-pack';
 import type { JobSubmitState, PackSightingStore, VaultDepositJobRecord, VaultDepositJobStore } from '../vaults/mode-b';
 import type { VaultDepositJob } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
-import { bindProofWithin, proofHolderOf, releaseCallerClaimWithin } from './proof-binding-repository';
+import { bindProofWithin, proofHolderOf, releaseWeakerClaimWithin } from './proof-binding-repository';
 import { isUniqueViolation } from './unique-violation';
 
 type Row = VaultDepositJob & { proof: { txHash: string; binding: string } | null };
@@ -80,7 +80,7 @@ export const vaultDepositJobRepository: VaultDepositJobStore = {
     const subject = { lane: 'vault_deposit_job' as const, id: jobId };
     try {
       await getDb().$transaction(async (tx) => {
-        if (takeOverFrom) await releaseCallerClaimWithin(tx, txHash, { lane: 'vault_deposit_job', id: takeOverFrom });
+        if (takeOverFrom) await releaseWeakerClaimWithin(tx, txHash, { lane: 'vault_deposit_job', id: takeOverFrom }, 'partner_job');
         await bindProofWithin(tx, { subject, txHash, binding, at });
       });
       return true;

@@ -6,6 +6,7 @@
  * The key travels only in the X-API-Key header. Failures become stable 502 codes whose
  * messages never carry the partner's URL, its key or its free text.
  */
+import { getAddress, isAddress } from 'viem';
 import { SvcError } from '../errors';
 
 export const PARTNER_JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -187,6 +188,11 @@ export interface PartnerJob {
   error?: string;
   /** Hashes the job lists in `transactions[].hash` (the partner's word: candidates to verify on chain, never proof). */
   transactionHashes: string[];
+  /**
+   * The wallet the job reports as trading for it (`walletAddress`, checksummed): the plan's
+   * executor on the partner's word. A trade is still proven only by the chain.
+   */
+  walletAddress?: string;
 }
 
 const TX_HASH_TEXT = /^0x[0-9a-fA-F]{64}$/;
@@ -209,5 +215,7 @@ export async function readPartnerJob(endpoint: PartnerEndpoint, jobId: string, o
     .map((t) => (t && typeof t === 'object' ? (t as Record<string, unknown>).hash : undefined))
     .filter((h): h is string => typeof h === 'string' && TX_HASH_TEXT.test(h))
     .map((h) => h.toLowerCase());
-  return { partnerStatus: status, response, error, transactionHashes };
+  const wallet = json?.walletAddress;
+  const walletAddress = typeof wallet === 'string' && isAddress(wallet, { strict: false }) ? getAddress(wallet) : undefined;
+  return { partnerStatus: status, response, error, transactionHashes, ...(walletAddress ? { walletAddress } : {}) };
 }

@@ -18,14 +18,19 @@
  *
  * One transaction proves at most one subject: the binding is a row whose key is the
  * transaction hash (db/proof-binding-repository.ts), so the database, not a read, decides a
- * race. A binding says how the transaction was tied to its subject:
- *   partner_job   the subject's own partner job names the hash (the partner was asked by this
- *                 server, with its key, about the job this subject handed it);
- *   caller_claim  a caller supplied the hash, and nothing else ties it to this subject.
- * A partner_job claim takes a transaction from another subject of the same lane that holds it
- * by a caller_claim (and the loser is told so), so attaching a victim's trade to one's own
- * plan first does not keep it once the victim's partner job names it. Equal bindings: the
- * first holder keeps it. Across lanes the first holder keeps it: no transaction passes both
+ * race. A binding says how the transaction was tied to its subject, strongest first:
+ *   partner_job      the subject's own partner job names the hash (the partner was asked by
+ *                    this server, with its key, about the job this subject handed it);
+ *   executor_wallet  the transaction's sender is the subject's known executor (the wallet of
+ *                    the signed-in session that prepared or submitted it, or the wallet its
+ *                    partner job reports);
+ *   caller_claim     a caller supplied the hash, and nothing ties it to who traded: a match by
+ *                    token, amount and time only. A subject with a known executor never
+ *                    accepts one.
+ * A stronger claim takes a transaction from another subject of the same lane that holds it by
+ * a weaker one (and the loser is told so), so attaching someone's trade to one's own unbound
+ * plan first never keeps it from their bound plan: first-come decides nothing. Equal bindings:
+ * the first holder keeps it. Across lanes the first holder keeps it: no transaction passes both
  * lanes' facts (a deposit is sent to the vault and moves no stock token).
  */
 import type { ServerTime } from '../clock';
@@ -33,6 +38,8 @@ import type { ServerTime } from '../clock';
 export const PROOF_CHECK_NAMES = [
   'mined_after_first_sight',
   'not_proof_of_other_subject',
+  // A stock plan with a known executor: the sender is that wallet, or its partner job names the transaction.
+  'sent_by_executor',
   // A stock trade's facts (stock-trade.ts).
   'moves_target_token',
   'target_leg_by_sender',
@@ -53,12 +60,16 @@ export interface ProofCheck {
   passed: boolean;
 }
 
-export const PROOF_BINDINGS = ['partner_job', 'caller_claim'] as const;
+/** Strongest first (`bindingOutranks`). */
+export const PROOF_BINDINGS = ['partner_job', 'executor_wallet', 'caller_claim'] as const;
 export type ProofBinding = (typeof PROOF_BINDINGS)[number];
 
 export const PROOF_BINDING_MEANING: Record<ProofBinding, string> = {
   partner_job: "the subject's own partner job names this transaction",
-  caller_claim: 'a caller supplied this transaction hash; nothing else ties it to the subject',
+  executor_wallet:
+    "the transaction's sender is the wallet known to trade for this subject (its signed-in owner, or the wallet its partner job reports)",
+  caller_claim:
+    'a match by token, amount and time, not tied to who traded: a caller supplied this transaction hash and it fits the terms, but nothing ties its sender to the subject',
 };
 
 export type SubjectLane = 'stock_plan' | 'vault_deposit_job';
@@ -91,7 +102,12 @@ export interface ProofClaim {
 export type ClaimStanding = 'free' | 'own' | 'takes_over' | 'held_by_other';
 
 export function bindingOutranks(challenger: ProofBinding, holder: ProofBinding): boolean {
-  return challenger === 'partner_job' && holder === 'caller_claim';
+  return PROOF_BINDINGS.indexOf(challenger) < PROOF_BINDINGS.indexOf(holder);
+}
+
+/** The bindings `challenger` outranks: what a takeover or a strengthening may replace. */
+export function bindingsWeakerThan(challenger: ProofBinding): ProofBinding[] {
+  return PROOF_BINDINGS.filter((b) => bindingOutranks(challenger, b));
 }
 
 export function claimStanding(claim: Pick<ProofClaim, 'subject' | 'binding'>, holder: ProofHolder | null): ClaimStanding {

@@ -5,8 +5,11 @@
  *
  * A successful transaction proves the plan (`confirmed`) only when, in order:
  *   mined_after_first_sight     its block is not older than the plan's first prepare here
- *   not_proof_of_other_subject  no other subject holds it (or this plan's partner job outranks
- *                               another plan's caller claim)
+ *   not_proof_of_other_subject  no other subject holds it (or this plan's claim outranks
+ *                               another plan's weaker one)
+ *   sent_by_executor            when the plan has a known executor: its sender is that wallet,
+ *                               or the plan's partner job names it (not run without one: the
+ *                               proof is then a match by token, amount and time, `caller_claim`)
  *   moves_target_token          it emitted a Transfer of the plan's target token
  *   target_leg_by_sender        its sender's net balance of the target token went up (buy, swap)
  *                               or down (sell)
@@ -52,6 +55,8 @@ export interface PlanTerms {
   maxSlippageBps: number;
   /** The server's clock when it first saw the plan. */
   firstPreparedAt: ServerTime;
+  /** The wallets known to trade for the plan (checksummed); empty when none is known. */
+  executors: readonly string[];
 }
 
 /** What the sender's balances did in the transaction (6-decimal USDG units, target-token base units). */
@@ -128,6 +133,12 @@ export function judgeTransaction(tx: MinedTransaction, plan: PlanTerms, claim: O
   if ('failed' in claimed)
     return noProof(claimed.failed === 'mined_after_first_sight' ? REASON.TX_MINED_BEFORE_PLAN : REASON.TX_PROVES_OTHER_PLAN);
   const { standing } = claimed;
+
+  if (
+    plan.executors.length > 0 &&
+    !run.check('sent_by_executor', claim.binding === 'partner_job' || plan.executors.includes(getAddress(tx.from)))
+  )
+    return noProof(REASON.TX_NOT_SENT_BY_EXECUTOR);
 
   if (!tx.success) {
     const tied = claim.binding === 'partner_job' || calldataCarriesPlan(tx, plan);

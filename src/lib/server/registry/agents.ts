@@ -191,6 +191,8 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'POST /api/stocks/generate-partner-command',
       'POST /api/stocks/prepare-partner-command',
       'POST /api/stocks/plan-basket',
+      'POST /api/stocks/submit-basket',
+      'GET /api/stocks/baskets/{basketHash}',
       'POST /api/stocks/submit-partner-intent/preview',
       'POST /api/stocks/submit-partner-intent',
       'GET /api/stocks/partner-job/{jobId}',

@@ -1,11 +1,12 @@
 /**
- * The stock lane's answers (stocks/lane.ts): the lane status, a prepared plan, a submission, a
+ * The stock lane's answers (the use-case modules beside this one): the lane status, a prepared plan, a submission, a
  * job poll, a reconciliation and a basket of plans. Hard flags and the receipt are their own
  * schemas (plan.ts, receipt.schema.ts).
  */
 import { z } from 'zod';
 import { PROOF_CHECK_NAMES } from '../proof/rule';
 import { commandPackSchema } from './command-pack';
+import { BASKET_HASH_RULE } from './basket';
 import { hardFlagFields, PLAN_HASH_RULE, stockPlanSchema } from './plan';
 import { partnerJobStatusSchema, stockReasonCodeSchema, stockReceiptSchema, stockReceiptStatusSchema } from './receipt.schema';
 
@@ -33,7 +34,9 @@ export const stockPrepareAnswerSchema = z.object({
   commandPack: commandPackSchema,
   ...hardFlagFields,
   partnerContacted: z.literal(false),
-  receipt: z.object({ receiptId: z.string(), status: stockReceiptStatusSchema, statusMeaning: z.string() }),
+  receipt: stockReceiptSchema
+    .pick({ receiptId: true, status: true, statusMeaning: true, executorKnown: true, executors: true })
+    .describe('the recorded receipt: its state, and who is known to trade for the plan (only their trade will prove it)'),
   nextStep: z.string(),
 });
 
@@ -99,13 +102,34 @@ const basketShare = {
 };
 
 export const basketPlanSchema = z.object({
-  generatedAt: z.string().describe('every planned leg shares it: send it back as nowIso when submitting a leg'),
-  totalAmountUsdg: z.string(),
+  generatedAt: z.string().describe('the legs planned by this call share it (a leg kept with its job keeps its own plan.generatedAt)'),
+  basketHash: z.string().describe(BASKET_HASH_RULE + '; confirm it as userConfirmedBasketHash of POST /api/stocks/submit-basket'),
+  totalAmountUsdg: z.string().describe('the basket total, stated before the person confirms'),
   plannedAmountUsdg: z.string(),
   notPlannedAmountUsdg: z.string().describe('the shares of the assets that could not be planned: not moved to another asset'),
   plannedCount: z.number().int(),
   notPlannedCount: z.number().int(),
   allocationRule: z.string(),
+  riskLimits: z
+    .object({
+      maxSlippageBps: z
+        .number()
+        .describe("every leg's slippage: the request's, else the Coil's maxSlippage fuse, else 100; never above the Coil's fuse"),
+      slippageSource: z.enum(['request', 'coil', 'service_default']),
+      perLegNotionalCapUsd: z
+        .number()
+        .describe("each leg's maxNotionalUsd: the Coil's maxSingleOrderNotional fuse, never above this server's cap"),
+      notionalCapSource: z.enum(['coil', 'service']),
+      coil: z
+        .object({
+          maxSlippageBps: z.number().optional(),
+          maxSingleOrderNotionalUsd: z.number().optional(),
+          maxTotalNotionalUsd: z.number().optional(),
+        })
+        .describe("the Coil's own risk limits (its fuses) that bound the basket"),
+    })
+    .describe("the limits every leg was planned with, from the Coil's own risk limits"),
+  confirmation: z.string().describe('what one confirmation of basketHash hands over, in words'),
   legs: z.array(
     z.discriminatedUnion('status', [
       z.object({
@@ -114,7 +138,8 @@ export const basketPlanSchema = z.object({
         planHash: z.string().describe(PLAN_HASH_RULE),
         plan: stockPlanSchema,
         commandPack: commandPackSchema,
-        receipt: z.object({ receiptId: z.string(), status: stockReceiptStatusSchema, statusMeaning: z.string() }),
+        receipt: stockPrepareAnswerSchema.shape.receipt,
+        keptWithJob: z.boolean().describe('true when the leg was kept from renewBasketHash because it already has a partner job'),
       }),
       z.object({
         ...basketShare,
@@ -125,5 +150,74 @@ export const basketPlanSchema = z.object({
     ]),
   ),
   partnerContacted: z.literal(false),
+  svcExecutesTrade: z.literal(false),
+});
+
+const basketLegShape = {
+  ticker: z.string(),
+  tokenAddress: z.string(),
+  weightBps: z.number().int(),
+  amountUsdg: z.string(),
+  planHash: z.string(),
+};
+
+export const basketSubmitAnswerSchema = z.object({
+  basketHash: z.string(),
+  legs: z
+    .array(
+      z.object({
+        ...basketLegShape,
+        outcome: z
+          .enum(['submitted', 'replayed', 'refused'])
+          .describe(
+            'submitted: one partner job now; replayed: it had a job, nothing was sent; refused: the partner (or the lane) refused it',
+          ),
+        jobId: z.string().nullable(),
+        receiptStatus: stockReceiptStatusSchema,
+        refusal: z
+          .object({ code: z.string(), message: z.string() })
+          .nullable()
+          .describe('why this leg was refused; the other legs are unaffected'),
+      }),
+    )
+    .describe("every leg in the Coil's order"),
+  submittedCount: z.number().int(),
+  replayedCount: z.number().int(),
+  refusedCount: z.number().int(),
+  statusPath: z.string(),
+  svcExecutesTrade: z.literal(false),
+  note: z.string(),
+});
+
+const basketLegStatusSchema = z.object({
+  ...basketLegShape,
+  status: stockReceiptStatusSchema,
+  statusMeaning: z.string(),
+  jobId: z.string().nullable(),
+  partnerJobStatus: partnerJobStatusSchema.nullable(),
+  txHash: z.string().nullable(),
+  proofBinding: stockReceiptSchema.shape.proofBinding,
+  proofBindingMeaning: z.string().nullable(),
+  executorKnown: z.boolean(),
+  executors: stockReceiptSchema.shape.executors,
+  partnerReadError: z
+    .string()
+    .nullable()
+    .describe('set when the partner could not be read for this leg now; its status is the last recorded'),
+});
+
+export const basketStatusSchema = z.object({
+  basketHash: z.string(),
+  generatedAt: z.string(),
+  totalAmountUsdg: z.string(),
+  summary: z
+    .enum(['prepared', 'job_pending', 'job_processing', 'job_completed_unconfirmed', 'onchain_confirmed', 'incomplete'])
+    .describe(
+      'the lowest state of any leg, in the order prepared < job_pending, job_processing < job_completed_unconfirmed < onchain_confirmed; incomplete when a leg failed, was cancelled or reverted. Never "filled".',
+    ),
+  summaryMeaning: z.string(),
+  legs: z.array(basketLegStatusSchema).describe("the legs still going, in the Coil's order"),
+  stoppedLegs: z.array(basketLegStatusSchema).describe('legs that failed, were cancelled or reverted, listed apart'),
+  checkedAt: z.string(),
   svcExecutesTrade: z.literal(false),
 });

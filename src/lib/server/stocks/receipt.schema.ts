@@ -53,9 +53,24 @@ export const stockReceiptSchema = z
       .enum(PROOF_BINDINGS)
       .nullable()
       .describe(
-        "how txHash is bound to this plan: partner_job (the plan's own partner job names it; it takes a transaction another plan holds on a caller's word) or caller_claim (a hash given to reconcile-receipt); null when the plan holds none",
+        "how txHash is bound to this plan, strongest first: partner_job (the plan's own partner job names it), executor_wallet (its sender is the plan's known executor), caller_claim (a hash given to reconcile-receipt that fits the plan: a match by token, amount and time, not tied to who traded; never accepted once the plan has an executor). A stronger claim takes a transaction another plan holds by a weaker one; null when the plan holds none",
       ),
     proofBindingMeaning: z.string().nullable(),
+    executorKnown: z
+      .boolean()
+      .describe('true when the service knows who trades for this plan: then only their trade, or one the partner job names, proves it'),
+    executors: z
+      .array(
+        z.object({
+          address: z.string().describe('checksummed wallet address'),
+          source: z
+            .enum(['siwe_session', 'partner_job'])
+            .describe(
+              'siwe_session: the signed-in session that prepared or submitted the plan; partner_job: the wallet its partner job reports',
+            ),
+        }),
+      )
+      .describe('the wallets known to trade for this plan (empty: none known)'),
     updatedAt: z.string().describe("this server's clock when the receipt last changed (never nowIso)"),
     history: z.array(historyEntrySchema).describe('every state change with its proof, oldest first'),
     svcExecutesTrade: z.literal(false),

@@ -15,6 +15,7 @@
  */
 
 import { isPartnerJobStatus, PARTNER_JOB_STATUSES, type PartnerJobStatus } from '../partner/agent-api';
+import { bindingOutranks, type ProofBinding } from '../proof/rule';
 
 export { isPartnerJobStatus, PARTNER_JOB_STATUSES, type PartnerJobStatus };
 
@@ -72,6 +73,9 @@ export const REASON = {
   USDG_SPENT_BELOW_PLAN: 'USDG_SPENT_BELOW_PLAN',
   USDG_RECEIVED_BELOW_PLAN: 'USDG_RECEIVED_BELOW_PLAN',
   TX_CLAIMED_BY_PARTNER_JOB: 'TX_CLAIMED_BY_PARTNER_JOB',
+  TX_CLAIMED_BY_EXECUTOR: 'TX_CLAIMED_BY_EXECUTOR',
+  TX_NOT_SENT_BY_EXECUTOR: 'TX_NOT_SENT_BY_EXECUTOR',
+  PROOF_HELD_BY_STRONGER_BINDING: 'PROOF_HELD_BY_STRONGER_BINDING',
   REVERTED_TX_NOT_TIED_TO_PLAN: 'REVERTED_TX_NOT_TIED_TO_PLAN',
   PROOF_RESET_TX_SHARED_BY_PLANS: 'PROOF_RESET_TX_SHARED_BY_PLANS',
   CHAIN_RPC_NOT_CONFIGURED: 'CHAIN_RPC_NOT_CONFIGURED',
@@ -108,6 +112,12 @@ export const REASON_MEANING: Record<ReasonCode, string> = {
     "the transaction's sender received less USDG than the plan's inputAmount less its slippage allowance, so it is not this plan's sale",
   TX_CLAIMED_BY_PARTNER_JOB:
     "the transaction this plan held on a caller's word is named by another plan's own partner job, which outranks a caller's claim; this plan holds no proof now",
+  TX_CLAIMED_BY_EXECUTOR:
+    "the transaction this plan held on a caller's word (a match by token, amount and time) has as its sender the wallet known to trade for another plan, whose claim outranks it; this plan holds no proof now",
+  TX_NOT_SENT_BY_EXECUTOR:
+    "this plan has a known executor (the wallet that prepared or submitted it, or the one its partner job reports), and this transaction's sender is another wallet that the plan's partner job does not name, so it proves nothing for this plan",
+  PROOF_HELD_BY_STRONGER_BINDING:
+    "the receipt holds a transaction bound to it by its partner job or its executor; a caller's claim (a match by token, amount and time) never replaces it, a revert included",
   REVERTED_TX_NOT_TIED_TO_PLAN:
     "the transaction reverted, but neither the partner's answer for this plan's job names it nor does its calldata carry this plan's parameters, so it says nothing about this plan",
   PROOF_RESET_TX_SHARED_BY_PLANS:
@@ -149,21 +159,26 @@ export type ChainVerdict =
   | { kind: 'unverified'; txHash: string; reason: ReasonCode };
 
 /**
- * `outranksCurrentProof`: the verdict's transaction is named by the plan's own partner job
- * while the recorded proof is only a caller's claim, so a proof moves even from
- * `onchain_confirmed` (the partner's naming is preferred to an unbound claim, proof/rule.ts).
+ * `claim` is how the verdict's transaction is bound to the plan, `held` how the proof it already
+ * holds is bound (proof/rule.ts). A proof moves from `onchain_confirmed` to another transaction
+ * only for a claim that outranks the held one, and from `onchain_reverted` never for a caller's
+ * claim when the revert is bound (by the plan's partner job or its executor).
  */
 export function chainProofTransition(
   current: ReceiptStatus,
   currentTxHash: string | null,
   verdict: ChainVerdict,
-  outranksCurrentProof = false,
+  bindings: { claim: ProofBinding | null; held: ProofBinding | null } = { claim: null, held: null },
 ): Transition {
   if (verdict.kind === 'unverified') return { next: current, reason: verdict.reason };
   const sameTx = currentTxHash !== null && currentTxHash.toLowerCase() === verdict.txHash.toLowerCase();
   const proves = verdict.kind === 'confirmed' || verdict.kind === 'reverted';
-  if (current === 'onchain_confirmed' && !sameTx && !(proves && outranksCurrentProof))
+  const { claim, held } = bindings;
+  const outranksHeld = claim !== null && held !== null && bindingOutranks(claim, held);
+  if (current === 'onchain_confirmed' && !sameTx && !(proves && outranksHeld))
     return { next: current, reason: REASON.ALREADY_CONFIRMED_BY_OTHER_TX };
+  if (current === 'onchain_reverted' && !sameTx && proves && claim === 'caller_claim' && held !== null && held !== 'caller_claim')
+    return { next: current, reason: REASON.PROOF_HELD_BY_STRONGER_BINDING };
   if (verdict.kind === 'not_found') {
     return isOnchainStatus(current)
       ? { next: current, reason: REASON.ONCHAIN_PROOF_KEPT }
@@ -176,7 +191,7 @@ export function chainProofTransition(
   return { next: verdict.kind === 'reverted' ? 'onchain_reverted' : 'onchain_confirmed' };
 }
 
-/** A plan whose caller-claimed proof another plan's partner job took: it holds no proof now. */
-export function proofTakenTransition(): Transition {
-  return { next: 'prepared', reason: REASON.TX_CLAIMED_BY_PARTNER_JOB };
+/** A plan whose caller-claimed proof another plan's stronger claim (`by`) took: it holds no proof now. */
+export function proofTakenTransition(by: ProofBinding): Transition {
+  return { next: 'prepared', reason: by === 'partner_job' ? REASON.TX_CLAIMED_BY_PARTNER_JOB : REASON.TX_CLAIMED_BY_EXECUTOR };
 }

@@ -44,6 +44,10 @@ export interface StockReceiptRecord {
   blockNumber: string | null;
   /** How `txHash` is bound to this plan (proof/rule.ts); null when it holds none. */
   proofBinding: ProofBinding | null;
+  /** The wallet of the signed-in session that prepared or submitted the plan (checksummed), if any. */
+  sessionWallet: string | null;
+  /** The wallet the plan's partner job reports as trading for it (checksummed), if any. */
+  partnerWallet: string | null;
   version: number;
   /** The server's clock, like every stored time of a receipt. */
   createdAt: ServerTime;
@@ -62,6 +66,11 @@ export interface NewPreparedReceipt {
   targetTokenAddress: string;
   /** The server's clock: the row's `createdAt`, `updatedAt` and its first event's `at`. */
   at: ServerTime;
+  /**
+   * The signed-in session's wallet: recorded on a new receipt, and on an existing one that has
+   * none yet (a plan's executor, once known, is never replaced).
+   */
+  sessionWallet?: string | null;
 }
 
 /** The fields a change writes; omitted fields keep their value. */
@@ -90,6 +99,8 @@ export interface ReceiptEventInput extends Omit<StockReceiptEventRecord, 'seq' |
  */
 export interface ProofTakeOver {
   receiptId: string;
+  /** The taker's binding: only a weaker claim of the loser is released. */
+  by: ProofBinding;
   changeFor: (current: StockReceiptRecord) => { change: ReceiptChange; event: ReceiptEventInput };
 }
 
@@ -98,7 +109,10 @@ export interface StockReceiptStore extends ProofHolderReader {
   findByJobId(jobId: string): Promise<StockReceiptRecord | null>;
   /** The receipt that records this transaction hash as its proof (at most one: the hash is unique). */
   findByTxHash(txHash: string): Promise<StockReceiptRecord | null>;
-  /** Creates the receipt in state `prepared` (with its first event) unless the plan hash exists; safe under concurrency. */
+  /**
+   * Creates the receipt in state `prepared` (with its first event) unless the plan hash exists;
+   * safe under concurrency. Records `sessionWallet` on an existing receipt that has none.
+   */
   ensurePrepared(receipt: NewPreparedReceipt): Promise<{ record: StockReceiptRecord; created: boolean }>;
   /**
    * Takes the submission lease of a plan in one atomic write: succeeds only while no job is
@@ -121,6 +135,8 @@ export interface StockReceiptStore extends ProofHolderReader {
     event: ReceiptEventInput,
     takeOver?: ProofTakeOver,
   ): Promise<StockReceiptRecord | null>;
-  /** Strengthens the plan's binding of the transaction it holds to `partner_job`. */
-  strengthenProofBinding(id: string, txHash: string): Promise<void>;
+  /** Strengthens the plan's binding of the transaction it holds to `binding`, when that outranks it. */
+  strengthenProofBinding(id: string, txHash: string, binding: ProofBinding): Promise<void>;
+  /** Records the wallet the plan's partner job reports, unless one is recorded already. */
+  recordPartnerWallet(id: string, wallet: string): Promise<void>;
 }

@@ -3,7 +3,7 @@
  * Every flag is configuration (what is set or switched on), never a live state: whether a
  * dependency answers is readiness's (system/dependency-checks.ts).
  */
-import { laneState, type StockLaneConfig } from '../stocks/lane';
+import { laneState, type StockLaneConfig } from '../stocks/lane-config';
 import type { StrategistProvider } from '../strategist/types';
 
 /** The settings health reads (a slice of the service configuration; only whether each is set). */

@@ -185,6 +185,15 @@ export function operationExamples(): Record<string, OperationExample> {
       userAcknowledgedTokenizedExposureNotDirectStockOwnership: true,
       userAcknowledgedPartnerExecutesTrade: true,
     }),
+    'stocks-submitBasket': b({
+      coil,
+      totalAmountUsdg: '100',
+      maxSlippageBps: 50,
+      userAcknowledgedTokenizedExposureNotDirectStockOwnership: true,
+      userAcknowledgedPartnerExecutesTrade: true,
+      userConfirmedBasketHash: UNKNOWN_HASH,
+    }),
+    'stocks-basket': { path: { basketHash: UNKNOWN_HASH }, ...q() },
 
     'vaults-list': q(),
     'vaults-schema': q(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commandPackSchema } from '../../../stocks/command-pack';
-import { generateStockCommand } from '../../../stocks/lane';
+import { generateStockCommand } from '../../../stocks/generate';
 import { buildArtifactReceipt } from '../../../receipts/artifact';
 import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { partnerJobPollAnswerSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
-import { pollPartnerJob } from '../../../stocks/lane';
+import { pollPartnerJob } from '../../../stocks/job-poll';
 import { nowIsoField, publicProcedure, rest } from '../../init';
 
 export const partnerJobProcedure = publicProcedure

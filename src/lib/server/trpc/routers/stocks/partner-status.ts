@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { stockLaneStatusSchema } from '../../../stocks/lane.schema';
-import { partnerLaneStatus } from '../../../stocks/lane';
+import { partnerLaneStatus } from '../../../stocks/lane-config';
 import { nowIsoField, publicProcedure, rest } from '../../init';
 
 export const partnerStatusProcedure = publicProcedure

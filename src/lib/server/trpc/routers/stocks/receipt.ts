@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
-import { getStockReceipt } from '../../../stocks/lane';
+import { getStockReceipt } from '../../../stocks/receipt-view';
 import { nowIsoField, publicProcedure, rest } from '../../init';
 import { stockReceiptSchema } from '../../../stocks/receipt.schema';
 import { PLAN_HASH } from './inputs';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { stockReconcileAnswerSchema } from '../../../stocks/lane.schema';
 import { brokerChainClient } from '../../../chain-client';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
-import { reconcileStockReceipt } from '../../../stocks/lane';
+import { reconcileStockReceipt } from '../../../stocks/reconcile';
 import { nowIsoField, publicProcedure, rest, withInvariants } from '../../init';
 import { PLAN_HASH } from './inputs';
 

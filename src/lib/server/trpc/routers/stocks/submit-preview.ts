@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { previewStockSubmit, SUBMIT_GATES } from '../../../stocks/lane';
+import { previewStockSubmit, SUBMIT_GATES } from '../../../stocks/submit-gates';
 import { buildArtifactReceipt } from '../../../receipts/artifact';
 import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { publicProcedure, rest, stampedOutput } from '../../init';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { stockSubmitAnswerSchema } from '../../../stocks/lane.schema';
 import { stockReceiptStore } from '../../../db/stock-receipt-repository';
 import { logger } from '../../../logger';
-import { submitStockIntent } from '../../../stocks/lane';
+import { submitStockIntent } from '../../../stocks/submit';
 import { readServerClock } from '../../../clock';
 import { publicProcedure, rest } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema } from '../../../stocks/intent';
@@ -24,7 +24,13 @@ export const submitProcedure = publicProcedure
   .mutation(async ({ input, ctx }) => {
     const answer = await submitStockIntent(
       { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
-      { config: ctx.config, store: stockReceiptStore(), observedAt: ctx.serverTime, wallClock: readServerClock },
+      {
+        config: ctx.config,
+        store: stockReceiptStore(),
+        observedAt: ctx.serverTime,
+        wallClock: readServerClock,
+        sessionWallet: (await ctx.getSession())?.address ?? null,
+      },
     );
     logger.info(
       { event: 'stock_submit', requestId: ctx.requestId, planHash: answer.planHash, jobId: answer.jobId, replayed: answer.replayed },

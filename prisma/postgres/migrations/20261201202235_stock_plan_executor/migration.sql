@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "StockReceipt" ADD COLUMN     "partnerWallet" TEXT,
+ADD COLUMN     "sessionWallet" TEXT;
+
