@@ -50,5 +50,5 @@ for (const set of module.benchSets()) {
   else if (failed.length) console.log(`  failed: ${failed.map((r) => r.id).join(', ')} (--verbose says why)`);
 }
 console.log(
-  `start-up: the strategist modules load in ${(loadedAt - startedAt).toFixed(0)} ms; the first set (first answers included) took ${firstAnswerMs.toFixed(0)} ms`,
+  `start-up: the strategist modules and the language model load in ${(loadedAt - startedAt).toFixed(0)} ms (the model alone ${module.startup.nlpLoadMs.toFixed(0)} ms); the first set (first answers and the lexicon's compilation included) took ${firstAnswerMs.toFixed(0)} ms`,
 );

@@ -13,12 +13,20 @@ import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { SvcError } from '../../src/lib/server/errors';
-import { runStrategist, type StrategistConfig } from '../../src/lib/server/strategist';
+import { loadThesisNlp, runStrategist, type StrategistConfig } from '../../src/lib/server/strategist';
 import { judge, type BenchThesis, type Outcome } from './checks';
 
 const CONFIG: StrategistConfig = { strategistProvider: 'mock', partner: { timeoutMs: 1000 } };
 const NOW = new Date('2026-01-01T00:00:00Z');
 const HERE = new URL('./', import.meta.url);
+
+/** The reader's library is loaded once, here, so that the timings below are after start-up (and so that
+ * the module runner that imports this file is still open when the library is imported). */
+export const startup = await (async () => {
+  const start = performance.now();
+  await loadThesisNlp();
+  return { nlpLoadMs: performance.now() - start };
+})();
 
 export interface BenchSet {
   label: string;
