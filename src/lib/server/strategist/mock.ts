@@ -214,6 +214,10 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
     addCandidate(candidates, plan, 'SGOV', 3, 'defensive ballast for a low risk tolerance');
     addCandidate(candidates, plan, 'SPY', 2, 'defensive ballast for a low risk tolerance');
   }
+  // Broad funds only: the other broad funds, not a single name, fill what the cap leaves.
+  if (plan.broadOnly && candidates.size > 0 && !plan.only)
+    for (const [ticker, score] of Object.entries(tolerance === 'low' ? CONSERVATIVE_BASKET : DEFAULT_BASKET))
+      addCandidate(candidates, plan, ticker, score / 4, 'broad index and cash beside what the thesis names');
   const context = plan.only ? [] : contextAssets(request, plan, notes);
   if (context.length) blendWithContext(candidates, context);
 

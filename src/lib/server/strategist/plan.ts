@@ -42,6 +42,8 @@ export interface ThesisPlan {
   cap: number;
   /** The cap is the person's (userPreferences), not the strategist's default for the tolerance. */
   capFromPreferences: boolean;
+  /** The thesis asks for broad funds only (index and cash), or for nothing the registry holds. */
+  broadOnly: boolean;
   only: boolean;
   /** Ticker → why the basket never holds it. */
   excluded: Map<string, string>;
@@ -334,8 +336,14 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   const broadOnly = pins.length === 0 && !request.basketContext?.assets?.length && ranked.every((c) => BROAD_FUNDS.includes(c.ticker));
   const broadLeft = BROAD_FUNDS.filter((t) => !excluded.has(t));
   if (!capFromPreferences && broadOnly && broadLeft.length > 0) {
+    const even = Math.ceil(TOTAL_BPS / broadLeft.length / 50) * 50;
+    // A fund the thesis asks for stays strictly the largest: two funds are 5050 and 4950, not 5000 each.
     const needed =
-      tolerance === 'low' && broadLeft.length === 3 ? BROAD_FUNDS_LOW_RISK_CAP : Math.ceil(TOTAL_BPS / broadLeft.length / 50) * 50;
+      tolerance === 'low' && broadLeft.length === 3
+        ? BROAD_FUNDS_LOW_RISK_CAP
+        : even * broadLeft.length === TOTAL_BPS && ranked.length > 0 && broadLeft.length > 1
+          ? even + 50
+          : even;
     cap = Math.max(cap, needed);
   }
 
@@ -412,6 +420,7 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
     tolerance,
     cap,
     capFromPreferences,
+    broadOnly,
     only,
     excluded: new Map([...excluded].map(([t, e]) => [t, e.because])),
     pins: pinnedReading,

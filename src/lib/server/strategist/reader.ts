@@ -84,6 +84,8 @@ interface Token {
   newlineBefore: boolean;
   /** In the scope of a grammatical negation (the library's). */
   negated: boolean;
+  /** The library's part of speech (English). */
+  pos: string;
 }
 
 const W = LEXICON.words;
@@ -95,7 +97,10 @@ const NEGATORS: ReadonlySet<string> = new Set(W.negators);
 const NOT_MISSPELLINGS: ReadonlySet<string> = new Set(W.notMisspellings);
 const CLITICS: ReadonlyMap<string, string> = new Map(Object.entries(W.clitics));
 const PREFERENCE_WORDS: ReadonlySet<string> = new Set(LEXICON.cues.preferenceWords);
+const MOVING_VERBS: ReadonlySet<string> = new Set(LEXICON.cues.movingVerbs);
 const NEGATIVE_SIGNS: ReadonlySet<string> = new Set(LEXICON.cues.negativeSigns);
+const PREFER_VERBS: ReadonlySet<string> = new Set(['prefer', 'prefers', 'preferred', 'preferring', 'preferable']);
+const JOINERS: ReadonlySet<string> = new Set(['and', 'then', '&', 'et', 'und', 'y', 'puis', 'dann', 'luego']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'am', 's']);
 const PRONOUNS: ReadonlySet<string> = new Set(['it', 'its', 'they', 'them', 'those', 'these', 'that', 'this', 'one']);
 const ELISION = /^(l|d|j|qu|n|s|c|m|t)'(.{2,})$/;
@@ -133,7 +138,7 @@ function tokenize(text: string, nlp: ThesisNlp): Token[] {
       continue;
     }
     if (t.type === 'emoji' || t.type === 'emoticon' || t.type === 'url' || t.type === 'email') continue;
-    const base = { newlineBefore: newline, negated: t.negated };
+    const base = { newlineBefore: newline, negated: t.negated, pos: t.pos };
     newline = false;
     // A hyphen with nothing on either side joins two words ("T-bills", "self-driving").
     if (t.value === '-' && t.space === '' && raw[i + 1] && raw[i + 1]!.space === '' && out.length > 0) {
@@ -208,7 +213,7 @@ function word(
   lemma: string,
   startChar: number,
   endChar: number,
-  flags: { hyphenBefore: boolean; newlineBefore: boolean; negated: boolean },
+  flags: { hyphenBefore: boolean; newlineBefore: boolean; negated: boolean; pos: string },
   norm = normalizeWord(raw),
 ): Token {
   return { raw, norm, lemma: normalizeWord(lemma), kind: 'word', startChar, endChar, ...flags };
@@ -425,7 +430,7 @@ type Item =
   | { type: 'weight'; bps: number; text: string; start: number; end: number; each: boolean; negative: boolean }
   | { type: 'split'; bps: number[]; text: string; start: number; end: number }
   | { type: 'punct'; norm: string; start: number; level: 'sentence' | 'clause' | 'comma' | 'soft' }
-  | { type: 'word'; norm: string; start: number };
+  | { type: 'word'; norm: string; start: number; pos: string; known?: boolean };
 
 const SENTENCE_PUNCT = new Set(['.', ';', '!', '?', '\n']);
 const CLAUSE_PUNCT = new Set(['(', ')', '[', ']', '—', '–', '|']);
@@ -485,6 +490,7 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
     }
   }
   qualifyByMarket(mentions, tokens, text);
+  dropAttachedWords(mentions, tokens);
 
   // 2. Risk words.
   const riskWords: Array<RiskWord & { start: number }> = [];
@@ -510,8 +516,9 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   const items: Item[] = [];
   tokens.forEach((t, i) => t.newlineBefore && items.push({ type: 'punct', norm: '\n', start: i - 0.5, level: 'sentence' }));
   for (let i = 0; i < tokens.length; i++) {
-    if (!free(i)) continue;
     const t = tokens[i]!;
+    if (owner[i] === 'risk') items.push({ type: 'word', norm: t.norm, start: i, pos: t.pos, known: true });
+    if (!free(i)) continue;
     if (t.kind === 'punct') {
       if (t.raw === '%') continue; // read with its number
       const level = SENTENCE_PUNCT.has(t.raw) ? 'sentence' : CLAUSE_PUNCT.has(t.raw) ? 'clause' : t.raw === ',' ? 'comma' : 'soft';
@@ -593,7 +600,7 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
       riskWords.push({ text: t.raw, tolerance: typo.effect.tolerance, start: i });
       continue;
     }
-    items.push({ type: 'word', norm: t.norm, start: i });
+    items.push({ type: 'word', norm: t.norm, start: i, pos: t.pos });
   }
   for (const m of mentions) items.push({ type: 'mention', mention: m, start: m.start });
   items.push(...negations(tokens, owner, text));
@@ -618,7 +625,7 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   const seen = new Set<string>();
   const notUnderstood: string[] = [];
   for (const it of items) {
-    if (it.type !== 'word' || STOPWORDS.has(it.norm) || it.norm.length < 2 || seen.has(it.norm)) continue;
+    if (it.type !== 'word' || it.known || STOPWORDS.has(it.norm) || it.norm.length < 2 || seen.has(it.norm)) continue;
     seen.add(it.norm);
     notUnderstood.push(tokens[it.start]!.raw);
   }
@@ -631,6 +638,29 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
     bullishWords: items.filter((it) => it.type === 'cue' && it.cue === 'bullishPredicate').length,
     notUnderstood,
   };
+}
+
+/**
+ * Words that belong to the name beside them: "Amazon shares", "shares of Tesla", "tech stocks"
+ * are the name, not the whole stock market; "move everything into Nvidia" is all the money, not
+ * the whole registry.
+ */
+function dropAttachedWords(mentions: Array<Mention & { vague?: boolean }>, tokens: readonly Token[]): void {
+  mentions.sort((a, b) => a.start - b.start);
+  for (let k = mentions.length - 1; k >= 0; k--) {
+    const m = mentions[k]!;
+    const prev = mentions[k - 1];
+    const next = mentions[k + 1];
+    const attached =
+      m.vague &&
+      ((prev && !prev.vague && prev.end === m.start) ||
+        (next && !next.vague && next.start === m.end + 1 && tokens[m.end]!.norm === 'of'));
+    const allMoney =
+      m.target.kind === 'theme' &&
+      m.target.theme.id === 'everything' &&
+      [m.start - 1, m.start - 2].some((j) => j >= 0 && (MOVING_VERBS.has(tokens[j]!.norm) || MOVING_VERBS.has(tokens[j]!.lemma)));
+    if (attached || allMoney) mentions.splice(k, 1);
+  }
 }
 
 /**
@@ -778,7 +808,7 @@ function cancelNegatedCues(items: Item[]): void {
         (before.type === 'cue' && before.negation !== undefined) ||
         (before.type === 'cue' && before.cue === 'exclude' && normalizedWords(before.text).some((w) => NEGATORS.has(w) || w === 'not'));
       if (negator) {
-        items[b] = { type: 'word', norm: 'not', start: before.start };
+        items[b] = { type: 'word', norm: 'not', start: before.start, pos: 'PART', known: true };
         off(k);
         break;
       }
@@ -815,6 +845,10 @@ type Forward = {
   covered: boolean;
   /** The library's scope ends at this token; past it only a list keeps going ("not Tesla, Meta or Amazon"). */
   runEnd?: number;
+  /** A negation ("don't", "never", "without"): a positive verb inside it is negated, not a new clause. */
+  negation?: boolean;
+  /** A preference ("X over Y", "rather X than Y"): it leaves out the list right after it, no more. */
+  listScope?: boolean;
 };
 
 /**
@@ -859,6 +893,32 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
     }
     return undefined;
   };
+  const joinedByAnd = (k: number) => {
+    const before = items[k - 1];
+    return (before?.type === 'word' && JOINERS.has(before.norm)) || (before?.type === 'punct' && before.level === 'comma');
+  };
+  /** A destination with a name after it, later in the sentence ("..., into SGOV"). */
+  const destinationAhead = (k: number) => {
+    for (let n = k + 1; n < items.length; n++) {
+      const x = items[n]!;
+      if (x.type === 'punct' && x.level === 'sentence') return false;
+      if (x.type === 'cue' && (x.cue === 'destination' || x.cue === 'include') && nextIsMention(n)) return true;
+    }
+    return false;
+  };
+  /** "I'm moving my Amazon shares into Microsoft": the names between a moving verb and a destination are sold. */
+  const movedFrom = (k: number) => {
+    const verb = clauseHas(k, MOVING_VERBS);
+    if (!verb) return;
+    const from = items.indexOf(verb);
+    for (let n = from + 1; n < k; n++) {
+      const x = items[n]!;
+      if (x.type === 'mention' && x.mention.polarity === 'include') {
+        x.mention.polarity = 'exclude';
+        x.mention.cue = `${tokens[verb.start]!.raw} … ${(items[k] as CueItem).text}`;
+      }
+    }
+  };
   const clauseHas = (k: number, words: ReadonlySet<string>) => {
     for (let n = k - 1; n >= clauseStart; n--) {
       const it = items[n]!;
@@ -901,28 +961,39 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
               single: it.text.endsWith('-'),
               covered: false,
               ...(it.negation ? { runEnd: it.negation.runEnd } : {}),
+              negation: it.negation !== undefined || normalizedWords(it.text).some((w) => NEGATORS.has(w)),
             };
             scope = undefined;
             listOnly = true;
             break;
           case 'include':
           case 'destination':
-            if (forward?.covered) forward = undefined;
-            else if (
-              it.cue === 'destination' &&
-              !forward &&
-              normalizeWord(it.text) === 'to' &&
-              clauseHas(k, new Set(['prefer', 'prefers', 'preferred', 'preferring']))
-            ) {
+            // "sell everything and buy Apple": a positive verb joined by "and" ends a sale even
+            // before it named anything; "don't buy Tesla", "without holding Amazon" stay negated.
+            if (forward?.covered || (forward && it.cue === 'include' && joinedByAnd(k) && !forward.negation)) forward = undefined;
+            else if (!forward && it.cue === 'destination' && nextIsMention(k)) {
+              // "prefer silver to oil": what follows "to" is left out; else a moving verb sold what came before.
               const before = mentionBefore(k);
-              if (before) forward = { polarity: 'exclude', cue: `prefer ${before.text} to`, single: false, covered: false };
+              if (normalizeWord(it.text) === 'to' && before && clauseHas(k, PREFER_VERBS)) {
+                forward = { polarity: 'exclude', cue: `prefer ${before.text} to`, single: false, covered: false, listScope: true };
+                listOnly = true;
+              } else movedFrom(k);
             }
             if (it.cue === 'include' && !forward) scope = scope === 'a little' ? scope : undefined;
             break;
+          case 'source': {
+            // "move everything from Coinbase into Nvidia", "out of QQQ, into SGOV": the source is sold.
+            const verb = clauseHas(k, MOVING_VERBS);
+            if (!forward && nextIsMention(k) && (verb || destinationAhead(k))) {
+              forward = { polarity: 'exclude', cue: verb ? `${tokens[verb.start]!.raw} … ${it.text}` : it.text, single: false, covered: false };
+              listOnly = true;
+            }
+            break;
+          }
           case 'preferOver': {
             const before = mentionBefore(k);
             if (before && nextIsMention(k)) {
-              forward = { polarity: 'exclude', cue: `${before.text} ${it.text}`, single: false, covered: false };
+              forward = { polarity: 'exclude', cue: `${before.text} ${it.text}`, single: false, covered: false, listScope: true };
               listOnly = true;
             }
             break;
@@ -931,7 +1002,7 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             const next = items[k + 1];
             const preference = clauseHas(k, PREFERENCE_WORDS);
             if (preference && next?.type !== 'weight' && next?.type !== 'split') {
-              forward = { polarity: 'exclude', cue: `${tokens[preference.start]!.raw} … ${it.text}`, single: false, covered: false };
+              forward = { polarity: 'exclude', cue: `${tokens[preference.start]!.raw} … ${it.text}`, single: false, covered: false, listScope: true };
               listOnly = true;
             }
             break;
@@ -973,6 +1044,11 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
         break;
       }
       case 'word':
+        // "sell Tesla and park it in T-bills": after the sold name, "and" with a new word (not a
+        // name, not a filler) starts a new clause.
+        if (forward?.covered && joinedByAnd(k) && !LIST_GLUE.has(it.norm) && !STOPWORDS.has(it.norm) && !BIND_FILLERS.has(it.norm))
+          forward = undefined;
+        if (forward?.listScope && forward.covered && !LIST_GLUE.has(it.norm)) forward = undefined;
         if (!LIST_GLUE.has(it.norm)) listOnly = false;
         if (scope && !ONLY_FILLERS.has(it.norm) && !LIST_GLUE.has(it.norm)) scope = undefined;
         break;

@@ -66,6 +66,8 @@ export const CUE_KINDS = [
   'preferThan',
   /** "..., and Meta with it", "Amazon too": the name after a comma shares the clause before. */
   'also',
+  /** "from", "out of": where money leaves, when the clause moves money ("move everything from Coinbase into Nvidia"). */
+  'source',
 ] as const;
 export type CueKind = (typeof CUE_KINDS)[number];
 
@@ -97,6 +99,8 @@ export const lexiconFilesSchema = z.object({
     about,
     cues: z.partialRecord(z.enum(CUE_KINDS), phrases),
     preferenceWords: phrases,
+    /** Verbs that move money: with a source ("from X") or a destination after a name ("moving my Amazon into Microsoft"), the name is sold. */
+    movingVerbs: phrases,
     negativeSigns: phrases,
   }),
   risk: z.object({ about, low: phrases, medium: phrases, high: phrases }),
