@@ -289,13 +289,22 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   const pinWeights = new Map<string, number>();
   for (const p of pins) {
     if (p.keptBps <= 0) continue;
-    // A weight smaller than its theme's ticker count goes to the theme's first tickers.
+    // A weight smaller than its theme's ticker count goes to the theme's first tickers; tickers
+    // of one affinity share it evenly to the basis point ("equal-weight the Magnificent Seven").
     const tickers = p.tickers.slice(0, p.keptBps);
-    const split = allocateWeights(
-      tickers.map((t) => ({ key: t, score: p.affinity[t]! })),
-      cap,
-      p.keptBps,
-    );
+    const even = new Set(tickers.map((t) => p.affinity[t])).size === 1 && p.keptBps / tickers.length <= cap;
+    const split = even
+      ? new Map(
+          scaleTo(
+            tickers.map(() => 1),
+            p.keptBps,
+          ).map((w, i) => [tickers[i]!, w]),
+        )
+      : allocateWeights(
+          tickers.map((t) => ({ key: t, score: p.affinity[t]! })),
+          cap,
+          p.keptBps,
+        );
     for (const [t, w] of split) pinWeights.set(t, (pinWeights.get(t) ?? 0) + w);
   }
 

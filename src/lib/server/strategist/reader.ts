@@ -94,6 +94,7 @@ const BIND_FILLERS: ReadonlySet<string> = new Set(W.bindFillers);
 const ONLY_FILLERS: ReadonlySet<string> = new Set(W.onlyFillers);
 const LIST_GLUE: ReadonlySet<string> = new Set(W.listGlue);
 const NEGATORS: ReadonlySet<string> = new Set(W.negators);
+const FORECAST_WORDS: ReadonlySet<string> = new Set(W.forecastWords);
 const NOT_MISSPELLINGS: ReadonlySet<string> = new Set(W.notMisspellings);
 const CLITICS: ReadonlyMap<string, string> = new Map(Object.entries(W.clitics));
 const PREFERENCE_WORDS: ReadonlySet<string> = new Set(LEXICON.cues.preferenceWords);
@@ -427,7 +428,19 @@ interface CueItem {
 type Item =
   | { type: 'mention'; mention: Mention & { vague?: boolean }; start: number }
   | CueItem
-  | { type: 'weight'; bps: number; text: string; start: number; end: number; each: boolean; negative: boolean }
+  | {
+      type: 'weight';
+      bps: number;
+      text: string;
+      start: number;
+      end: number;
+      each: boolean;
+      negative: boolean;
+      /** A sum of money ("$5k in Apple"): weights are the bound sums' shares. */
+      amount?: number;
+    }
+  /** A number with no unit ("AAPL 25 / MSFT 25 / NVDA 50"): weights only when such numbers beside names sum to 100. */
+  | { type: 'bare'; value: number; text: string; start: number; end: number }
   | { type: 'split'; bps: number[]; text: string; start: number; end: number }
   | { type: 'punct'; norm: string; start: number; level: 'sentence' | 'clause' | 'comma' | 'soft' }
   | { type: 'word'; norm: string; start: number; pos: string; known?: boolean };
@@ -545,7 +558,34 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
               },
         );
         i = weight.end - 1;
+        continue;
       }
+      const money = readAmount(tokens, i);
+      if (money) {
+        for (let k = money.start; k < money.end; k++) owner[k] = 'weight';
+        const amountText = slice(money.start, money.end);
+        items.push({
+          type: 'weight',
+          bps: Math.abs(money.value),
+          text: amountText,
+          start: money.start,
+          end: money.end,
+          each: false,
+          negative: money.value < 0,
+          amount: Math.abs(money.value),
+        });
+        i = money.end - 1;
+        continue;
+      }
+      const phrase = lexicon.cues.match(tokens, i, free);
+      if (phrase?.entry.effect.type === 'cue') {
+        for (let k = i; k < i + phrase.length; k++) owner[k] = 'cue';
+        items.push({ type: 'cue', cue: phrase.entry.effect.cue, text: slice(i, i + phrase.length), start: i, end: i + phrase.length });
+        i += phrase.length - 1;
+        continue;
+      }
+      const value = Number(t.raw.replace(/^\+/, ''));
+      if (Number.isFinite(value)) items.push({ type: 'bare', value, text: t.raw, start: i, end: i + 1 });
       continue;
     }
     // "ex-energy": a prefix that excludes the word it is joined to.
@@ -605,17 +645,34 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   for (const m of mentions) items.push({ type: 'mention', mention: m, start: m.start });
   items.push(...negations(tokens, owner, text));
   items.sort((a, b) => a.start - b.start);
-  // "each" belongs to the weight just before it.
+  // "each" belongs to the weight just before it ("a third each"), or just after it ("each a third").
   for (let k = 1; k < items.length; k++) {
     const it = items[k]!;
     const prev = items[k - 1]!;
     if (it.type === 'cue' && it.cue === 'each' && prev.type === 'weight') prev.each = true;
+    if (prev.type === 'cue' && prev.cue === 'each' && it.type === 'weight') it.each = true;
+  }
+  // "33% in each of Apple, Microsoft and Google": an "each" among the fillers after a weight.
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.type !== 'weight' || it.each) continue;
+    for (let n = k + 1; n < items.length; n++) {
+      const x = items[n]!;
+      if (x.type === 'cue' && x.cue === 'each') {
+        it.each = true;
+        break;
+      }
+      const filler =
+        (x.type === 'word' && BIND_FILLERS.has(x.norm)) || (x.type === 'cue' && (x.cue === 'include' || x.cue === 'destination'));
+      if (!filler) break;
+    }
   }
 
   cancelNegatedCues(items);
   applyScopes(items, tokens);
   applyPredicates(items);
   const equalWeight = items.some((it) => it.type === 'cue' && it.cue === 'equalWeight');
+  readBareNumbers(items);
   const negativeWeights: string[] = [];
   const restEven = bindWeights(items, equalWeight, negativeWeights);
 
@@ -653,7 +710,8 @@ function dropAttachedWords(mentions: Array<Mention & { vague?: boolean }>, token
     const next = mentions[k + 1];
     const attached =
       m.vague &&
-      ((prev && !prev.vague && prev.end === m.start) ||
+      (tokens[m.start - 1]?.kind === 'number' ||
+        (prev && !prev.vague && prev.end === m.start) ||
         (next && !next.vague && next.start === m.end + 1 && tokens[m.end]!.norm === 'of'));
     const allMoney =
       m.target.kind === 'theme' &&
@@ -702,7 +760,7 @@ function negations(tokens: readonly Token[], owner: ReadonlyArray<string | undef
   for (let i = 0; i < tokens.length; i++) {
     if (!tokens[i]!.negated || (i > 0 && tokens[i - 1]!.negated)) continue;
     const trigger = i - 1;
-    if (trigger < 0 || owner[trigger] !== undefined) continue;
+    if (trigger < 0 || owner[trigger] !== undefined || tokens[trigger]!.kind !== 'word' || !NEGATORS.has(tokens[trigger]!.norm)) continue;
     let runEnd = i;
     for (let j = i + 1; j < tokens.length; j++) {
       if (tokens[j]!.negated) runEnd = j;
@@ -768,6 +826,37 @@ function readWeight(
   if (!u) return undefined;
   const bps = u.kind === 'percent' ? value * 100 : value;
   return { type: 'weight', bps: Math.abs(bps), start: i, end: u.end, negative: value < 0 };
+}
+
+/** "$5k", "$5,000", "€2.5K": a sum of money (the currency sign just before it). */
+function readAmount(tokens: readonly Token[], i: number): { value: number; start: number; end: number } | undefined {
+  const sign = tokens[i - 1];
+  if (!sign || !['$', '€', '£'].includes(sign.raw) || tokens[i]!.startChar !== sign.endChar) return undefined;
+  const raw = tokens[i]!.raw.replace(/,(?=\d{3}\b)/g, '');
+  let value = Number(raw);
+  if (!Number.isFinite(value)) return undefined;
+  let end = i + 1;
+  const suffix = tokens[i + 1];
+  if (suffix && suffix.startChar === tokens[i]!.endChar && /^[kmb]$/i.test(suffix.raw)) {
+    value *= { k: 1e3, m: 1e6, b: 1e9 }[suffix.raw.toLowerCase() as 'k' | 'm' | 'b'];
+    end++;
+  }
+  return { value, start: i - 1, end };
+}
+
+/**
+ * "AAPL 25 / MSFT 25 / NVDA 50": numbers with no unit, each right beside a name, that sum to 100
+ * are percentages. Anything else is left as a number (a year, a count, a price).
+ */
+function readBareNumbers(items: Item[]): void {
+  const beside = (k: number) => items[k - 1]?.type === 'mention' || items[k + 1]?.type === 'mention';
+  const bare = items.flatMap((x, k) => (x.type === 'bare' && x.value > 0 && beside(k) ? [k] : []));
+  const sum = bare.reduce((s, k) => s + (items[k] as { value: number }).value, 0);
+  if (bare.length < 2 || sum < 99 || sum > 101) return;
+  for (const k of bare) {
+    const x = items[k] as { value: number; text: string; start: number; end: number };
+    items[k] = { type: 'weight', bps: x.value * 100, text: x.text, start: x.start, end: x.end, each: false, negative: false };
+  }
 }
 
 /** "a third", "two-fifths", "three quarters", "half": a share in words, exact. */
@@ -864,6 +953,7 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
   let scope: Scope | undefined;
   let listOnly = true;
   let clauseStart = 0;
+  const opened: Array<{ forward: Forward; at: number; clauseStart: number }> = [];
   const nextIsMention = (k: number) => {
     for (let n = k + 1; n < items.length; n++) {
       const it = items[n]!;
@@ -963,6 +1053,7 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
               ...(it.negation ? { runEnd: it.negation.runEnd } : {}),
               negation: it.negation !== undefined || normalizedWords(it.text).some((w) => NEGATORS.has(w)),
             };
+            if (!forward.negation && !forward.single) opened.push({ forward, at: k, clauseStart });
             scope = undefined;
             listOnly = true;
             break;
@@ -985,7 +1076,12 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             // "move everything from Coinbase into Nvidia", "out of QQQ, into SGOV": the source is sold.
             const verb = clauseHas(k, MOVING_VERBS);
             if (!forward && nextIsMention(k) && (verb || destinationAhead(k))) {
-              forward = { polarity: 'exclude', cue: verb ? `${tokens[verb.start]!.raw} … ${it.text}` : it.text, single: false, covered: false };
+              forward = {
+                polarity: 'exclude',
+                cue: verb ? `${tokens[verb.start]!.raw} … ${it.text}` : it.text,
+                single: false,
+                covered: false,
+              };
               listOnly = true;
             }
             break;
@@ -1002,7 +1098,13 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             const next = items[k + 1];
             const preference = clauseHas(k, PREFERENCE_WORDS);
             if (preference && next?.type !== 'weight' && next?.type !== 'split') {
-              forward = { polarity: 'exclude', cue: `${tokens[preference.start]!.raw} … ${it.text}`, single: false, covered: false, listScope: true };
+              forward = {
+                polarity: 'exclude',
+                cue: `${tokens[preference.start]!.raw} … ${it.text}`,
+                single: false,
+                covered: false,
+                listScope: true,
+              };
               listOnly = true;
             }
             break;
@@ -1055,6 +1157,18 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
       default:
         break;
     }
+  }
+  // "Tesla I would sell", "the market dropping 20%": a cue that named nothing after it in its
+  // clause speaks of what its clause named before it (unless something there was bought).
+  for (const { forward: f, at, clauseStart: from } of opened) {
+    if (f.covered) continue;
+    const before = items.slice(from, at);
+    if (before.some((x) => x.type === 'cue' && (x.cue === 'include' || x.cue === 'destination'))) continue;
+    for (const x of before)
+      if (x.type === 'mention' && x.mention.polarity === 'include') {
+        x.mention.polarity = f.polarity;
+        x.mention.cue = f.cue;
+      }
   }
   backwardNegations(items, tokens);
 }
@@ -1173,8 +1287,18 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
   };
   let restEven = false;
   const weighted = items.filter((x) => x.type === 'weight' || x.type === 'split').length;
+  /** "down 30%", "a 20% correction", "rally 15% a year": a percentage next to a move is a forecast, not a weight. */
+  const forecast = (k: number) => {
+    const around = [items[k - 1], items[k + 1]];
+    return around.some(
+      (x) =>
+        (x?.type === 'word' && FORECAST_WORDS.has(x.norm)) ||
+        (x?.type === 'cue' && (x.cue === 'bearishPredicate' || x.cue === 'bullishPredicate' || FORECAST_WORDS.has(normalizeWord(x.text)))),
+    );
+  };
   for (let k = 0; k < items.length; k++) {
     const it = items[k]!;
+    if (it.type === 'weight' && !it.negative && forecast(k)) continue;
     if (it.type === 'weight') {
       if (it.negative) {
         const on = mentionAt(k, 1, () => true) ?? mentionAt(k, -1, () => true);
@@ -1185,10 +1309,12 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
       if (!it.negative && it.bps > 0 && shorted?.polarity === 'bearish' && shorted.cue) negativeWeights.push(`${shorted.cue} ${it.text}`);
       if (it.each) {
         const [s, e] = sentenceOf(k);
-        for (let n = s; n <= e; n++) {
-          const x = items[n]!;
-          if (x.type === 'mention' && x.mention.pinBps === undefined && wanted(x.mention)) pin(x.mention, it.bps, it.text);
-        }
+        const takers = namedFirst(
+          items
+            .slice(s, e + 1)
+            .flatMap((x) => (x.type === 'mention' && x.mention.pinBps === undefined && wanted(x.mention) ? [x.mention] : [])),
+        );
+        for (const m of takers) pin(m, it.bps, it.text);
         continue;
       }
       const after = mentionAt(k, 1);
@@ -1219,16 +1345,42 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
         restEven = true;
     }
   }
+  // Sums of money: the bound sums' shares ("$6k in SPY and $4k in SGOV" is 60/40); an unbound sum is the total when only one is bound.
+  const bound = items.flatMap((x, k) => {
+    if (x.type !== 'weight' || x.amount === undefined) return [];
+    const m = mentionAt(k, 1, (y) => y.pinText === x.text) ?? mentionAt(k, -1, (y) => y.pinText === x.text);
+    return m ? [{ m, amount: x.amount }] : [];
+  });
+  const unbound = items.filter((x) => x.type === 'weight' && x.amount !== undefined).length - bound.length;
+  const totalAmount =
+    bound.length === 1 && unbound === 1
+      ? Math.max(...items.flatMap((x) => (x.type === 'weight' && x.amount !== undefined ? [x.amount] : [])))
+      : bound.reduce((s, b) => s + b.amount, 0);
+  for (const { m, amount } of bound) {
+    if (bound.length < 2 && unbound !== 1) {
+      delete m.pinBps;
+      delete m.pinText;
+    } else m.pinBps = (amount / totalAmount) * 10_000;
+  }
   if (equalWeight) {
     const named = items.flatMap((x) =>
       x.type === 'mention' && wanted(x.mention) && !(x.mention as { vague?: boolean }).vague ? [x.mention] : [],
     );
-    const distinct = dedupeTargets(named);
+    const distinct = namedFirst(dedupeTargets(named));
     if (distinct.length > 0 && distinct.every((m) => m.pinBps === undefined && !m.rest)) {
       distinct.forEach((m) => pin(m, 10_000 / distinct.length, 'equal weight'));
     }
   }
   return restEven;
+}
+
+/**
+ * "an equal-weight basket of the seven biggest tech names: Apple, Microsoft, ...": when two or
+ * more assets are named, a theme beside them is their heading, not one more share.
+ */
+function namedFirst(mentions: Mention[]): Mention[] {
+  const assets = mentions.filter((m) => m.target.kind === 'asset');
+  return assets.length >= 2 ? assets : mentions;
 }
 
 function nextWeightAfter(items: readonly Item[], mention: Mention): boolean {

@@ -119,6 +119,8 @@ export const lexiconFilesSchema = z.object({
     onlyFillers: phrases,
     listGlue: phrases,
     negators: phrases,
+    /** Words around a percentage that make it a forecast, not a weight ("down 30%", "a 20% correction", "15% a year"). */
+    forecastWords: phrases,
     notMisspellings: phrases,
     clitics: z.record(z.string().min(1), phrase),
   }),
