@@ -64,7 +64,7 @@ function wrap(nlp: WinkMethods): ThesisNlp {
       const types = tokens.out(its.type) as string[];
       const spaces = tokens.out(its.precedingSpaces) as string[];
       const pos = tokens.out(its.pos) as string[];
-      const lemmas = tokens.out(its.lemma) as string[];
+      const lemmas = tokens.out(its.lemma as unknown as typeof its.value) as string[];
       const negated = tokens.out(its.negationFlag) as unknown as boolean[];
       const sentenceOf = new Array<number>(values.length).fill(0);
       const spans = doc.sentences().out(its.span) as unknown as Array<[number, number]>;

@@ -60,7 +60,7 @@ function describe(m: Mention): { kind: ThesisReading['matched'][number]['kind'];
   if (t.kind === 'asset') return { kind: t.via, means: `${t.ticker} (${COMPANY_NAME.get(t.ticker)})`, tickers: [t.ticker] };
   if (t.kind === 'theme') {
     const tickers = Object.entries(t.theme.affinity)
-      .sort((a, b) => b[1] - a[1])
+      .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
       .map(([x]) => x);
     return { kind: 'theme', means: `theme: ${t.theme.label}`, tickers };
   }
@@ -195,7 +195,7 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
         });
       } else if (m.target.kind === 'theme') {
         const affinity = Object.fromEntries(
-          Object.entries(m.target.theme.affinity).filter(([t, a]) => a >= 2 && !excluded.has(t) && !assetPinned.has(t)),
+          Object.entries(m.target.theme.affinity).filter(([t, a]) => (a ?? 0) >= 2 && !excluded.has(t) && !assetPinned.has(t)),
         ) as Record<string, number>;
         const tickers = Object.keys(affinity);
         pins.push({
@@ -212,32 +212,7 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
     }
   }
 
-  // The rest: what the pins leave, for the names that take it ("split the rest between the two index funds").
-  const restTakers = corrections?.pinned ? [] : wanted.filter((m) => m.rest && m.pinBps === undefined);
-  const restAffinity: Record<string, number> = {};
-  for (const m of restTakers) {
-    if (m.target.kind === 'asset' && !excluded.has(m.target.ticker) && !assetPinned.has(m.target.ticker)) restAffinity[m.target.ticker] = 5;
-    if (m.target.kind === 'theme')
-      for (const [t, a] of Object.entries(m.target.theme.affinity))
-        if (a >= 2 && !excluded.has(t) && !assetPinned.has(t)) restAffinity[t] = Math.max(restAffinity[t] ?? 0, a);
-  }
-  const pinnedExact = pins.reduce((s, p) => s + p.exact, 0);
-  const restTickers = Object.keys(restAffinity);
-  if (restTickers.length && pinnedExact < TOTAL_BPS) {
-    if (words.restEven) for (const t of restTickers) restAffinity[t] = 1;
-    const rest = TOTAL_BPS - pinnedExact;
-    pins.push({
-      target: `the rest (${restTakers.map((m) => m.text).join(', ')})`,
-      tickers: restTickers,
-      askedBps: Math.round(rest),
-      keptBps: 0,
-      exact: rest,
-      affinity: restAffinity,
-      source: 'thesis',
-    });
-  }
-
-  // The sum rule, then the cap, then whole basis points.
+  // The sum rule, then whole basis points, then the cap.
   const askedSum = pins.reduce((s, p) => s + p.exact, 0);
   if (askedSum > TOTAL_BPS + 1e-6) {
     const scaled = scaleTo(
@@ -249,30 +224,49 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
       p.exact = scaled[i]!;
     });
   }
+  const restTakers = corrections?.pinned ? [] : wanted.filter((m) => m.rest && m.pinBps === undefined);
   const unpinnedWanted =
+    restTakers.length > 0 ||
     wanted.some(
-      (m) =>
-        m.pinBps === undefined &&
-        !m.rest &&
-        !(m.target.kind === 'asset' && (assetPinned.has(m.target.ticker) || excluded.has(m.target.ticker))),
-    ) || [...correctedIn].some((t) => !assetPinned.has(t));
+      (m) => m.pinBps === undefined && !(m.target.kind === 'asset' && (assetPinned.has(m.target.ticker) || excluded.has(m.target.ticker))),
+    ) ||
+    [...correctedIn].some((t) => !assetPinned.has(t));
   const total = pins.reduce((s, p) => s + p.exact, 0);
   // Pins that name every position and leave less than 1% (three thirds, 33% each): the residual goes to them, never to a new line.
   const complete = pins.length > 0 && !unpinnedWanted && total > TOTAL_BPS - ROUNDING_RESIDUAL_BPS - 1e-6;
-  const rounded = complete
-    ? scaleTo(
-        pins.map((p) => p.exact),
-        TOTAL_BPS,
-      )
-    : scaleTo(
-        pins.map((p) => p.exact),
-        Math.round(total),
-      );
+  const rounded = scaleTo(
+    pins.map((p) => p.exact),
+    complete ? TOTAL_BPS : Math.round(total),
+  );
   pins.forEach((p, i) => {
-    p.keptBps = pins.length ? rounded[i]! : 0;
+    p.keptBps = rounded[i] ?? 0;
     if (!p.movedBy && p.keptBps !== p.askedBps && p.source === 'thesis' && complete && Math.abs(total - TOTAL_BPS) > 1e-6)
       p.movedBy = 'rounding';
   });
+
+  // The rest: what the pins keep leaves, for the names that take it ("split the rest between the two index funds").
+  const restAffinity: Record<string, number> = {};
+  for (const m of restTakers) {
+    if (m.target.kind === 'asset' && !excluded.has(m.target.ticker) && !assetPinned.has(m.target.ticker)) restAffinity[m.target.ticker] = 5;
+    if (m.target.kind === 'theme')
+      for (const [t, a = 0] of Object.entries(m.target.theme.affinity))
+        if (a >= 2 && !excluded.has(t) && !assetPinned.has(t)) restAffinity[t] = Math.max(restAffinity[t] ?? 0, a);
+  }
+  const capped = (p: WorkingPin) => Math.min(p.keptBps, p.tickers.length * cap);
+  const rest = TOTAL_BPS - pins.reduce((s, p) => s + capped(p), 0);
+  const restTickers = Object.keys(restAffinity);
+  if (restTickers.length && rest > 0) {
+    if (words.restEven) for (const t of restTickers) restAffinity[t] = 1;
+    pins.push({
+      target: `the rest (${restTakers.map((m) => m.text).join(', ')})`,
+      tickers: restTickers,
+      askedBps: rest,
+      keptBps: rest,
+      exact: rest,
+      affinity: restAffinity,
+      source: 'thesis',
+    });
+  }
   for (const p of pins) {
     const room = p.tickers.length * cap;
     if (p.keptBps > room) {
@@ -333,7 +327,7 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   }
   for (const { theme, texts, factor } of themeHits.values()) {
     const boost = (1 + 0.25 * (texts.length - 1)) * factor;
-    for (const [t, a] of Object.entries(theme.affinity))
+    for (const [t, a = 0] of Object.entries(theme.affinity))
       add(t, a * boost, `fits the theme ${theme.label} ("${texts.join('", "')}")`, false);
   }
   for (const t of correctedIn) add(t, NAMED_POINTS, 'included by a correction', true);

@@ -9,9 +9,10 @@ import { allocateWeights, allocationUnit, TOTAL_BPS } from './allocate';
 export const MIN_UNPINNED_BPS = 100;
 
 /**
- * Makes `lead` strictly the largest position: it goes to the cap and the others are spread again
- * below it, in proportion to what they held, with fillers (in `fillerOrder`) only if the others
- * cannot hold the rest below the lead. Returns whether anything changed and the fillers added.
+ * Makes `lead` strictly the largest position with the smallest weight that does it (so a
+ * low-risk basket stays flat): the others are spread again below it in proportion to what they
+ * held, with fillers (in `fillerOrder`) only if the others cannot hold the rest below the lead
+ * under the cap. Returns whether anything changed and the fillers added.
  */
 export function leadWith(
   weights: Map<string, number>,
@@ -22,27 +23,29 @@ export function leadWith(
   const leadWeight = weights.get(lead) ?? 0;
   if ([...weights].every(([t, w]) => t === lead || w < leadWeight)) return { changed: false, added: [] };
   const unit = allocationUnit(cap);
-  const top = Math.min(cap, TOTAL_BPS);
-  const below = top - unit;
-  const rest = TOTAL_BPS - top;
   const others = [...weights].filter(([t]) => t !== lead);
   const added: string[] = [];
-  if (rest > 0 && below <= 0) return { changed: false, added };
+  const fits = (top: number) =>
+    top - unit >= unit && others.length * (top - unit) >= TOTAL_BPS - top && TOTAL_BPS - top >= others.length * unit;
+  const smallest = () => {
+    for (let top = Math.ceil(TOTAL_BPS / (others.length + 1) / unit) * unit; top <= Math.min(cap, TOTAL_BPS); top += unit)
+      if (fits(top)) return top;
+    return undefined;
+  };
+  let top = smallest();
   for (const t of fillerOrder) {
-    if (others.length * below >= rest) break;
+    if (top !== undefined) break;
     if (t === lead || weights.has(t)) continue;
-    others.push([t, Math.min(...others.map(([, w]) => w), below) / 2]);
+    others.push([t, Math.max(1, Math.min(...others.map(([, w]) => w)) / 2)]);
     added.push(t);
+    top = smallest();
   }
-  if (others.length * below < rest) return { changed: false, added: [] };
-  const spread =
-    rest > 0
-      ? allocateWeights(
-          others.map(([t, w]) => ({ key: t, score: w })),
-          below,
-          rest,
-        )
-      : new Map<string, number>();
+  if (top === undefined) return { changed: false, added: [] };
+  const spread = allocateWeights(
+    others.map(([t, w]) => ({ key: t, score: w })),
+    top - unit,
+    TOTAL_BPS - top,
+  );
   weights.clear();
   weights.set(lead, top);
   for (const [t, w] of spread) weights.set(t, w);
