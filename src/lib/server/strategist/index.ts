@@ -25,7 +25,7 @@ export * from './types';
 export { readThesisWords } from './reader';
 export { planThesis } from './plan';
 export { allocateWeights } from './allocate';
-export { loadThesisNlp } from './nlp';
+export { loadThesisNlp, type ThesisNlp } from './nlp';
 export { composePartnerPrompt, parsePartnerAnswer, askPartner, PARTNER_FAILURE_CODES } from './partner';
 
 export interface StrategistDeps {

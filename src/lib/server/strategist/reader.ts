@@ -491,9 +491,9 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
       continue;
     }
     const hit = lexicon.mentions.match(tokens, i, free);
-    // A longer cue wins over a name inside it: "cash out of" is a sale, not cash.
-    const cue = hit && lexicon.cues.match(tokens, i, free);
-    if (hit && cue && cue.length > hit.length && cue.entry.effect.type === 'cue' && cue.entry.effect.cue !== 'notACue') {
+    // A longer cue wins over a name inside it: "cash out of" is a sale, not cash; "take chips off the table" is not chips.
+    const cue = lexicon.cues.match(tokens, i, free);
+    if (cue && cue.length > Math.max(1, hit?.length ?? 0) && cue.entry.effect.type === 'cue' && cue.entry.effect.cue !== 'notACue') {
       i += cue.length - 1;
       continue;
     }
@@ -1304,9 +1304,11 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
         const on = mentionAt(k, 1, () => true) ?? mentionAt(k, -1, () => true);
         negativeWeights.push(on ? (on.start > it.start ? `${it.text} ${on.text}` : `${on.text} ${it.text}`) : it.text);
       }
-      // A weight on a name the thesis shorts or bets against is a short position.
+      // A weight on a name the thesis shorts or bets against, or beside a short ("a 10% short position"), is a short position.
       const shorted = mentionAt(k, 1, () => true) ?? mentionAt(k, -1, () => true);
+      const shortBeside = [items[k - 1], items[k + 1]].find((x) => x?.type === 'cue' && x.cue === 'bearish') as CueItem | undefined;
       if (!it.negative && it.bps > 0 && shorted?.polarity === 'bearish' && shorted.cue) negativeWeights.push(`${shorted.cue} ${it.text}`);
+      else if (!it.negative && it.bps > 0 && shortBeside) negativeWeights.push(`${it.text} ${shortBeside.text}`);
       if (it.each) {
         const [s, e] = sentenceOf(k);
         const takers = namedFirst(
