@@ -76,6 +76,8 @@ export interface BenchReport {
   perClass: ClassScore[];
   overall: Omit<ClassScore, 'class'>;
   msPerThesis: { mean: number; p50: number; p95: number; max: number; samples: number };
+  /** The process's CPU time per thesis (user + system): what the answer costs, without the time spent waiting for a core. */
+  cpuMsPerThesis: { p50: number; p95: number };
 }
 
 export async function runBench(options: { rounds?: number; path?: URL; blind?: boolean } = {}): Promise<BenchReport> {
@@ -89,16 +91,22 @@ export async function runBench(options: { rounds?: number; path?: URL; blind?: b
   // Timing after start-up: one warm-up pass, then every thesis timed over several rounds.
   const rounds = options.rounds ?? 20;
   const samples: number[] = [];
+  const cpu: number[] = [];
   if (rounds > 0) for (const thesis of theses) await outcomeOf(thesis);
   for (let r = 0; r < rounds; r++) {
     for (const thesis of theses) {
       const start = performance.now();
+      const cpuStart = process.cpuUsage();
       await outcomeOf(thesis);
+      const used = process.cpuUsage(cpuStart);
       samples.push(performance.now() - start);
+      cpu.push((used.user + used.system) / 1000);
     }
   }
   samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
+  cpu.sort((a, b) => a - b);
+  const quantile = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? NaN;
+  const at = (q: number) => quantile(samples, q);
 
   const score = (of: typeof judged) => ({
     passed: of.filter((r) => r.failures.length === 0).length,
@@ -118,5 +126,6 @@ export async function runBench(options: { rounds?: number; path?: URL; blind?: b
       max: samples[samples.length - 1] ?? NaN,
       samples: samples.length,
     },
+    cpuMsPerThesis: { p50: quantile(cpu, 0.5), p95: quantile(cpu, 0.95) },
   };
 }
