@@ -6,29 +6,27 @@
  * What a rule must never do is asserted here; how often the reader gets new theses right is a
  * figure the benchmark prints (npm run bench:strategist).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateCoil } from '../../src/lib/server/coil/validate';
 import { manifestHashOf } from '../../src/lib/server/receipts/receipt';
-import {
-  correctionsSchema,
-  loadThesisNlp,
-  runStrategist,
-  type StrategistConfig,
-  type StrategistRequest,
-} from '../../src/lib/server/strategist';
+import { correctionsSchema, type StrategistRequest } from '../../src/lib/server/strategist';
+import { loadReaderFirst, run } from '../support/strategist';
 import { svcRejection } from '../support/svc-error';
 
-const NOW = new Date('2026-01-01T00:00:00Z');
-const MOCK: StrategistConfig = { strategistProvider: 'mock', partner: { timeoutMs: 1000 } };
-const run = (request: StrategistRequest) => runStrategist(request, { config: MOCK, now: NOW });
 const weightsOf = async (prompt: string, userPreferences?: StrategistRequest['userPreferences']) => {
   const r = await run({ prompt, userPreferences });
   expect(validateCoil(r.manifest).issues).toEqual([]);
   return Object.fromEntries(r.manifest.assets.map((a) => [a.ticker, a.weightBps]));
 };
 const held = async (prompt: string) => Object.keys(await weightsOf(prompt));
+/** The basket leaves `out` out and holds `kept`. */
+const outKept = async (prompt: string, out: string, kept: string) => {
+  const tickers = await held(prompt);
+  expect(tickers).not.toContain(out);
+  expect(tickers).toContain(kept);
+};
 
-beforeAll(() => loadThesisNlp(), 60_000);
+loadReaderFirst();
 
 describe('negation carried by a verb or an idiom', () => {
   it.each([
@@ -65,11 +63,7 @@ describe('contrast and preference', () => {
     ["I'd sooner hold AMD than Nvidia", 'NVDA', 'AMD'],
     ['Nvidia, not AMD', 'AMD', 'NVDA'],
     ['Swap Tesla for Apple', 'TSLA', 'AAPL'],
-  ])('%s', async (prompt, out, kept) => {
-    const tickers = await held(prompt);
-    expect(tickers).not.toContain(out);
-    expect(tickers).toContain(kept);
-  });
+  ])('%s', (prompt, out, kept) => outKept(prompt, out, kept));
 });
 
 describe('moving money and rotation', () => {
@@ -80,11 +74,7 @@ describe('moving money and rotation', () => {
     ['Rotating away from the Nasdaq fund toward oil', 'QQQ', 'USO'],
     ['Take some chips off the table on Nvidia and buy Amazon with it', 'NVDA', 'AMZN'],
     ['Sell AMD, put the proceeds into Apple', 'AMD', 'AAPL'],
-  ])('%s: holds the destination, never the source', async (prompt, out, kept) => {
-    const tickers = await held(prompt);
-    expect(tickers).not.toContain(out);
-    expect(tickers).toContain(kept);
-  });
+  ])('%s: holds the destination, never the source', (prompt, out, kept) => outKept(prompt, out, kept));
 });
 
 describe('bets against a market, an index, a sector or a company', () => {
@@ -125,11 +115,7 @@ describe('exclusions in questions and asides', () => {
     ['Cloud names (but please, nothing from Bezos)', 'AMZN', 'MSFT'],
     ['All of big tech except Meta', 'META', 'AAPL'],
     ['Chips, minus AMD', 'AMD', 'NVDA'],
-  ])('%s', async (prompt, out, kept) => {
-    const tickers = await held(prompt);
-    expect(tickers).not.toContain(out);
-    expect(tickers).toContain(kept);
-  });
+  ])('%s', (prompt, out, kept) => outKept(prompt, out, kept));
 });
 
 describe('theses about what the registry lacks', () => {

@@ -5,31 +5,22 @@
  * the same reading.
  */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coilTexts, validateCoil } from '../../src/lib/server/coil/validate';
 import { findPerformanceClaim } from '../../src/lib/server/coil/share-card';
 import { SvcError } from '../../src/lib/server/errors';
 import { svcRejection } from '../support/svc-error';
-import {
-  loadThesisNlp,
-  READER_VERSION,
-  runStrategist,
-  type StrategistConfig,
-  type StrategistRequest,
-} from '../../src/lib/server/strategist';
+import { READER_VERSION, type StrategistRequest } from '../../src/lib/server/strategist';
+import { loadReaderFirst, run } from '../support/strategist';
 import { composePartnerPrompt, parsePartnerAnswer } from '../../src/lib/server/strategist/partner';
 import { failedChecks } from '../../bench/strategist/checks';
 import { loadTheses, outcomeOf } from '../../bench/strategist/runner';
 import { findAssetByTicker } from '../../src/lib/server/registry';
 
-const NOW = new Date('2026-01-01T00:00:00Z');
-const MOCK: StrategistConfig = { strategistProvider: 'mock', partner: { timeoutMs: 1000 } };
-const run = (request: StrategistRequest) => runStrategist(request, { config: MOCK, now: NOW });
 const weights = async (request: StrategistRequest) =>
   Object.fromEntries((await run(request)).manifest.assets.map((a) => [a.ticker, a.weightBps]));
 
-// The reader's language model loads once, on the first thesis (strategist/nlp.ts).
-beforeAll(() => loadThesisNlp(), 60_000);
+loadReaderFirst();
 
 /** Three theses of each benchmark class: the fixed subset the tests keep green. */
 const FIXED_SUBSET = [

@@ -1,29 +1,20 @@
 /** The deterministic strategist, the weight allocator and the partner answer checks. */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateCoil } from '../../src/lib/server/coil/validate';
 import { manifestHashOf } from '../../src/lib/server/receipts/receipt';
 import { SvcError } from '../../src/lib/server/errors';
 import { svcRejection } from '../support/svc-error';
 import { allocateWeights, minimumPositions } from '../../src/lib/server/strategist/allocate';
-import {
-  loadThesisNlp,
-  runStrategist,
-  strategistStatus,
-  type StrategistConfig,
-  type StrategistRequest,
-} from '../../src/lib/server/strategist';
+import { runStrategist, strategistStatus, type StrategistRequest } from '../../src/lib/server/strategist';
+import { loadReaderFirst, MOCK, run } from '../support/strategist';
 import { composePartnerPrompt, parsePartnerAnswer } from '../../src/lib/server/strategist/partner';
 import { LEXICON } from '../../src/lib/server/strategist/lexicon';
 import { ADDR, UNKNOWN_ADDRESS } from '../support/coils';
 
-const NOW = new Date('2026-01-01T00:00:00Z');
-const MOCK: StrategistConfig = { strategistProvider: 'mock', partner: { timeoutMs: 1000 } };
-const run = (request: StrategistRequest) => runStrategist(request, { config: MOCK, now: NOW });
 const tickers = async (request: StrategistRequest) => (await run(request)).manifest.assets.map((a) => a.ticker);
 
-// The reader's language model loads once, on the first thesis (strategist/nlp.ts).
-beforeAll(() => loadThesisNlp(), 60_000);
+loadReaderFirst();
 
 describe('weight allocation', () => {
   it('a subnormal score next to zeros still allocates exactly 10000 bps (found by the property below)', () => {
