@@ -15,10 +15,14 @@
  * the test fails when a new procedure is neither walked nor listed.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadThesisNlp } from '../../src/lib/server/strategist';
 import type { z } from 'zod';
 import { undeclaredPaths } from '../support/undeclared';
 import { makeCoil } from '../support/coils';
 import { procedureRecord } from '../../src/lib/server/trpc/route-table';
+
+// The strategist's language model loads on the first thesis; loaded here, no test's clock pays it.
+beforeAll(() => loadThesisNlp(), 60_000);
 
 const undeclared = new Map<string, string[]>();
 /** Procedures whose output went through the wrapped parser: proves the wrapping took effect. */

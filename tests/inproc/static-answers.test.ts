@@ -5,13 +5,17 @@
  * session, and the rows stored in between. Every such procedure is held to that here; one that
  * answered differently would serve a stale answer.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadThesisNlp } from '../../src/lib/server/strategist';
 import { loadConfig } from '../../src/lib/server/config';
 import { procedureRecord } from '../../src/lib/server/trpc/route-table';
 import { appRouter } from '../../src/lib/server/trpc/router';
 import type { SvcMeta } from '../../src/lib/server/trpc/meta';
 import { looseCaller } from '../support/caller';
 import { serverTimeAt } from '../support/clocks';
+
+// The strategist's language model loads on the first thesis; loaded here, no test's clock pays it.
+beforeAll(() => loadThesisNlp(), 60_000);
 
 const staticProcedures = Object.entries(procedureRecord(appRouter))
   .filter(([, p]) => (p._def.meta as SvcMeta | undefined)?.staticAnswer)

@@ -5,6 +5,7 @@
  * tests/api/strategist.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadThesisNlp } from '../../src/lib/server/strategist';
 import { inProcess, type InProcessAnswer } from '../support/caller';
 import { ADDR, UNKNOWN_ADDRESS } from '../support/coils';
 import { startFakePartner, type FakePartner } from '../support/fake-partner';
@@ -56,6 +57,8 @@ function script(prompt: string) {
 }
 
 beforeAll(async () => {
+  // The reader's language model loads on the first thesis; loaded here, no test's clock pays it.
+  await loadThesisNlp();
   partner = await startFakePartner({ apiKey: partnerKey, script });
   const partnerEnv = { PARTNER_API_URL: partner.url, PARTNER_API_KEY: partnerKey, PARTNER_TIMEOUT_MS: '2500' };
   partnerOnly = inProcess({ env: { ...partnerEnv, STRATEGIST_PROVIDER: 'partner' } });
@@ -235,7 +238,7 @@ describe('the partner is held to the same reading as the local strategist', () =
     expect(res.json.providerMeta).toMatchObject({ provider: 'mock', requested: 'partner_or_mock', usedFallback: true });
     expect(res.json.providerMeta.fallbackReason).toMatch(/^GUARDRAIL_REJECTED: The partner basket holds AMD, which the thesis excludes/);
     expect(res.json.manifest.assets.map((a: { ticker: string }) => a.ticker)).not.toContain('AMD');
-    expect(res.json.reading.excluded).toEqual([{ ticker: 'AMD', because: 'excluded ("avoid")' }]);
+    expect(res.json.reading.excluded).toEqual([{ ticker: 'AMD', because: 'excluded ("avoid")', source: 'thesis' }]);
     const pinned = await fallback.call('tools.generateCoil', { prompt: pinsNvda, nowIso: NOW });
     expect(pinned.json.providerMeta.fallbackReason).toMatch(
       /^GUARDRAIL_REJECTED: The partner basket does not keep the pinned weight of NVDA \(2500 bps\)/,
@@ -328,5 +331,54 @@ describe('the local strategist', () => {
     const infeasible = await plain.call('strategist.generate', { prompt: 'x', userPreferences: { maxSingleAssetWeightBps: 600 } });
     expect(infeasible.status).toBe(400);
     expect(infeasible.json.error.code).toBe('PREFERENCES_INFEASIBLE');
+  });
+});
+
+describe('corrections of the reading (issue 33), on both procedures', () => {
+  const prompt = 'Sell Tesla and buy Nvidia and AMD';
+
+  it('strategist.generate and tools.generateCoil take corrections: held, excluded, pinned, risk, each with its cause', async () => {
+    const corrections = { included: ['TSLA'], excluded: ['AMD'], pinned: [{ ticker: 'NVDA', bps: 3000 }], riskTolerance: 'high' };
+    for (const path of ['strategist.generate', 'tools.generateCoil']) {
+      const res = await plain.call(path, { prompt, corrections, nowIso: NOW });
+      expect(res.status, res.text).toBe(200);
+      const coil = res.json.manifest ?? res.json.coil;
+      const weights = Object.fromEntries(coil.assets.map((a: { ticker: string; weightBps: number }) => [a.ticker, a.weightBps]));
+      expect(weights).toMatchObject({ NVDA: 3000 });
+      expect(weights).toHaveProperty('TSLA');
+      expect(weights).not.toHaveProperty('AMD');
+      expect(res.json.reading).toMatchObject({
+        corrections,
+        riskTolerance: { value: 'high', source: 'correction' },
+        pinned: [expect.objectContaining({ target: 'NVDA', keptBps: 3000, source: 'correction' })],
+      });
+      expect(res.json.reading.excluded).toContainEqual({ ticker: 'AMD', because: 'excluded by a correction', source: 'correction' });
+    }
+  });
+
+  it('is deterministic: same thesis, corrections and nowIso give the same Coil, receipt body and receipt id; other corrections another', async () => {
+    const call = (corrections: object) => plain.call('tools.generateCoil', { prompt, corrections, nowIso: NOW });
+    const a = await call({ excluded: ['AMD'] });
+    const b = await call({ excluded: ['AMD'] });
+    expect(b.json.receipt).toEqual(a.json.receipt);
+    expect(b.json.coil).toEqual(a.json.coil);
+    const c = await call({ excluded: ['NVDA'] });
+    expect(c.json.receipt.receiptId).not.toBe(a.json.receipt.receiptId);
+    expect(c.json.coil.assets.map((x: { ticker: string }) => x.ticker)).not.toContain('NVDA');
+  });
+
+  it('rejects a correction that is not a registry ticker, or contradicts itself, with 400 (never clamps)', async () => {
+    for (const [corrections, path] of [
+      [{ excluded: ['nvda'] }, 'corrections.excluded.0'],
+      [{ included: ['INTC'] }, 'corrections.included.0'],
+      [{ pinned: [{ ticker: 'NVDA', bps: 12_000 }] }, 'corrections.pinned.0.bps'],
+      [{ included: ['AMD'], excluded: ['AMD'] }, 'corrections.included.0'],
+    ] as const) {
+      for (const route of ['strategist.generate', 'tools.generateCoil']) {
+        const res = await plain.call(route, { prompt, corrections, nowIso: NOW });
+        expect(res.status, `${route} ${JSON.stringify(corrections)}`).toBe(400);
+        expect(res.json.error.issues.map((i: { path: string }) => i.path)).toContain(path);
+      }
+    }
   });
 });

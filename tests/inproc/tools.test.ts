@@ -5,9 +5,13 @@
  * switched off on REST, the share-card image, the OpenAPI document, /trpc) is in
  * tests/api/tools.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadThesisNlp } from '../../src/lib/server/strategist';
 import { inProcess } from '../support/caller';
 import { ADDR, FULL_FUSES, rawCoil, UNKNOWN_ADDRESS } from '../support/coils';
+
+// The strategist's language model loads on the first thesis; loaded here, no test's clock pays it.
+beforeAll(() => loadThesisNlp(), 60_000);
 
 const server = inProcess({ env: { STRATEGIST_PROVIDER: 'mock' } });
 const NOW = '2026-03-01T12:00:00Z';

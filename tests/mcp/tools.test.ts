@@ -22,7 +22,7 @@ import { makeFixtures, NOW_ISO, restCall, TOOL_INPUTS, type ToolFixtures } from 
  * schema or an annotation that changes changes it: check the change is meant (the tools are
  * a public interface, interface 4.9), then put the new value here.
  */
-const TOOL_LIST_HASH = 'cbf17a46a649c3a7d660d53dfb4fd85a309c1ec4aec7d4b60753c654233a335e';
+const TOOL_LIST_HASH = '628dbb574f240d48a61781eae398c86cd1d78b334fad74560a2eaf571ad4bf50';
 
 let server: TestServer;
 let mcp: McpTestClient;
@@ -75,6 +75,29 @@ describe('each tool over stdio answers what its REST route answers', () => {
     expect(rest.status, name).toBe(REFUSED[name] ?? 200);
     expectSameAnswer(tool, rest, name);
     if (!tool.isError) expect(tool.body, name).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
+  });
+});
+
+describe('svc_generate_coil takes the corrections of a reading (issue 33)', () => {
+  it('answers what REST answers for the same thesis, corrections and nowIso, and the reading names each cause', async () => {
+    const input = {
+      prompt: 'Sell Coinbase, rotate into Palantir and AMD',
+      corrections: { included: ['COIN'], excluded: ['AMD'], pinned: [{ ticker: 'PLTR', bps: 2500 }] },
+      nowIso: NOW_ISO,
+    };
+    const rest = await restCall(server, endpointOf.get('svc_generate_coil')!, input);
+    const tool = await mcp.call('svc_generate_coil', input);
+    expect(rest.status).toBe(200);
+    expectSameAnswer(tool, rest, 'svc_generate_coil');
+    const body = tool.body as { coil: { assets: Array<{ ticker: string; weightBps: number }> }; reading: Record<string, unknown> };
+    expect(Object.fromEntries(body.coil.assets.map((a) => [a.ticker, a.weightBps]))).toMatchObject({
+      PLTR: 2500,
+      COIN: expect.any(Number),
+    });
+    expect(body.coil.assets.map((a) => a.ticker)).not.toContain('AMD');
+    expect(body.reading.excluded).toContainEqual({ ticker: 'AMD', because: 'excluded by a correction', source: 'correction' });
+    const bad = await mcp.call('svc_generate_coil', { ...input, corrections: { excluded: ['amd'] } });
+    expect(bad.isError).toBe(true);
   });
 });
 

@@ -10,17 +10,17 @@ import { coilTexts, validateCoil } from '../../src/lib/server/coil/validate';
 import { findPerformanceClaim } from '../../src/lib/server/coil/share-card';
 import { SvcError } from '../../src/lib/server/errors';
 import { svcRejection } from '../support/svc-error';
-import { runStrategist, type StrategistConfig, type StrategistRequest } from '../../src/lib/server/strategist';
+import { READER_VERSION, type StrategistRequest } from '../../src/lib/server/strategist';
+import { loadReaderFirst, run } from '../support/strategist';
 import { composePartnerPrompt, parsePartnerAnswer } from '../../src/lib/server/strategist/partner';
 import { failedChecks } from '../../bench/strategist/checks';
 import { loadTheses, outcomeOf } from '../../bench/strategist/runner';
 import { findAssetByTicker } from '../../src/lib/server/registry';
 
-const NOW = new Date('2026-01-01T00:00:00Z');
-const MOCK: StrategistConfig = { strategistProvider: 'mock', partner: { timeoutMs: 1000 } };
-const run = (request: StrategistRequest) => runStrategist(request, { config: MOCK, now: NOW });
 const weights = async (request: StrategistRequest) =>
   Object.fromEntries((await run(request)).manifest.assets.map((a) => [a.ticker, a.weightBps]));
+
+loadReaderFirst();
 
 /** Three theses of each benchmark class: the fixed subset the tests keep green. */
 const FIXED_SUBSET = [
@@ -58,10 +58,10 @@ describe('the reading', () => {
     const r = await run({ prompt: 'Short Tesla, EV demand is collapsing' });
     expect(r.manifest.assets.map((a) => a.ticker)).not.toContain('TSLA');
     expect(r.reading).toMatchObject({
-      reader: 'svc-thesis-reader-1.0.0',
+      reader: READER_VERSION,
       stance: 'bearish',
       included: [],
-      excluded: [{ ticker: 'TSLA', because: expect.stringMatching(/long-only basket cannot short it/) }],
+      excluded: [{ ticker: 'TSLA', because: expect.stringMatching(/long-only basket cannot short it/), source: 'thesis' }],
       notUnderstood: ['demand'],
       riskTolerance: { value: 'medium', source: 'default' },
     });
@@ -77,13 +77,25 @@ describe('the reading', () => {
     const r = await run({ prompt: 'Crypto stocks are too risky for me, give me index funds' });
     expect(r.manifest.assets.map((a) => a.ticker)).not.toContain('COIN');
     expect(r.reading.riskTolerance.value).not.toBe('high');
-    expect(r.reading.matched[0]).toMatchObject({ text: 'Crypto', polarity: 'bearish', cue: 'too risky' });
+    expect(r.reading.matched[0]).toMatchObject({ text: 'Crypto stocks', polarity: 'bearish', cue: 'too risky' });
   });
 
   it('keeps pinned weights exactly, and says which rule moved one and by how much', async () => {
     expect(await weights({ prompt: 'Tesla 30%, Nvidia 30%, Microsoft 40%' })).toEqual({ TSLA: 3000, NVDA: 3000, MSFT: 4000 });
     const capped = await run({ prompt: '50% Tesla, the rest in cloud software' });
-    expect(capped.reading.pinned).toEqual([{ target: 'TSLA', tickers: ['TSLA'], askedBps: 5000, keptBps: 4000, movedBy: 'cap' }]);
+    expect(capped.reading.pinned).toEqual([
+      {
+        target: 'TSLA',
+        tickers: ['TSLA'],
+        askedBps: 5000,
+        keptBps: 4000,
+        movedBy: 'cap',
+        note: 'the 4000 bps single-asset cap applied; set userPreferences.maxSingleAssetWeightBps to 5000 or more to keep it',
+        source: 'thesis',
+      },
+      // What the cap left goes to the names the thesis gave the rest to, not to a filler.
+      { target: 'the rest (cloud, software)', tickers: ['MSFT', 'AMZN', 'GOOGL'], askedBps: 6000, keptBps: 6000, source: 'thesis' },
+    ]);
     expect(capped.memo.body).toMatch(/TSLA was pinned at 5000 bps; the single-asset cap of 4000 bps moved it to 4000 bps \(-1000 bps\)/);
     expect(capped.memo.body).toMatch(/userPreferences\.maxSingleAssetWeightBps to 5000/);
     const summed = await run({ prompt: '70% Nvidia and 50% AMD', userPreferences: { maxSingleAssetWeightBps: 10_000 } });
@@ -115,7 +127,9 @@ describe('the reading', () => {
     ]);
     const risk = await run({ prompt: 'Low-risk retirement portfolio' });
     expect(risk.reading.riskTolerance).toEqual({ value: 'low', source: 'thesis' });
-    expect(risk.manifest.risk.maxSingleAssetWeightBps).toBe(3000);
+    // Broad index and cash only: the low-risk default cap moves to 3400 so that three funds hold it with SGOV first.
+    expect(risk.manifest.risk.maxSingleAssetWeightBps).toBe(3400);
+    expect(risk.manifest.assets[0]!.ticker).toBe('SGOV');
     const german = await run({ prompt: 'Kryptowährungen, aber keine Ölaktien' });
     expect(german.manifest.assets.map((a) => a.ticker)).toContain('COIN');
     expect(german.reading.excluded.map((e) => e.ticker)).toEqual(['USO']);

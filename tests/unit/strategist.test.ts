@@ -6,15 +6,15 @@ import { manifestHashOf } from '../../src/lib/server/receipts/receipt';
 import { SvcError } from '../../src/lib/server/errors';
 import { svcRejection } from '../support/svc-error';
 import { allocateWeights, minimumPositions } from '../../src/lib/server/strategist/allocate';
-import { runStrategist, strategistStatus, type StrategistConfig, type StrategistRequest } from '../../src/lib/server/strategist';
+import { runStrategist, strategistStatus, type StrategistRequest } from '../../src/lib/server/strategist';
+import { loadReaderFirst, MOCK, run } from '../support/strategist';
 import { composePartnerPrompt, parsePartnerAnswer } from '../../src/lib/server/strategist/partner';
-import { THEMES } from '../../src/lib/server/strategist/themes';
+import { LEXICON } from '../../src/lib/server/strategist/lexicon';
 import { ADDR, UNKNOWN_ADDRESS } from '../support/coils';
 
-const NOW = new Date('2026-01-01T00:00:00Z');
-const MOCK: StrategistConfig = { strategistProvider: 'mock', partner: { timeoutMs: 1000 } };
-const run = (request: StrategistRequest) => runStrategist(request, { config: MOCK, now: NOW });
 const tickers = async (request: StrategistRequest) => (await run(request)).manifest.assets.map((a) => a.ticker);
+
+loadReaderFirst();
 
 describe('weight allocation', () => {
   it('a subnormal score next to zeros still allocates exactly 10000 bps (found by the property below)', () => {
@@ -183,7 +183,7 @@ describe('the mock strategist reads the thesis', () => {
   });
 
   it('property: any thesis built from theme words and tickers gives a Coil that validates', async () => {
-    const words = [...THEMES.flatMap((t) => t.keywords), 'NVDA', 'TSLA', 'apple', 'the', 'market', '$spy', 'random'];
+    const words = [...LEXICON.themes.themes.flatMap((t) => t.keywords), 'NVDA', 'TSLA', 'apple', 'the', 'market', '$spy', 'random'];
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }),

@@ -82,6 +82,9 @@ export function coilFromDraft(draft: BasketDraft, request: StrategistRequest, pr
     basketContext: request.basketContext ?? null,
     userPreferences: request.userPreferences ?? null,
     executionMode: request.executionMode ?? null,
+    // Corrections are part of what was asked: the same ones give the same Coil, others another
+    // (absent ones leave every earlier fingerprint as it was).
+    ...(request.corrections ? { corrections: request.corrections } : {}),
   }).slice(0, 8);
   const coil: Coil = {
     schemaVersion: COIL_SCHEMA_VERSION,

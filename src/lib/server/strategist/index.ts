@@ -9,9 +9,11 @@ import type { Coil, ExecutionMode } from '../coil/manifest';
 import { assembleResponse, coilFromDraft, STRATEGIST_DISCLAIMERS } from './build';
 import { mockDraft } from './mock';
 import { partnerConfigured, partnerDraft, PARTNER_FAILURE_CODES, type PartnerClientOptions } from './partner';
+import { loadThesisNlp } from './nlp';
 import { planThesis, type ThesisPlan } from './plan';
 import {
   THESIS_PRESENT,
+  type Corrections,
   type ProviderMeta,
   type StrategistConfig,
   type StrategistRequest,
@@ -23,6 +25,7 @@ export * from './types';
 export { readThesisWords } from './reader';
 export { planThesis } from './plan';
 export { allocateWeights } from './allocate';
+export { loadThesisNlp, type ThesisNlp } from './nlp';
 export { composePartnerPrompt, parsePartnerAnswer, askPartner, PARTNER_FAILURE_CODES } from './partner';
 
 export interface StrategistDeps {
@@ -67,7 +70,7 @@ export async function runStrategist(request: StrategistRequest, deps: Strategist
   }
   // The thesis is read once, before any provider: both are held to the same reading, and a
   // thesis nothing can express is refused without asking the partner.
-  const plan = planThesis(request);
+  const plan = planThesis(request, await loadThesisNlp());
   const requested = deps.config.strategistProvider;
   if (requested === 'mock') return mockResponse(request, plan, deps.now, { provider: 'mock', requested, usedFallback: false });
   if (deps.partnerNotAllowed !== undefined)
@@ -102,8 +105,11 @@ export interface GeneratedCoil {
 }
 
 /** generate-coil (interface 4.3): a thesis and an optional execution mode → a Coil that validates. */
-export async function generateCoil(input: { prompt: string; executionMode?: ExecutionMode }, deps: StrategistDeps): Promise<GeneratedCoil> {
-  const response = await runStrategist({ prompt: input.prompt, executionMode: input.executionMode }, deps);
+export async function generateCoil(
+  input: { prompt: string; executionMode?: ExecutionMode; corrections?: Corrections },
+  deps: StrategistDeps,
+): Promise<GeneratedCoil> {
+  const response = await runStrategist({ prompt: input.prompt, executionMode: input.executionMode, corrections: input.corrections }, deps);
   return {
     coil: response.manifest,
     health: scoreCoil(response.manifest),

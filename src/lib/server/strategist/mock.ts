@@ -11,7 +11,8 @@ import { SvcError } from '../errors';
 import { checkCanonical, STOCK_TOKENS } from '../registry';
 import { allocateWeights, allocationUnit, minimumPositions, TOTAL_BPS } from './allocate';
 import type { Candidate, ThesisPlan } from './plan';
-import { CONSERVATIVE_BASKET, DEFAULT_BASKET, FILLER_ORDER, LOW_RISK_FILLER_ORDER } from './themes';
+import { MIN_UNPINNED_BPS, leadWith, liftSmallPositions } from './weights-policy';
+import { CONSERVATIVE_BASKET, DEFAULT_BASKET, FILLER_ORDER, LOW_RISK_FILLER_ORDER } from './basket-policy';
 import type { BasketDraft, RiskTolerance, StrategistRequest } from './types';
 
 export { DEFAULT_CAP_BY_TOLERANCE } from './plan';
@@ -213,6 +214,10 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
     addCandidate(candidates, plan, 'SGOV', 3, 'defensive ballast for a low risk tolerance');
     addCandidate(candidates, plan, 'SPY', 2, 'defensive ballast for a low risk tolerance');
   }
+  // Broad funds only: the other broad funds, not a single name, fill what the cap leaves.
+  if (plan.broadOnly && candidates.size > 0 && !plan.only)
+    for (const [ticker, score] of Object.entries(tolerance === 'low' ? CONSERVATIVE_BASKET : DEFAULT_BASKET))
+      addCandidate(candidates, plan, ticker, score / 4, 'broad index and cash beside what the thesis names');
   const context = plan.only ? [] : contextAssets(request, plan, notes);
   if (context.length) blendWithContext(candidates, context);
 
@@ -221,13 +226,13 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
     const basket = tolerance === 'low' ? CONSERVATIVE_BASKET : DEFAULT_BASKET;
     const label = tolerance === 'low' ? 'the conservative default basket' : 'the default diversified basket';
     for (const [ticker, score] of Object.entries(basket)) addCandidate(candidates, plan, ticker, score, `part of ${label}`);
-    const why = reading.excluded.length
-      ? 'Nothing in the thesis asked for a holding a long-only basket can express'
-      : plan.noRegistryFit.length
-        ? 'Nothing in the thesis fits a registry asset'
+    const why = plan.noRegistryFit.length
+      ? 'Nothing in the thesis fits a registry asset'
+      : reading.excluded.length
+        ? 'Nothing in the thesis asked for a holding a long-only basket can express'
         : 'The thesis named no theme or ticker the strategist recognises';
     memo.push(
-      `${why}, so this is ${label}, clearly labelled as such${reading.excluded.length ? ', without what the thesis excludes' : ''}.`,
+      `${why}, so this is ${label} of broad index and cash only (no single name stands in for what the thesis asked), clearly labelled as such${reading.excluded.length ? ', without what the thesis excludes' : ''}.`,
     );
     notes.push('Default basket: the thesis asked for no holding the strategist can express.');
   }
@@ -249,6 +254,20 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
     );
   }
   if (reading.excluded.length) memo.push(`Left out: ${reading.excluded.map((e) => `${e.ticker} (${e.because})`).join('; ')}.`);
+  const corrections = reading.corrections;
+  if (corrections) {
+    const said = [
+      corrections.included?.length ? `included ${corrections.included.join(', ')}` : '',
+      corrections.excluded?.length ? `excluded ${corrections.excluded.join(', ')}` : '',
+      corrections.pinned
+        ? corrections.pinned.length
+          ? `pins replaced by ${corrections.pinned.map((p) => `${p.ticker} ${p.bps} bps`).join(', ')}`
+          : 'pins removed'
+        : '',
+      corrections.riskTolerance ? `risk tolerance ${corrections.riskTolerance}` : '',
+    ].filter(Boolean);
+    if (said.length) memo.push(`Corrected by the person: ${said.join('; ')}.`);
+  }
   if (plan.noRegistryFit.length) {
     const fits = plan.noRegistryFit.map((label) => {
       const said = [
@@ -275,6 +294,7 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
     memo.push(
       `${p.target} was pinned at ${p.askedBps} bps; the single-asset cap of ${cap} bps moved it to ${p.keptBps} bps (${p.keptBps - p.askedBps} bps). To keep it, set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.askedBps / p.tickers.length)} or more.`,
     );
+  for (const p of plan.pins.filter((x) => x.movedBy === 'rounding')) memo.push(`${p.target}: ${p.note}.`);
   for (const p of plan.pins.filter((x) => x.movedBy === 'excluded'))
     memo.push(`${p.target} was pinned at ${p.askedBps} bps, but every asset of it is excluded: the weight went to the rest of the basket.`);
 
@@ -318,6 +338,24 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
         `The pinned weights take all 10000 bps, so ${dropped.join(', ')}, named without a weight, ${dropped.length === 1 ? 'is' : 'are'} not held.`,
       );
   }
+
+  // Low risk leads with treasury bills; no position under 1% that nobody pinned.
+  if (tolerance === 'low' && !plan.only && plan.pinWeights.size === 0 && !context.length && weights.has('SGOV')) {
+    const led = leadWith(
+      weights,
+      'SGOV',
+      cap,
+      (tolerance === 'low' ? LOW_RISK_FILLER_ORDER : FILLER_ORDER).filter((t) => !plan.excluded.has(t)),
+    );
+    if (led.changed) {
+      for (const t of led.added)
+        reasons.set(t, [`filler: added only because treasury bills lead a low-risk basket under the ${cap} bps cap`]);
+      memo.push('A low risk tolerance leads with treasury bills: SGOV is the largest position.');
+    }
+  }
+  const lifted = liftSmallPositions(weights, new Set(plan.pinWeights.keys()), cap);
+  if (lifted.length)
+    memo.push(`No position under ${MIN_UNPINNED_BPS} bps that nobody pinned: ${lifted.join(', ')} went to the larger positions.`);
 
   const assets = [...weights]
     .map(([ticker, weightBps]) => ({

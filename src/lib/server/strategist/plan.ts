@@ -1,14 +1,18 @@
 /**
- * From the words of a thesis (reader.ts) to what any basket for it must respect: the risk
- * tolerance and cap, the tickers it never holds, the weights it pins (as asked and as kept under
- * the cap and sum rules), the assets it asks for with their scores, and the public reading.
- * The local strategist builds its basket from this plan; a partner basket is checked against it.
+ * From the words of a thesis (reader.ts) and the person's corrections to what any basket for it
+ * must respect: the risk tolerance and cap, the tickers it never holds, the weights it pins (as
+ * asked and as kept under the sum, cap and rounding rules), the assets it asks for with their
+ * scores, and the public reading, where every decision names its cause. The local strategist
+ * builds its basket from this plan; a partner basket is checked against it.
  */
 import { SvcError } from '../errors';
 import { STOCK_TOKENS } from '../registry';
 import { allocateWeights, minimumPositions, TOTAL_BPS } from './allocate';
+import { BROAD_FUNDS, BROAD_FUNDS_LOW_RISK_CAP, themeMembers } from './basket-policy';
+import type { Theme } from './lexicon';
+import type { ThesisNlp } from './nlp';
+import { thesisNlp } from './nlp';
 import { readThesisWords, targetKey, type Mention } from './reader';
-import { themeMembers, type Theme } from './themes';
 import { READER_VERSION, type RiskTolerance, type StrategistRequest, type ThesisReading } from './types';
 
 export const DEFAULT_CAP_BY_TOLERANCE: Record<RiskTolerance, number> = { low: 3000, medium: 4000, high: 5000 };
@@ -16,6 +20,8 @@ export const DEFAULT_CAP_BY_TOLERANCE: Record<RiskTolerance, number> = { low: 30
 /** Points of a ticker the thesis names; a theme's tickers get their affinity (at most 5). */
 const NAMED_POINTS = 6;
 const SCOPE_FACTOR = { only: 1, mostly: 2.5, 'a little': 0.4 } as const;
+/** A residual this small, left by pins that name every position, goes to those positions. */
+const ROUNDING_RESIDUAL_BPS = 100;
 
 const STOCK_TICKERS = STOCK_TOKENS.map((t) => t.ticker);
 const COMPANY_NAME = new Map(STOCK_TOKENS.map((t) => [t.ticker, t.name]));
@@ -24,22 +30,20 @@ export interface Candidate {
   ticker: string;
   score: number;
   reasons: string[];
-  /** Named directly (kept whatever the position limit). */
+  /** Named directly or by a correction (kept whatever the position limit). */
   named: boolean;
 }
 
-export interface PinnedWeight {
-  target: string;
-  tickers: string[];
-  askedBps: number;
-  keptBps: number;
-  movedBy?: 'cap' | 'sum' | 'excluded';
-}
+export type PinnedWeight = ThesisReading['pinned'][number];
 
 export interface ThesisPlan {
   reading: ThesisReading;
   tolerance: RiskTolerance;
   cap: number;
+  /** The cap is the person's (userPreferences), not the strategist's default for the tolerance. */
+  capFromPreferences: boolean;
+  /** The thesis asks for broad funds only (index and cash), or for nothing the registry holds. */
+  broadOnly: boolean;
   only: boolean;
   /** Ticker → why the basket never holds it. */
   excluded: Map<string, string>;
@@ -56,7 +60,7 @@ function describe(m: Mention): { kind: ThesisReading['matched'][number]['kind'];
   if (t.kind === 'asset') return { kind: t.via, means: `${t.ticker} (${COMPANY_NAME.get(t.ticker)})`, tickers: [t.ticker] };
   if (t.kind === 'theme') {
     const tickers = Object.entries(t.theme.affinity)
-      .sort((a, b) => b[1] - a[1])
+      .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
       .map(([x]) => x);
     return { kind: 'theme', means: `theme: ${t.theme.label}`, tickers };
   }
@@ -66,10 +70,14 @@ function describe(m: Mention): { kind: ThesisReading['matched'][number]['kind'];
 function becauseOf(m: Mention, theme?: Theme): string {
   const cue = m.cue ? ` ("${m.cue}")` : '';
   const via = theme ? ` with the theme ${theme.label}` : '';
-  return m.polarity === 'bearish' ? `bearish${cue}${via}: a long-only basket cannot short it, so it is left out` : `excluded${cue}${via}`;
+  if (m.polarity === 'bearish') return `bearish${cue}${via}: a long-only basket cannot short it, so it is left out`;
+  if (m.polarity === 'unsure')
+    return `doubted${cue}${via}: the reader cannot tell it is wanted, so it is left out (a correction can include it)`;
+  return `excluded${cue}${via}`;
 }
 
 function toleranceOf(request: StrategistRequest, riskWords: ThesisReading['riskWords']): ThesisReading['riskTolerance'] {
+  if (request.corrections?.riskTolerance) return { value: request.corrections.riskTolerance, source: 'correction' };
   if (request.userPreferences?.riskTolerance) return { value: request.userPreferences.riskTolerance, source: 'userPreferences' };
   if (riskWords.length === 0) return { value: 'medium', source: 'default' };
   const count = { low: 0, medium: 0, high: 0 };
@@ -83,9 +91,9 @@ function toleranceOf(request: StrategistRequest, riskWords: ThesisReading['riskW
 function scaleTo(asked: number[], total: number): number[] {
   const sum = asked.reduce((s, a) => s + a, 0);
   const exact = asked.map((a) => (a * total) / sum);
-  const out = exact.map(Math.floor);
+  const out = exact.map((e) => Math.floor(e + 1e-9));
   let left = total - out.reduce((s, x) => s + x, 0);
-  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e + 1e-9) })).sort((a, b) => b.r - a.r || a.i - b.i);
   for (const { i } of order) {
     if (left <= 0) break;
     out[i]! += 1;
@@ -94,92 +102,207 @@ function scaleTo(asked: number[], total: number): number[] {
   return out;
 }
 
+interface WorkingPin extends PinnedWeight {
+  /** The weight as asked, exact (a third is 3333.33...). */
+  exact: number;
+  affinity: Record<string, number>;
+}
+
+/**
+ * A thesis no long-only basket can express: a negative or short weight ("-30% TSLA", "short
+ * 20% of QQQ"). Refused before any provider is asked, rather than read as a long position.
+ */
+function refuseNegativeWeights(words: readonly string[]): void {
+  if (words.length === 0) return;
+  throw new SvcError(
+    'THESIS_NOT_EXPRESSIBLE',
+    `A basket is long-only: it holds positive weights and cannot hold a negative or short weight ("${words[0]}")`,
+    {
+      issues: words.map((w) => ({
+        code: 'NEGATIVE_WEIGHT',
+        message: `"${w}" asks for a negative or short position; a long-only basket cannot hold one. Leave the name out (or say you want it excluded) and pin only positive weights`,
+        path: 'prompt',
+      })),
+    },
+  );
+}
+
 /** Reads a thesis into the plan every basket for it must respect. Throws THESIS_NOT_EXPRESSIBLE when nothing can be held. */
-export function planThesis(request: StrategistRequest): ThesisPlan {
-  const words = readThesisWords(request.prompt);
+export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNlp()): ThesisPlan {
+  const words = readThesisWords(request.prompt, nlp);
+  refuseNegativeWeights(words.negativeWeights);
+  const corrections = request.corrections;
   const riskTolerance = toleranceOf(request, words.riskWords);
   const tolerance = riskTolerance.value;
-  const cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
+  const capFromPreferences = request.userPreferences?.maxSingleAssetWeightBps !== undefined;
+  let cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
   const mentions = words.mentions;
   const wanted = mentions.filter((m) => m.polarity === 'include' && m.target.kind !== 'unfit');
+  const correctedIn = new Set(corrections?.included ?? []);
+  const correctedOut = new Set(corrections?.excluded ?? []);
 
-  // Exclusions: a ticker excluded by name always; one excluded through a theme unless the thesis names it as wanted.
+  // Exclusions: a ticker excluded by name always; one excluded through a theme unless the thesis
+  // names it as wanted; a correction wins over both.
   const namedWanted = new Set(wanted.flatMap((m) => (m.target.kind === 'asset' ? [m.target.ticker] : [])));
-  const excluded = new Map<string, string>();
+  const excluded = new Map<string, { because: string; source: 'thesis' | 'correction' }>();
+  for (const t of correctedOut) excluded.set(t, { because: 'excluded by a correction', source: 'correction' });
   for (const m of mentions)
-    if (m.polarity !== 'include' && m.target.kind === 'asset' && !excluded.has(m.target.ticker))
-      excluded.set(m.target.ticker, becauseOf(m));
+    if (m.polarity !== 'include' && m.target.kind === 'asset' && !excluded.has(m.target.ticker) && !correctedIn.has(m.target.ticker))
+      excluded.set(m.target.ticker, { because: becauseOf(m), source: 'thesis' });
   for (const m of mentions) {
     if (m.polarity === 'include' || m.target.kind !== 'theme') continue;
     for (const t of themeMembers(m.target.theme))
-      if (!excluded.has(t) && !namedWanted.has(t)) excluded.set(t, becauseOf(m, m.target.theme));
+      if (!excluded.has(t) && !namedWanted.has(t) && !correctedIn.has(t))
+        excluded.set(t, { because: becauseOf(m, m.target.theme), source: 'thesis' });
   }
 
-  // Pins, as asked; then the sum rule, then the cap.
-  const pinned = wanted.filter((m) => m.pinBps !== undefined && m.pinBps > 0);
-  const assetPinned = new Set(pinned.flatMap((m) => (m.target.kind === 'asset' ? [m.target.ticker] : [])));
-  const seenPins = new Set<string>();
-  const pins: Array<PinnedWeight & { affinity: Record<string, number> }> = [];
-  for (const m of pinned) {
-    const key = targetKey(m.target);
-    if (seenPins.has(key)) continue;
-    seenPins.add(key);
-    if (m.target.kind === 'asset') {
-      if (excluded.has(m.target.ticker)) continue;
+  // Pins, as asked: the thesis's, or the correction's when it gives them ([] removes them all).
+  const pins: WorkingPin[] = [];
+  const pinnedMentions = wanted.filter((m) => m.pinBps !== undefined && m.pinBps > 0);
+  const assetPinned = new Set(
+    corrections?.pinned
+      ? corrections.pinned.map((p) => p.ticker)
+      : pinnedMentions.flatMap((m) => (m.target.kind === 'asset' ? [m.target.ticker] : [])),
+  );
+  if (corrections?.pinned) {
+    for (const p of corrections.pinned)
       pins.push({
-        target: m.target.ticker,
-        tickers: [m.target.ticker],
-        askedBps: m.pinBps!,
-        keptBps: m.pinBps!,
-        affinity: { [m.target.ticker]: 1 },
+        target: p.ticker,
+        tickers: [p.ticker],
+        askedBps: p.bps,
+        keptBps: p.bps,
+        exact: p.bps,
+        affinity: { [p.ticker]: 1 },
+        source: 'correction',
       });
-    } else if (m.target.kind === 'theme') {
-      const affinity = Object.fromEntries(
-        Object.entries(m.target.theme.affinity).filter(([t, a]) => a >= 2 && !excluded.has(t) && !assetPinned.has(t)),
-      );
-      const tickers = Object.keys(affinity);
-      pins.push({
-        target: m.target.theme.label,
-        tickers,
-        askedBps: m.pinBps!,
-        keptBps: tickers.length ? m.pinBps! : 0,
-        affinity,
-        ...(tickers.length ? {} : { movedBy: 'excluded' as const }),
-      });
+  } else {
+    const seenPins = new Set<string>();
+    for (const m of pinnedMentions) {
+      const key = targetKey(m.target);
+      if (seenPins.has(key)) continue;
+      seenPins.add(key);
+      const exact = m.pinBps!;
+      if (m.target.kind === 'asset') {
+        if (excluded.has(m.target.ticker)) continue;
+        pins.push({
+          target: m.target.ticker,
+          tickers: [m.target.ticker],
+          askedBps: Math.round(exact),
+          keptBps: 0,
+          exact,
+          affinity: { [m.target.ticker]: 1 },
+          source: 'thesis',
+        });
+      } else if (m.target.kind === 'theme') {
+        const affinity = Object.fromEntries(
+          Object.entries(m.target.theme.affinity).filter(([t, a]) => (a ?? 0) >= 2 && !excluded.has(t) && !assetPinned.has(t)),
+        ) as Record<string, number>;
+        const tickers = Object.keys(affinity);
+        pins.push({
+          target: m.target.theme.label,
+          tickers,
+          askedBps: Math.round(exact),
+          keptBps: 0,
+          exact: tickers.length ? exact : 0,
+          affinity,
+          source: 'thesis',
+          ...(tickers.length ? {} : { movedBy: 'excluded' as const }),
+        });
+      }
     }
   }
-  const askedSum = pins.reduce((s, p) => s + p.keptBps, 0);
-  if (askedSum > TOTAL_BPS) {
+
+  // The sum rule, then whole basis points, then the cap.
+  const askedSum = pins.reduce((s, p) => s + p.exact, 0);
+  if (askedSum > TOTAL_BPS + 1e-6) {
     const scaled = scaleTo(
-      pins.map((p) => p.keptBps),
+      pins.map((p) => p.exact),
       TOTAL_BPS,
     );
     pins.forEach((p, i) => {
-      if (scaled[i] !== p.keptBps) p.movedBy = 'sum';
-      p.keptBps = scaled[i]!;
+      if (scaled[i] !== Math.round(p.exact)) p.movedBy = 'sum';
+      p.exact = scaled[i]!;
+    });
+  }
+  const restTakers = corrections?.pinned ? [] : wanted.filter((m) => m.rest && m.pinBps === undefined);
+  const unpinnedWanted =
+    restTakers.length > 0 ||
+    wanted.some(
+      (m) => m.pinBps === undefined && !(m.target.kind === 'asset' && (assetPinned.has(m.target.ticker) || excluded.has(m.target.ticker))),
+    ) ||
+    [...correctedIn].some((t) => !assetPinned.has(t));
+  const total = pins.reduce((s, p) => s + p.exact, 0);
+  // Pins that name every position and leave less than 1% (three thirds, 33% each): the residual goes to them, never to a new line.
+  const complete = pins.length > 0 && !unpinnedWanted && total > TOTAL_BPS - ROUNDING_RESIDUAL_BPS - 1e-6;
+  const rounded = scaleTo(
+    pins.map((p) => p.exact),
+    complete ? TOTAL_BPS : Math.round(total),
+  );
+  pins.forEach((p, i) => {
+    p.keptBps = rounded[i] ?? 0;
+    if (!p.movedBy && p.keptBps !== p.askedBps && p.source === 'thesis' && complete && Math.abs(total - TOTAL_BPS) > 1e-6)
+      p.movedBy = 'rounding';
+  });
+
+  // The rest: what the pins keep leaves, for the names that take it ("split the rest between the two index funds").
+  const restAffinity: Record<string, number> = {};
+  for (const m of restTakers) {
+    if (m.target.kind === 'asset' && !excluded.has(m.target.ticker) && !assetPinned.has(m.target.ticker)) restAffinity[m.target.ticker] = 5;
+    if (m.target.kind === 'theme')
+      for (const [t, a = 0] of Object.entries(m.target.theme.affinity))
+        if (a >= 2 && !excluded.has(t) && !assetPinned.has(t)) restAffinity[t] = Math.max(restAffinity[t] ?? 0, a);
+  }
+  const capped = (p: WorkingPin) => Math.min(p.keptBps, p.tickers.length * cap);
+  const rest = TOTAL_BPS - pins.reduce((s, p) => s + capped(p), 0);
+  const restTickers = Object.keys(restAffinity);
+  if (restTickers.length && rest > 0) {
+    if (words.restEven) for (const t of restTickers) restAffinity[t] = 1;
+    pins.push({
+      target: `the rest (${restTakers.map((m) => m.text).join(', ')})`,
+      tickers: restTickers,
+      askedBps: rest,
+      keptBps: rest,
+      exact: rest,
+      affinity: restAffinity,
+      source: 'thesis',
     });
   }
   for (const p of pins) {
     const room = p.tickers.length * cap;
     if (p.keptBps > room) {
+      p.note = `the ${cap} bps single-asset cap applied; set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.keptBps / p.tickers.length)} or more to keep it`;
       p.keptBps = room;
       p.movedBy = 'cap';
     }
   }
+  for (const p of pins) {
+    if (p.movedBy === 'sum') p.note = `the pinned weights summed to ${Math.round(askedSum)} bps; each was scaled down in proportion`;
+    if (p.movedBy === 'rounding')
+      p.note = `the weights asked for summed to ${Math.round(total * 100) / 100} bps; the residual went to the named positions`;
+  }
   const pinWeights = new Map<string, number>();
   for (const p of pins) {
     if (p.keptBps <= 0) continue;
-    // A weight smaller than its theme's ticker count goes to the theme's first tickers.
+    // A weight smaller than its theme's ticker count goes to the theme's first tickers; tickers
+    // of one affinity share it evenly to the basis point ("equal-weight the Magnificent Seven").
     const tickers = p.tickers.slice(0, p.keptBps);
-    const split = allocateWeights(
-      tickers.map((t) => ({ key: t, score: p.affinity[t]! })),
-      cap,
-      p.keptBps,
-    );
-    for (const [t, w] of split) pinWeights.set(t, w);
+    const even = new Set(tickers.map((t) => p.affinity[t])).size === 1 && p.keptBps / tickers.length <= cap;
+    const split = even
+      ? new Map(
+          scaleTo(
+            tickers.map(() => 1),
+            p.keptBps,
+          ).map((w, i) => [tickers[i]!, w]),
+        )
+      : allocateWeights(
+          tickers.map((t) => ({ key: t, score: p.affinity[t]! })),
+          cap,
+          p.keptBps,
+        );
+    for (const [t, w] of split) pinWeights.set(t, (pinWeights.get(t) ?? 0) + w);
   }
 
-  // Candidates: what the thesis wants beyond its pins.
+  // Candidates: what the thesis (or a correction) wants beyond its pins.
   const candidates = new Map<string, Candidate>();
   const add = (ticker: string, points: number, reason: string, named: boolean) => {
     if (excluded.has(ticker) || pinWeights.has(ticker)) return;
@@ -191,7 +314,8 @@ export function planThesis(request: StrategistRequest): ThesisPlan {
   };
   const themeHits = new Map<string, { theme: Theme; texts: string[]; factor: number }>();
   for (const m of wanted) {
-    if (m.pinBps !== undefined) continue;
+    if (m.pinBps !== undefined && !corrections?.pinned) continue;
+    if (m.rest && !corrections?.pinned) continue;
     const factor = m.scope ? SCOPE_FACTOR[m.scope] : 1;
     if (m.target.kind === 'asset') add(m.target.ticker, NAMED_POINTS * factor, `named in the thesis ("${m.text}")`, true);
     else if (m.target.kind === 'theme') {
@@ -203,18 +327,52 @@ export function planThesis(request: StrategistRequest): ThesisPlan {
   }
   for (const { theme, texts, factor } of themeHits.values()) {
     const boost = (1 + 0.25 * (texts.length - 1)) * factor;
-    for (const [t, a] of Object.entries(theme.affinity))
+    for (const [t, a = 0] of Object.entries(theme.affinity))
       add(t, a * boost, `fits the theme ${theme.label} ("${texts.join('", "')}")`, false);
   }
+  for (const t of correctedIn) add(t, NAMED_POINTS, 'included by a correction', true);
   const ranked = [...candidates.values()].sort((a, b) => b.score - a.score || (a.ticker < b.ticker ? -1 : 1));
+  // A basket of broad funds only (index and cash) that its default cap would force to take an
+  // unrelated name (three funds under the 3000 bps low-risk default, or two left when the thesis
+  // bets against one) gets the smallest default cap the funds it may hold can meet. Only the
+  // strategist's own default moves, never a cap the person set.
+  const broadOnly = pins.length === 0 && !request.basketContext?.assets?.length && ranked.every((c) => BROAD_FUNDS.includes(c.ticker));
+  const broadLeft = BROAD_FUNDS.filter((t) => !excluded.has(t));
+  if (!capFromPreferences && broadOnly && broadLeft.length > 0) {
+    const even = Math.ceil(TOTAL_BPS / broadLeft.length / 50) * 50;
+    // A fund the thesis asks for stays strictly the largest: two funds are 5050 and 4950, not 5000 each.
+    const needed =
+      tolerance === 'low' && broadLeft.length === 3
+        ? BROAD_FUNDS_LOW_RISK_CAP
+        : even * broadLeft.length === TOTAL_BPS && ranked.length > 0 && broadLeft.length > 1
+          ? even + 50
+          : even;
+    cap = Math.max(cap, needed);
+  }
 
   const noRegistryFit = [
     ...new Set(mentions.flatMap((m) => (m.polarity === 'include' && m.target.kind === 'unfit' ? [m.target.label] : []))),
   ];
   const only = wanted.some((m) => m.scope === 'only');
   const bearish = mentions.some((m) => m.polarity === 'bearish');
-  const longs = wanted.length > 0;
+  const longs = wanted.length > 0 || correctedIn.size > 0;
   const stance: ThesisReading['stance'] = bearish && longs ? 'mixed' : bearish ? 'bearish' : longs ? 'bullish' : 'neutral';
+
+  const pinnedReading: PinnedWeight[] = pins.map(({ exact: _e, affinity: _a, ...p }) => p);
+  const included = new Map<string, { because: string; source: 'thesis' | 'correction' }>();
+  for (const p of pinnedReading)
+    for (const t of p.tickers)
+      if (p.keptBps > 0 && !included.has(t))
+        included.set(t, {
+          because: p.source === 'correction' ? `pinned by a correction (${p.keptBps} bps)` : `pinned by the thesis (${p.target})`,
+          source: p.source,
+        });
+  for (const c of ranked)
+    if ((c.named || c.score >= 2) && !included.has(c.ticker))
+      included.set(c.ticker, {
+        because: c.reasons.join('; '),
+        source: correctedIn.has(c.ticker) && c.reasons.length === 1 ? 'correction' : 'thesis',
+      });
 
   const reading: ThesisReading = {
     reader: READER_VERSION,
@@ -225,22 +383,19 @@ export function planThesis(request: StrategistRequest): ThesisPlan {
       ...(m.cue ? { cue: m.cue } : {}),
       ...(m.scope ? { scope: m.scope } : {}),
       ...(m.readAs ? { readAs: m.readAs } : {}),
-      ...(m.pinBps !== undefined ? { pinnedBps: m.pinBps } : {}),
+      ...(m.pinBps !== undefined ? { pinnedBps: Math.round(m.pinBps) } : {}),
+      ...(m.rest ? { rest: true } : {}),
     })),
-    included: [
-      ...new Set([
-        ...pins.flatMap((p) => (p.keptBps > 0 ? p.tickers : [])),
-        ...ranked.filter((c) => c.named || c.score >= 2).map((c) => c.ticker),
-      ]),
-    ],
-    excluded: [...excluded].map(([ticker, because]) => ({ ticker, because })),
-    pinned: pins.map(({ affinity: _a, ...p }) => p),
+    included: [...included].map(([ticker, i]) => ({ ticker, ...i })),
+    excluded: [...excluded].map(([ticker, e]) => ({ ticker, ...e })),
+    pinned: pinnedReading,
     only,
     stance,
     riskWords: words.riskWords,
     riskTolerance,
     noRegistryFit,
     notUnderstood: words.notUnderstood,
+    ...(corrections ? { corrections } : {}),
   };
 
   // Nothing can be held: refuse rather than hold what the thesis excludes.
@@ -263,5 +418,17 @@ export function planThesis(request: StrategistRequest): ThesisPlan {
       },
     );
   }
-  return { reading, tolerance, cap, only, excluded, pins: reading.pinned, pinWeights, candidates: ranked, noRegistryFit };
+  return {
+    reading,
+    tolerance,
+    cap,
+    capFromPreferences,
+    broadOnly,
+    only,
+    excluded: new Map([...excluded].map(([t, e]) => [t, e.because])),
+    pins: pinnedReading,
+    pinWeights,
+    candidates: ranked,
+    noRegistryFit,
+  };
 }

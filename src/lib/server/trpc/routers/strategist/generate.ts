@@ -11,6 +11,7 @@ import { runStrategist, type StrategistRequest } from '../../../strategist';
 import { providerMetaOut, strategistScoreOut } from '../../../strategist/strategist.schema';
 import {
   basketContextSchema,
+  correctionsSchema,
   STRATEGIST_MODES,
   thesisPromptSchema,
   thesisReadingSchema,
@@ -49,6 +50,7 @@ export const generateProcedure = publicProcedure
       mode: z.enum(STRATEGIST_MODES).optional(),
       basketContext: basketContextSchema.optional().describe('a partial manifest to refine'),
       userPreferences: userPreferencesSchema.optional(),
+      corrections: correctionsSchema.optional(),
       nowIso: nowIsoField,
     }),
   )
@@ -72,6 +74,7 @@ export const generateProcedure = publicProcedure
       basketContext: input.basketContext,
       userPreferences: input.userPreferences,
       parentManifestHash: await parentOf(ctx, input.basketContext),
+      corrections: input.corrections,
     };
     const response = await runStrategist(request, { config: strategistConfigOf(ctx.config), now: ctx.answerTime });
     const receipt = buildReceipt(response.manifest, 'coil_manifest', ctx.answerTime);

@@ -5,7 +5,7 @@ import { coilSchema, executionModeSchema } from '../../../coil/manifest';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { generateCoil } from '../../../strategist';
 import { providerMetaOut } from '../../../strategist/strategist.schema';
-import { thesisPromptSchema, thesisReadingSchema } from '../../../strategist/types';
+import { correctionsSchema, thesisPromptSchema, thesisReadingSchema } from '../../../strategist/types';
 import { nowIsoField, publicProcedure } from '../../init';
 import { issueReceipt, ticketBuiltCoil, withForkParent } from '../../procedure-kit/coil-store';
 import { strategistConfigOf } from '../../procedure-kit/strategist-config';
@@ -18,7 +18,14 @@ const MCP_TRANSMITS_NOTHING =
 
 export const generateCoilProcedure = publicProcedure
   .meta(toolsMeta('POST', '/tools/generate-coil', 'Generate a Coil from a thesis', 'svc_generate_coil'))
-  .input(z.object({ prompt: thesisPromptSchema, executionMode: executionModeSchema.optional(), nowIso: nowIsoField }))
+  .input(
+    z.object({
+      prompt: thesisPromptSchema,
+      executionMode: executionModeSchema.optional(),
+      corrections: correctionsSchema.optional(),
+      nowIso: nowIsoField,
+    }),
+  )
   .output(
     toolFields('generate-coil', {
       coil: coilSchema,
@@ -31,7 +38,7 @@ export const generateCoilProcedure = publicProcedure
   )
   .mutation(async ({ ctx, input }) => {
     const generated = await generateCoil(
-      { prompt: input.prompt, executionMode: input.executionMode },
+      { prompt: input.prompt, executionMode: input.executionMode, corrections: input.corrections },
       {
         config: strategistConfigOf(ctx.config),
         now: ctx.answerTime,

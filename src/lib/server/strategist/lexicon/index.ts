@@ -1,0 +1,177 @@
+/**
+ * The strategist's lexicon: the domain's words as data files beside this module (assets,
+ * themes, what no registry asset fits, cues, risk words, weights, function words), each
+ * checked against its schema here when the module is imported. A file that breaks its schema
+ * (a ticker outside the registry, an upper-case or accented phrase, a phrase listed twice with
+ * two meanings, an unknown cue kind) throws at import, so `vite build` (which imports the
+ * server modules) fails, and so does tests/unit/strategist-lexicon.test.ts.
+ */
+import { z } from 'zod';
+import { STRATEGIST_TICKERS } from '../types';
+import assetsFile from './assets.json';
+import cuesFile from './cues.json';
+import noRegistryFitFile from './no-registry-fit.json';
+import riskFile from './risk.json';
+import themesFile from './themes.json';
+import weightsFile from './weights.json';
+import wordsFile from './words.json';
+
+/** Lower case, no accents (the reader folds them), no leading or trailing space; `*` only at the end (a prefix). */
+const phrase = z
+  .string()
+  .min(1)
+  .max(80)
+  .refine((p) => p === p.trim() && !/\s{2}/.test(p), 'no leading, trailing or double spaces')
+  .refine((p) => p === p.toLowerCase() && !/\p{M}/u.test(p.normalize('NFD')) && !p.includes('ß'), 'lower case, without accents')
+  .refine((p) => !p.slice(0, -1).includes('*'), 'a * may only end a phrase');
+const phrases = z.array(phrase).min(1);
+const ticker = z.enum(STRATEGIST_TICKERS);
+const about = z.string().min(1);
+
+export const CUE_KINDS = [
+  /** Leaves out what follows, through a list ("avoid Tesla, Meta and Amazon", "sell Apple", "lost faith in Netflix"). */
+  'exclude',
+  /** Doubts what follows ("not sure about", "skeptical of"): the reader cannot tell it is wanted, so it is left out. */
+  'doubt',
+  /** A bearish view of what follows ("short Tesla", "puts on"): a long-only basket leaves it out. */
+  'bearish',
+  /** A bearish predicate about what its clause names before it, else after it ("oil is going to crash"). */
+  'bearishPredicate',
+  /** Rules out what its clause names before it, else after it, else in the clause before ("Tesla? Hard pass."). */
+  'excludePredicate',
+  /** A bullish predicate (the stance only). */
+  'bullishPredicate',
+  /** A positive word: ends an exclusion that already covered a name ("sell Tesla and buy Apple"). */
+  'include',
+  /** Where money goes ("into", "to", "for"): ends an exclusion that already covered a name. */
+  'destination',
+  'only',
+  'strong',
+  'weak',
+  /** Ends every scope: "but", "however". */
+  'contrast',
+  /** Ends a scope and a clause for predicates: "because", "if", "so". */
+  'scopeEnd',
+  /** Words that look like cues but are not ("no doubt", "not only", "can't go wrong", "short term"). */
+  'notACue',
+  'equalWeight',
+  'each',
+  /** "the rest", "the remainder": the weight the pins leave, for the names after it. */
+  'remainder',
+  /** "split", "evenly": the rest is split evenly. */
+  'split',
+  /** "X over Y" between two names: Y is left out. */
+  'preferOver',
+  /** "rather X than Y", "X is better than Y": what follows is left out. */
+  'preferThan',
+  /** "..., and Meta with it", "Amazon too": the name after a comma shares the clause before. */
+  'also',
+  /** "from", "out of": where money leaves, when the clause moves money ("move everything from Coinbase into Nvidia"). */
+  'source',
+] as const;
+export type CueKind = (typeof CUE_KINDS)[number];
+
+const RISK_TOLERANCES = ['low', 'medium', 'high'] as const;
+
+const themeSchema = z.object({
+  id: z.string().regex(/^[a-z_]+$/),
+  label: z.string().min(1),
+  keywords: phrases,
+  affinity: z.partialRecord(ticker, z.number().int().min(1).max(5)),
+  members: z.array(ticker).optional(),
+  vague: z.boolean().optional(),
+});
+
+export const lexiconFilesSchema = z.object({
+  assets: z.object({
+    about,
+    lowercaseTickers: z.array(ticker),
+    assets: z.record(ticker, z.object({ companies: z.array(phrase), people: z.array(phrase), products: z.array(phrase) })),
+  }),
+  themes: z.object({ about, themes: z.array(themeSchema).min(1) }),
+  noRegistryFit: z.object({
+    about,
+    themes: z.record(z.string().min(1), phrases),
+    companies: z.record(z.string().min(1), phrases),
+    markets: z.record(z.string().min(1), phrases),
+  }),
+  cues: z.object({
+    about,
+    cues: z.partialRecord(z.enum(CUE_KINDS), phrases),
+    preferenceWords: phrases,
+    /** Verbs that move money: with a source ("from X") or a destination after a name ("moving my Amazon into Microsoft"), the name is sold. */
+    movingVerbs: phrases,
+    negativeSigns: phrases,
+  }),
+  risk: z.object({ about, low: phrases, medium: phrases, high: phrases }),
+  weights: z.object({
+    about,
+    percent: phrases,
+    bps: phrases,
+    numerators: z.record(phrase, z.number().int().min(1).max(9)),
+    denominators: z.record(phrase, z.number().int().min(2).max(10)),
+    fixed: z.record(phrase, z.number().positive().max(10_000)),
+  }),
+  words: z.object({
+    about,
+    stopwords: phrases,
+    bindFillers: phrases,
+    onlyFillers: phrases,
+    listGlue: phrases,
+    negators: phrases,
+    /** Words around a percentage that make it a forecast, not a weight ("down 30%", "a 20% correction", "15% a year"). */
+    forecastWords: phrases,
+    notMisspellings: phrases,
+    clitics: z.record(z.string().min(1), phrase),
+  }),
+});
+
+export type LexiconFiles = z.output<typeof lexiconFilesSchema>;
+export type Theme = z.output<typeof themeSchema>;
+
+/** Checks the files against their schema and against each other; throws a readable error. */
+export function parseLexicon(files: unknown): LexiconFiles {
+  const parsed = lexiconFilesSchema.safeParse(files);
+  if (!parsed.success) throw new Error(`strategist lexicon: ${z.prettifyError(parsed.error)}`);
+  const lexicon = parsed.data;
+  const problems: string[] = [];
+  for (const t of STRATEGIST_TICKERS) if (!lexicon.assets.assets[t]) problems.push(`assets.json: no entry for the registry ticker ${t}`);
+  const ids = lexicon.themes.themes.map((t) => t.id);
+  for (const id of new Set(ids)) if (ids.filter((x) => x === id).length > 1) problems.push(`themes.json: the theme id ${id} is used twice`);
+  // A phrase means one thing: two meanings for the same words would make the reading depend on file order.
+  const meaning = new Map<string, string>();
+  const claim = (p: string, what: string) => {
+    const before = meaning.get(p);
+    if (before !== undefined && before !== what) problems.push(`"${p}" is both ${before} and ${what}`);
+    else meaning.set(p, what);
+  };
+  for (const [t, a] of Object.entries(lexicon.assets.assets))
+    for (const p of [...a.companies, ...a.people, ...a.products]) claim(p, `the asset ${t}`);
+  for (const theme of lexicon.themes.themes) for (const p of theme.keywords) claim(p, `the theme ${theme.id}`);
+  for (const [group, entries] of Object.entries(lexicon.noRegistryFit).filter(([k]) => k !== 'about'))
+    for (const [label, ps] of Object.entries(entries as Record<string, string[]>))
+      for (const p of ps) claim(p, `no registry fit (${group}: ${label})`);
+  const cueMeaning = new Map<string, string>();
+  for (const [kind, ps] of Object.entries(lexicon.cues.cues))
+    for (const p of ps) {
+      const before = cueMeaning.get(p);
+      if (before !== undefined && before !== kind) problems.push(`cues.json: "${p}" is both ${before} and ${kind}`);
+      else cueMeaning.set(p, kind);
+    }
+  for (const tolerance of RISK_TOLERANCES)
+    for (const p of lexicon.risk[tolerance])
+      for (const other of RISK_TOLERANCES)
+        if (other !== tolerance && lexicon.risk[other].includes(p)) problems.push(`risk.json: "${p}" is both ${tolerance} and ${other}`);
+  if (problems.length) throw new Error(`strategist lexicon:\n${[...new Set(problems)].join('\n')}`);
+  return lexicon;
+}
+
+export const LEXICON: LexiconFiles = parseLexicon({
+  assets: assetsFile,
+  themes: themesFile,
+  noRegistryFit: noRegistryFitFile,
+  cues: cuesFile,
+  risk: riskFile,
+  weights: weightsFile,
+  words: wordsFile,
+});
