@@ -160,7 +160,16 @@ export function proofCheckOf(receipt: object, proofText: string, keySetAnswer: u
     failures: check.failures,
     index: check.index,
     checkpoint:
-      c.origin === null ? null : { origin: c.origin, treeSize: c.treeSize, rootHash: c.rootHash, time: c.time, verifierKey: c.verifierKey },
+      c.origin === null
+        ? null
+        : {
+            origin: c.origin,
+            treeSize: c.treeSize,
+            rootHash: c.rootHash,
+            time: c.time,
+            timeStatus: c.timeStatus,
+            verifierKey: c.verifierKey,
+          },
   };
 }
 

@@ -5,6 +5,7 @@
  * route (rate limit, guards, log line); their route ids are what the rate limit counts and
  * the log names. Both are listed in the OpenAPI document (trpc/extra-openapi.ts).
  */
+import { resolveClock } from '../clock';
 import { renderShareCardSvg } from '../coil/share-card';
 import { config, secretValues } from '../config';
 import { findSvcError, SvcError } from '../errors';
@@ -116,9 +117,14 @@ async function renderPng(svg: string): Promise<Uint8Array> {
   return new Resvg(svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
 }
 
-/** An answer of the C2SP routes: their errors in the envelope, like every route's. */
-async function enveloped(answer: () => Promise<ApiAnswer>): Promise<ApiAnswer> {
+/**
+ * An answer of the C2SP routes: their errors in the envelope, like every route's. Their bytes
+ * never depend on `nowIso` (a checkpoint carries the server's clock), but a malformed one is
+ * refused as on every other route.
+ */
+async function enveloped(request: DispatchRequest, answer: () => Promise<ApiAnswer>): Promise<ApiAnswer> {
   try {
+    resolveClock(request.url.searchParams.get('nowIso') ?? undefined, request.serverTime);
     return await answer();
   } catch (error) {
     const svc = findSvcError(error);
@@ -131,7 +137,7 @@ const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
 /** GET /api/receipts/log/checkpoint: the log's signed checkpoint (c2sp.org/tlog-checkpoint), mutable. */
 async function checkpointAnswer(_params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
-  return enveloped(async () => {
+  return enveloped(request, async () => {
     const ctx = contextOfRequest(request);
     const checkpoint = await currentCheckpoint(ctx.config, await signerOf(ctx), ctx.serverTime);
     return {
@@ -143,8 +149,8 @@ async function checkpointAnswer(_params: Record<string, string>, request: Dispat
 }
 
 /** GET /api/receipts/log/tile/...: a hash tile or an entry bundle (c2sp.org/tlog-tiles); a full one never changes. */
-async function tileAnswer(params: Record<string, string>): Promise<ApiAnswer> {
-  return enveloped(async () => {
+async function tileAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
+  return enveloped(request, async () => {
     const tile = await tlogTile(params.tile!);
     return {
       status: 200,
@@ -163,7 +169,7 @@ async function tileAnswer(params: Record<string, string>): Promise<ApiAnswer> {
  * caller may read. It holds the row's salt: never kept by a shared cache.
  */
 async function proofAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
-  return enveloped(async () => {
+  return enveloped(request, async () => {
     if (!RECEIPT_ID.test(params.receiptId!))
       throw new SvcError('INPUT_INVALID', 'The receipt id is malformed', {
         issues: [{ code: 'INPUT_INVALID', message: 'expected hrcpt_ followed by 32 hex digits', path: 'receiptId' }],

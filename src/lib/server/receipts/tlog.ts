@@ -134,8 +134,14 @@ export interface CheckpointCheck {
   treeSize: number | null;
   /** hex */
   rootHash: string | null;
-  /** The log's own signed clock (its timestamped cosignature), ISO; null when absent or not verified. */
+  /**
+   * The log's own signed clock when it made the checkpoint (its timestamped cosignature), ISO;
+   * null when unknown. `timeStatus` says why: `absent`, or `invalid` (a cosignature by the log's
+   * key that does not verify: the time is unknown, never trusted; the checkpoint itself stands on
+   * its note signature, as Go's note.Open, which ignores the cosignature type, would have it).
+   */
   time: string | null;
+  timeStatus: 'valid' | 'absent' | 'invalid';
   /** The note verifier key whose signature verified. */
   verifierKey: string | null;
 }
@@ -150,12 +156,21 @@ const NOTE_SIGNATURE_LINE = new RegExp(`^${EM_DASH} (\\S+) ([A-Za-z0-9+/]+={0,2}
  * `origin`, when given, is the origin the caller expects.
  */
 export function openCheckpoint(note: string, verifierKeys: readonly string[], origin?: string): CheckpointCheck {
-  const result: CheckpointCheck = { ok: false, failures: [], origin: null, treeSize: null, rootHash: null, time: null, verifierKey: null };
-  const fail = (code: string) => ({ ...result, failures: [...result.failures, code] });
+  const result: CheckpointCheck = {
+    ok: false,
+    failures: [],
+    origin: null,
+    treeSize: null,
+    rootHash: null,
+    time: null,
+    timeStatus: 'absent',
+    verifierKey: null,
+  };
+  const failed = (code: string) => ({ ...result, failures: [...result.failures, code] });
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0009\u000b-\u001f]/.test(note) || note.includes('\ufffd')) return fail('CHECKPOINT_MALFORMED');
+  if (/[\u0000-\u0009\u000b-\u001f]/.test(note) || note.includes('\ufffd')) return failed('CHECKPOINT_MALFORMED');
   const split = note.lastIndexOf('\n\n');
-  if (split < 0 || !note.endsWith('\n')) return fail('CHECKPOINT_MALFORMED');
+  if (split < 0 || !note.endsWith('\n')) return failed('CHECKPOINT_MALFORMED');
   const body = note.slice(0, split + 1);
   const lines = note.slice(split + 2, -1).split('\n');
   const verifiers = verifierKeys
@@ -165,17 +180,17 @@ export function openCheckpoint(note: string, verifierKeys: readonly string[], or
   const cosignatures: { name: string; bytes: Buffer }[] = [];
   for (const line of lines) {
     const m = NOTE_SIGNATURE_LINE.exec(line);
-    if (!m) return fail('CHECKPOINT_MALFORMED');
+    if (!m) return failed('CHECKPOINT_MALFORMED');
     const [, name, b64] = m as unknown as [string, string, string];
     const bytes = Buffer.from(b64, 'base64');
-    if (bytes.length < 5) return fail('CHECKPOINT_MALFORMED');
+    if (bytes.length < 5) return failed('CHECKPOINT_MALFORMED');
     cosignatures.push({ name, bytes });
     const known = verifiers.find(([, v]) => v.name === name && v.keyId.equals(bytes.subarray(0, 4)));
     if (!known) continue;
-    if (!verify(null, Buffer.from(body, 'utf8'), known[1].publicKey, bytes.subarray(4))) return fail('CHECKPOINT_SIGNATURE_INVALID');
+    if (!verify(null, Buffer.from(body, 'utf8'), known[1].publicKey, bytes.subarray(4))) return failed('CHECKPOINT_SIGNATURE_INVALID');
     verified ??= known;
   }
-  if (!verified) return fail('CHECKPOINT_SIGNATURE_UNKNOWN_KEY');
+  if (!verified) return failed('CHECKPOINT_SIGNATURE_UNKNOWN_KEY');
   result.verifierKey = verified[0];
   const text = body.slice(0, -1).split('\n');
   const [originLine, sizeLine, rootLine] = text;
@@ -188,8 +203,8 @@ export function openCheckpoint(note: string, verifierKeys: readonly string[], or
     root.toString('base64') !== rootLine ||
     text.slice(3).some((l) => l === '')
   )
-    return fail('CHECKPOINT_MALFORMED');
-  if (originLine !== verified[1].name || (origin !== undefined && originLine !== origin)) return fail('CHECKPOINT_ORIGIN_MISMATCH');
+    return failed('CHECKPOINT_MALFORMED');
+  if (originLine !== verified[1].name || (origin !== undefined && originLine !== origin)) return failed('CHECKPOINT_ORIGIN_MISMATCH');
   result.origin = originLine;
   result.treeSize = Number(sizeLine);
   result.rootHash = root.toString('hex');
@@ -197,12 +212,16 @@ export function openCheckpoint(note: string, verifierKeys: readonly string[], or
   const cosignId = noteKeyId(verified[1].name, NOTE_COSIGNATURE_V1, verified[1].raw);
   for (const { name, bytes } of cosignatures) {
     if (name !== verified[1].name || !bytes.subarray(0, 4).equals(cosignId)) continue;
-    if (bytes.length !== 4 + 8 + 64) return fail('CHECKPOINT_TIME_INVALID');
-    const timestamp = bytes.readBigUInt64BE(4);
-    if (timestamp > 2n ** 63n - 1n || !verify(null, cosignedMessage(timestamp, body), verified[1].publicKey, bytes.subarray(12)))
-      return fail('CHECKPOINT_TIME_INVALID');
+    const timestamp = bytes.length === 4 + 8 + 64 ? bytes.readBigUInt64BE(4) : -1n;
     const ms = Number(timestamp) * 1000;
-    result.time = Number.isSafeInteger(ms) && ms <= 253402300799000 ? new Date(ms).toISOString() : null;
+    const valid =
+      timestamp >= 0n &&
+      Number.isSafeInteger(ms) &&
+      ms <= 253402300799000 &&
+      verify(null, cosignedMessage(timestamp, body), verified[1].publicKey, bytes.subarray(12));
+    result.timeStatus = valid ? 'valid' : 'invalid';
+    result.time = valid ? new Date(ms).toISOString() : null;
+    if (!valid) break;
   }
   result.ok = true;
   return result;
