@@ -47,6 +47,7 @@ async function buildVerifier(): Promise<string> {
   } catch (error) {
     throw new Error(
       `tools/tlog-verify did not build: Go and x/mod come from Debian's golang-go and golang-golang-x-mod-dev, which .ci/run installs (apt-get install -y golang-go golang-golang-x-mod-dev)\n${(error as Error).message}`,
+      { cause: error },
     );
   }
   return out;
@@ -232,6 +233,7 @@ describe('@persistence the checkpointed log, checked by Go’s reference code', 
           .split('\n')
           .filter((l) => l.includes('"expect":"ok","got":"fail"') || l.includes('"expect":"fail","got":"ok"') || l.includes('counts'))
           .join('\n')}`,
+        { cause: error },
       );
     }
     const results = stdout
