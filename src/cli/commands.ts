@@ -77,27 +77,35 @@ export async function loadKeys(options: KeyOptions): Promise<PublishedKey[]> {
   return keySetOf(await loadKeySetAnswer(options));
 }
 
+/**
+ * The body of `url`, fetched (the CLI's one use of the network): `option` names the flag and
+ * `code` the refusal (`<code>_URL_INVALID`, usage; `<code>_FETCH_FAILED`, network).
+ */
+async function fetchBody<T>(urlText: string, option: string, code: string, what: string, read: (res: Response) => Promise<T>): Promise<T> {
+  let url: URL;
+  try {
+    url = new URL(urlText);
+  } catch {
+    throw new UsageError(`${code}_URL_INVALID`, `${option} is not a URL`);
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  } catch {
+    throw new NetworkError(`${code}_FETCH_FAILED`, `${what} could not be fetched`);
+  }
+  if (!res.ok) throw new NetworkError(`${code}_FETCH_FAILED`, `${what} answered HTTP ${res.status}`);
+  try {
+    return await read(res);
+  } catch {
+    throw new NetworkError(`${code}_FETCH_FAILED`, `${what} could not be read`);
+  }
+}
+
 /** The key set answer as given (--keys) or fetched (--keys-url). */
 async function loadKeySetAnswer(options: KeyOptions): Promise<unknown> {
   if (options.keys) return readJsonFile(options.keys, 'key set');
-  if (options.keysUrl) {
-    let url: URL;
-    try {
-      url = new URL(options.keysUrl);
-    } catch {
-      throw new UsageError('KEYS_URL_INVALID', '--keys-url is not a URL');
-    }
-    let body: unknown;
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
-      if (!res.ok) throw new NetworkError('KEYS_FETCH_FAILED', `the key set answered HTTP ${res.status}`);
-      body = await res.json();
-    } catch (error) {
-      if (error instanceof NetworkError) throw error;
-      throw new NetworkError('KEYS_FETCH_FAILED', 'the key set could not be fetched');
-    }
-    return body;
-  }
+  if (options.keysUrl) return fetchBody(options.keysUrl, '--keys-url', 'KEYS', 'the key set', (res) => res.json());
   throw new UsageError('KEYS_REQUIRED', 'a key set is needed to check a signature: --keys <keys.json> or --keys-url <url>');
 }
 
@@ -128,20 +136,7 @@ async function loadProofText(options: VerifyOptions): Promise<string | undefined
     }
   }
   if (!options.proofUrl) return undefined;
-  let url: URL;
-  try {
-    url = new URL(options.proofUrl);
-  } catch {
-    throw new UsageError('PROOF_URL_INVALID', '--proof-url is not a URL');
-  }
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'text/plain' } });
-  } catch {
-    throw new NetworkError('PROOF_FETCH_FAILED', 'the proof file could not be fetched');
-  }
-  if (!res.ok) throw new NetworkError('PROOF_FETCH_FAILED', `the proof file answered HTTP ${res.status}`);
-  return res.text();
+  return fetchBody(options.proofUrl, '--proof-url', 'PROOF', 'the proof file', (res) => res.text());
 }
 
 /**
