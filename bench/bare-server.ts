@@ -32,8 +32,10 @@ import { buildRequirements } from '$lib/server/x402/requirements';
 type Body = Record<string, unknown>;
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
-async function store(coil: Coil, receipt: Receipt, agentId: string | null = null): Promise<void> {
+/** `logged`: the service's rule (receipts/log-policy.ts): a generated Coil and an explicit receipt are logged, an anonymous tool call is not. */
+async function store(coil: Coil, receipt: Receipt, agentId: string | null = null, logged = false): Promise<void> {
   await saveCoilWithReceipt({
+    logged,
     coil,
     manifestHash: receipt.manifestHash,
     ownerAddress: null,
@@ -55,7 +57,7 @@ const POST: Record<string, (body: Body) => Promise<Answer>> = {
   '/api/tools/receipt': async (body) => {
     const coil = coilSchema.parse(body.coil);
     const receipt = buildReceipt(coil, 'coil_manifest', new Date());
-    await store(coil, receipt);
+    await store(coil, receipt, null, true);
     const lineage = await storedCoilsVisibleTo(null).lineage(receipt.manifestHash);
     return { status: 200, body: { tool: 'receipt', receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) } };
   },
@@ -66,7 +68,7 @@ const POST: Record<string, (body: Body) => Promise<Answer>> = {
       { config: { strategistProvider: 'mock', partner: { timeoutMs: 1000 } }, now },
     );
     const receipt = buildReceipt(generated.coil, 'coil_manifest', now);
-    await store(generated.coil, receipt, generated.providerMeta.provider);
+    await store(generated.coil, receipt, generated.providerMeta.provider, true);
     return { status: 200, body: { tool: 'generate-coil', ...generated, receipt } };
   },
   '/api/tools/drift-check': async (body) => {

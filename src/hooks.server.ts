@@ -16,6 +16,7 @@ import { initRateLimiter } from '$lib/server/rate-limit/counters';
 import { readServerClock } from '$lib/server/clock';
 import { registerSigningKey } from '$lib/server/db/receipt-log-repository';
 import { serviceSigner } from '$lib/server/signing-key';
+import { keepCheckpointing } from '$lib/server/trpc/procedure-kit/tlog';
 import { apiFront } from './api-front';
 
 export const init: ServerInit = async () => {
@@ -29,6 +30,8 @@ export const init: ServerInit = async () => {
   const signer = serviceSigner(config());
   await registerSigningKey(signer, readServerClock());
   logger.info({ event: 'signing_key', keyId: signer.keyId }, 'receipt signing key ready');
+  // The checkpointed receipt log gets a new signed checkpoint at least every interval while it grows.
+  keepCheckpointing(config());
   await initRateLimiter();
   publishNodeFront(apiFront);
 };

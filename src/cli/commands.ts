@@ -14,6 +14,7 @@ import { parseIsoInstant } from '../lib/server/clock';
 import { canonicalJson } from '../lib/server/canonical';
 import { verifyArtifactReceipt } from '../lib/server/receipts/artifact';
 import { checkConsistency, checkInclusion } from '../lib/server/receipts/log';
+import { checkTlogProof } from '../lib/server/receipts/tlog';
 import {
   buildReceipt,
   COMPILER_VERSION,
@@ -65,26 +66,46 @@ export interface KeyOptions {
   keysUrl?: string;
 }
 
+/** The checkpointed log's note verifier keys and origin in a key set answer (GET /api/receipts/keys `checkpointLog`). */
+export function checkpointKeysOf(value: unknown): { origin: string; noteVerifierKeys: string[] } | null {
+  const log = isRecord(value) ? value.checkpointLog : undefined;
+  if (!isRecord(log) || typeof log.origin !== 'string' || !Array.isArray(log.noteVerifierKeys)) return null;
+  return { origin: log.origin, noteVerifierKeys: log.noteVerifierKeys.filter((k): k is string => typeof k === 'string') };
+}
+
 export async function loadKeys(options: KeyOptions): Promise<PublishedKey[]> {
-  if (options.keys) return keySetOf(readJsonFile(options.keys, 'key set'));
-  if (options.keysUrl) {
-    let url: URL;
-    try {
-      url = new URL(options.keysUrl);
-    } catch {
-      throw new UsageError('KEYS_URL_INVALID', '--keys-url is not a URL');
-    }
-    let body: unknown;
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
-      if (!res.ok) throw new NetworkError('KEYS_FETCH_FAILED', `the key set answered HTTP ${res.status}`);
-      body = await res.json();
-    } catch (error) {
-      if (error instanceof NetworkError) throw error;
-      throw new NetworkError('KEYS_FETCH_FAILED', 'the key set could not be fetched');
-    }
-    return keySetOf(body);
+  return keySetOf(await loadKeySetAnswer(options));
+}
+
+/**
+ * The body of `url`, fetched (the CLI's one use of the network): `option` names the flag and
+ * `code` the refusal (`<code>_URL_INVALID`, usage; `<code>_FETCH_FAILED`, network).
+ */
+async function fetchBody<T>(urlText: string, option: string, code: string, what: string, read: (res: Response) => Promise<T>): Promise<T> {
+  let url: URL;
+  try {
+    url = new URL(urlText);
+  } catch {
+    throw new UsageError(`${code}_URL_INVALID`, `${option} is not a URL`);
   }
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  } catch {
+    throw new NetworkError(`${code}_FETCH_FAILED`, `${what} could not be fetched`);
+  }
+  if (!res.ok) throw new NetworkError(`${code}_FETCH_FAILED`, `${what} answered HTTP ${res.status}`);
+  try {
+    return await read(res);
+  } catch {
+    throw new NetworkError(`${code}_FETCH_FAILED`, `${what} could not be read`);
+  }
+}
+
+/** The key set answer as given (--keys) or fetched (--keys-url). */
+async function loadKeySetAnswer(options: KeyOptions): Promise<unknown> {
+  if (options.keys) return readJsonFile(options.keys, 'key set');
+  if (options.keysUrl) return fetchBody(options.keysUrl, '--keys-url', 'KEYS', 'the key set', (res) => res.json());
   throw new UsageError('KEYS_REQUIRED', 'a key set is needed to check a signature: --keys <keys.json> or --keys-url <url>');
 }
 
@@ -99,6 +120,52 @@ export interface VerifyOptions extends KeyOptions {
   coil?: string;
   subject?: string;
   inclusion?: string;
+  /** A c2sp.org/tlog-proof@v1 file (GET /api/receipts/log/proof/{receiptId}). */
+  proof?: string;
+  /** Where to fetch it. */
+  proofUrl?: string;
+}
+
+/** A proof file's text, read from a file or fetched. */
+async function loadProofText(options: VerifyOptions): Promise<string | undefined> {
+  if (options.proof) {
+    try {
+      return readFileSync(options.proof, 'utf8');
+    } catch {
+      throw new UsageError('FILE_UNREADABLE', `cannot read the proof file ${options.proof}`);
+    }
+  }
+  if (!options.proofUrl) return undefined;
+  return fetchBody(options.proofUrl, '--proof-url', 'PROOF', 'the proof file', (res) => res.text());
+}
+
+/**
+ * Checks a receipt's inclusion in the checkpointed log by a proof file, with the checkpoint's
+ * note verifier keys of the key set: the one check `svc verify --proof` runs. Its
+ * `checkpoint.time` is the log's signed clock when the checkpoint was made (null when the
+ * checkpoint carries no timestamped cosignature by the log's key).
+ */
+export function proofCheckOf(receipt: object, proofText: string, keySetAnswer: unknown): Json {
+  const logKeys = checkpointKeysOf(keySetAnswer);
+  if (!logKeys) return { ok: false, failures: ['CHECKPOINT_KEYS_MISSING'], index: null, checkpoint: null };
+  const check = checkTlogProof(receipt, proofText, logKeys.noteVerifierKeys, logKeys.origin);
+  const c = check.checkpoint;
+  return {
+    ok: check.ok,
+    failures: check.failures,
+    index: check.index,
+    checkpoint:
+      c.origin === null
+        ? null
+        : {
+            origin: c.origin,
+            treeSize: c.treeSize,
+            rootHash: c.rootHash,
+            time: c.time,
+            timeStatus: c.timeStatus,
+            verifierKey: c.verifierKey,
+          },
+  };
 }
 
 /**
@@ -108,7 +175,9 @@ export interface VerifyOptions extends KeyOptions {
  */
 export async function verifyCommand(file: string, options: VerifyOptions): Promise<Outcome> {
   const { receipt, coil: embeddedCoil } = receiptAndCoilOf(readJsonFile(file, 'receipt'));
-  const keys = await loadKeys(options);
+  const keySetAnswer = await loadKeySetAnswer(options);
+  const keys = keySetOf(keySetAnswer);
+  const proofText = await loadProofText(options);
   const failures: string[] = [];
   const id = receipt.receiptId as string;
   let hashes: Json;
@@ -148,12 +217,19 @@ export async function verifyCommand(file: string, options: VerifyOptions): Promi
     failures.push(...check.failures);
     inclusion = { ok: check.ok, failures: check.failures, headSignature: check.head.signature.status };
   }
+  let proof: Json | null = null;
+  if (proofText !== undefined) {
+    proof = proofCheckOf(receipt, proofText, keySetAnswer);
+    failures.push(...(proof.failures as string[]));
+  }
   const ok = failures.length === 0;
   return {
     exitCode: ok ? EXIT.success : EXIT.verificationFailed,
-    result: { receiptId: id, ok, failures, signature, hashes, inclusion },
+    result: { receiptId: id, ok, failures, signature, hashes, inclusion, proof },
     summary: ok
-      ? `verified: ${id} is signed by key ${signature.keyId}${inclusion ? ' and included in the signed log head' : ''}`
+      ? `verified: ${id} is signed by key ${signature.keyId}${inclusion ? ' and included in the signed log head' : ''}${
+          proof ? ` and is entry ${proof.index as number} of the log under its signed checkpoint` : ''
+        }`
       : `NOT verified: ${id}: ${failures.join(', ')}`,
   };
 }

@@ -29,15 +29,25 @@ interface CommandSpec {
 const COMMANDS: Record<string, CommandSpec> = {
   verify: {
     usage:
-      'svc verify <receipt.json> (--keys <keys.json> | --keys-url <url>) [--coil <coil.json>] [--subject <artifact.json>] [--inclusion <inclusion.json>] [--json]',
+      'svc verify <receipt.json> (--keys <keys.json> | --keys-url <url>) [--coil <coil.json>] [--subject <artifact.json>] [--inclusion <inclusion.json>] [--proof <receipt.tlog-proof> | --proof-url <url>] [--json]',
     help: [
       "Checks a receipt without trusting the service: the service's Ed25519 signature against its key set (an unsigned receipt",
       'fails), every load-bearing hash recomputed from the Coil (from --coil, or the answer the file holds) or, for an arcpt_',
       'receipt, from its subject, and with --inclusion the answer of GET /api/receipts/log/inclusion/{receiptId}: the receipt is',
       'a leaf of the log under a head the service signed. The receipt file may be the receipt or the whole tool answer.',
-      '--keys is the saved answer of GET /api/receipts/keys; --keys-url fetches it (the one command that uses the network).',
+      'With --proof, a c2sp.org/tlog-proof@v1 file (GET /api/receipts/log/proof/{receiptId}; --proof-url fetches it): the entry',
+      "SHA-256(salt || the receipt's bytes), salt from its extra line, is in the checkpointed log under the checkpoint it holds,",
+      "signed by a note verifier key of the key set (checkpointLog.noteVerifierKeys); the checkpoint's signed time is printed.",
+      '--keys is the saved answer of GET /api/receipts/keys; --keys-url fetches it (with --proof-url, the only network use).',
     ].join('\n'),
-    options: { ...KEY_OPTIONS, coil: { type: 'string' }, subject: { type: 'string' }, inclusion: { type: 'string' } },
+    options: {
+      ...KEY_OPTIONS,
+      coil: { type: 'string' },
+      subject: { type: 'string' },
+      inclusion: { type: 'string' },
+      proof: { type: 'string' },
+      'proof-url': { type: 'string' },
+    },
     positionals: 1,
     run: ([file], v) =>
       verifyCommand(file!, {
@@ -46,6 +56,8 @@ const COMMANDS: Record<string, CommandSpec> = {
         coil: v.coil as string | undefined,
         subject: v.subject as string | undefined,
         inclusion: v.inclusion as string | undefined,
+        proof: v.proof as string | undefined,
+        proofUrl: v['proof-url'] as string | undefined,
       }),
   },
   'log-consistency': {

@@ -8,10 +8,14 @@
  * package.json never touches the working tree other tests read.
  */
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MerkleTree } from '../../src/lib/server/receipts/merkle';
+import { keyIdOf, publishedKey, signDocument } from '../../src/lib/server/receipts/signature';
+import { formatTlogProof, noteVerifierKey, signCheckpoint, tlogEntryOf, tlogLeafHash } from '../../src/lib/server/receipts/tlog';
 import { cliFiles, runCli } from '../support/cli';
 import { ROOT } from '../support/server';
 
@@ -84,6 +88,38 @@ describe('the CLI package', () => {
     );
     expect(replayed.status, replayed.stdout).toBe(0);
     expect((await runCli(['verify', '--help'], { cli: bin, cwd: scratch })).status).toBe(0);
+
+    // The packed CLI checks a receipt's proof file of the checkpointed log (c2sp.org/tlog-proof@v1), offline.
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const signer = { keyId: keyIdOf(publicKey), privateKey, publicKey };
+    const origin = 'svc.example/api/receipts/log';
+    const receipt = signDocument(coiled.json.result.receipt, signer);
+    const salt = randomBytes(32);
+    const tree = MerkleTree.of([tlogLeafHash(randomBytes(32)), tlogLeafHash(tlogEntryOf(receipt, salt))]);
+    const checkpoint = signCheckpoint(origin, 2, tree.root(), signer, new Date());
+    const keys = {
+      keys: [publishedKey(publicKey, new Date().toISOString(), null)],
+      checkpointLog: {
+        origin,
+        noteVerifierKey: noteVerifierKey(origin, publicKey),
+        noteVerifierKeys: [noteVerifierKey(origin, publicKey)],
+      },
+    };
+    const proof = formatTlogProof({ extra: salt, index: 1, auditPath: tree.inclusionProof(1), checkpoint });
+    const proven = await runCli(
+      [
+        'verify',
+        files.file('receipt.json', receipt),
+        '--keys',
+        files.file('keys.json', keys),
+        '--proof',
+        files.file('r.tlog-proof', proof),
+        '--json',
+      ],
+      { cli: bin, cwd: scratch },
+    );
+    expect(proven.status, proven.stdout).toBe(0);
+    expect(proven.json.result.proof).toMatchObject({ ok: true, index: 1, checkpoint: { origin, treeSize: 2, timeStatus: 'valid' } });
 
     // npx with the tarball itself as the package, offline.
     const viaNpx = execFileSync('npx', ['--offline', '--yes', `--package=${join(work, tarball!)}`, 'svc', '--version'], {

@@ -25,6 +25,7 @@ afterAll(async () => {
 function pair(n: number, at: Date, parent: string | null = null): CoilWithReceiptRows {
   const manifestHash = `m${n}`.padEnd(64, '0');
   return {
+    logged: true,
     coil: {
       id: `coil-${n}`,
       slug: `slug-${n}`,

@@ -135,6 +135,16 @@ function check(req: FuzzRequest, res: { status: number; contentType: string; tex
     expect(res.contentType, where).toBe('image/png');
     return;
   }
+  // So are the checkpointed receipt log's C2SP answers: the checkpoint and proof files as text, tiles as bytes.
+  const c2sp: Record<string, string> = {
+    'GET /receipts/log/checkpoint': 'text/plain; charset=utf-8',
+    'GET /receipts/log/proof/{receiptId}': 'text/plain; charset=utf-8',
+    'GET /receipts/log/tile/{L}/{N}': 'application/octet-stream',
+  };
+  if (res.status === 200 && c2sp[req.route] && req.surface === 'rest') {
+    expect(res.contentType, where).toBe(c2sp[req.route]);
+    return;
+  }
   // Every REST answer's status is one the OpenAPI document declares for the route (a path that
   // matches no route at all is the front's 404 NOT_FOUND, which belongs to no operation).
   // Its body and headers match that response's schema (tests/support/openapi-contract.ts).

@@ -187,6 +187,18 @@ describe('one database behind both doors: Coil lineage', () => {
     expect(toolFork.isError).toBe(false);
     expect(toolFork.body.receipt.parentManifestHash).toBe(restParent.json.receipt.manifestHash);
   });
+
+  it('an MCP tool call keeps its receipt and logs it only when asked: svc_create_receipt is logged, svc_score_coil is not', async () => {
+    const slug = `mcp-log-${Date.now().toString(36)}`;
+    const asked = await mcp.call('svc_create_receipt', { coil: rawCoil({ slug }), nowIso: NOW_ISO });
+    expect(asked.body.receiptLog).toMatchObject({ logged: true, reason: 'explicit_receipt' });
+    const proof = await server.get(asked.body.receiptLog.proofPath);
+    expect([proof.status, proof.text.split('\n')[0]]).toEqual([200, 'c2sp.org/tlog-proof@v1']);
+    const scored = await mcp.call('svc_score_coil', { coil: rawCoil({ slug: `${slug}-scored` }), nowIso: NOW_ISO });
+    expect(scored.body.receiptLog).toEqual({ logged: false, reason: 'not_requested', proofPath: null });
+    const refused = await server.get(`/api/receipts/log/proof/${scored.body.receipt.receiptId}`);
+    expect([refused.status, refused.json.error.code]).toEqual([404, 'RECEIPT_NOT_LOGGED']);
+  });
 });
 
 const CREDENTIAL_VALUE = 'svc-mcp-credential-value-5be1d0';

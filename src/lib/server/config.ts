@@ -23,6 +23,13 @@ function int(value: string | undefined, fallback: number, min = 0): number {
   return n;
 }
 
+/** A log origin: a schema-less URL without spaces or plus (c2sp.org/tlog-checkpoint, signed-note key names). */
+function receiptLogOrigin(configured: string | undefined, serviceOrigin: string): string {
+  const origin = configured ?? `${serviceOrigin.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '')}/api/receipts/log`;
+  if (/[\s+]/u.test(origin)) throw new Error('RECEIPT_LOG_ORIGIN must have no space and no plus');
+  return origin;
+}
+
 function opt(value: string | undefined): string | undefined {
   const v = value?.trim();
   return v ? v : undefined;
@@ -51,6 +58,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
      */
     signingKey: opt(env.SVC_SIGNING_KEY),
     signingKeyFile: opt(env.SVC_SIGNING_KEY_FILE),
+    /**
+     * The checkpointed receipt log (docs/trust-model.md#the-checkpointed-log): its origin line
+     * (the C2SP checkpoint's first line and its note key name; default: ORIGIN without its
+     * scheme, then /api/receipts/log, the log's URL prefix) and how often, at least, a new
+     * checkpoint is signed while the log grows. Instances sharing a database share the origin.
+     */
+    receiptLog: {
+      origin: receiptLogOrigin(opt(env.RECEIPT_LOG_ORIGIN), opt(env.ORIGIN) ?? `http://localhost:${port}`),
+      checkpointIntervalSeconds: int(env.RECEIPT_LOG_CHECKPOINT_INTERVAL_SECONDS, 60, 0),
+    },
     /**
      * Bounds of every PostgreSQL pool (Prisma's and the tool calls' own): the wait for a
      * connection, and the time one statement may run before the server cancels it. A database

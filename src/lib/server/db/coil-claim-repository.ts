@@ -84,6 +84,8 @@ export async function claimCoils(tokenHash: string, manifestHashes: string[], ow
       agentId: row.agentId,
       score: scoreCoil(coil.data).total,
       storedAt: at,
+      // A claim is a wallet's save of its own build: logged under the wallet, with its own salt.
+      logged: true,
       receipt: JSON.parse(receiptRow.receiptJson) as Receipt,
     });
     outcomes.push({ manifestHash, claimed: true });

@@ -31,6 +31,8 @@ export interface SaveCoilInput {
   score: number | null;
   /** When the row is stored: the server's clock, never a caller's `nowIso`. */
   storedAt: ServerTime;
+  /** Someone asked to keep the receipt: its row is appended to the checkpointed log (docs/trust-model.md#what-is-logged). */
+  logged: boolean;
 }
 
 export function coilRowId(manifestHash: string, ownerAddress: string | null, agentId: string | null): string {
@@ -45,6 +47,7 @@ export function receiptRowId(receiptId: string, ownerAddress: string | null): st
 export async function saveCoilWithReceipt(input: SaveCoilInput & { receipt: Receipt }): Promise<void> {
   const { coil, receipt, ownerAddress, storedAt } = input;
   await writeCoilWithReceipt({
+    logged: input.logged,
     coil: {
       id: coilRowId(input.manifestHash, ownerAddress, input.agentId),
       slug: coil.slug,
@@ -83,8 +86,18 @@ function visibleTo(viewer: StoredRowViewer) {
 }
 
 /** The stored Coils and receipts as one viewer may read them; a row it may not read does not exist for it. */
+/** A stored receipt row as the log routes read it: its id (the checkpointed log's key) and its own bytes. */
+export interface StoredReceiptRow {
+  id: string;
+  ownerAddress: string | null;
+  /** The receipt's canonical JSON without its signature: the bytes a log entry commits to. */
+  receiptJson: string;
+}
+
 export interface StoredCoils {
   receipt(receiptId: string): Promise<Receipt | undefined>;
+  /** The rows of a receipt id the viewer may read: its own wallet's first, then the public one. */
+  receiptRows(receiptId: string): Promise<StoredReceiptRow[]>;
   /** The Coil as first stored under this manifest hash, of the rows the viewer may read. */
   coil(manifestHash: string): Promise<Coil | undefined>;
   /** The strategists (`mock`, `partner`) that coiled a stored manifest, oldest first; empty for caller-supplied Coils. */
@@ -103,6 +116,14 @@ export function storedCoilsVisibleTo(viewer: StoredRowViewer): StoredCoils {
     async receipt(receiptId) {
       const row = await getDb().receipt.findFirst({ where: { receiptId, ...visible }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
       return row ? (JSON.parse(row.receiptJson) as Receipt) : undefined;
+    },
+    async receiptRows(receiptId) {
+      const rows = await getDb().receipt.findMany({
+        where: { receiptId, ...visible },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        select: { id: true, ownerAddress: true, receiptJson: true },
+      });
+      return [...rows.filter((r) => r.ownerAddress !== null), ...rows.filter((r) => r.ownerAddress === null)];
     },
     async coil(manifestHash) {
       const row = await getDb().coil.findFirst({ where: { manifestHash, ...visible }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });

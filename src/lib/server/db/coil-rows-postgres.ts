@@ -10,8 +10,8 @@ import {
   coilValues,
   insertInto,
   lineageQueries,
-  logLeavesOf,
   receiptValues,
+  tlogEntriesOf,
   type CoilRowStore,
   type CoilWithReceiptRows,
   type LineageRows,
@@ -54,18 +54,22 @@ export function insertStatement(pairs: CoilWithReceiptRows[]): { text: string; v
  */
 const RECEIPT_LOG_LOCK = 0x5ec_1096;
 
-/** Appends a batch's new leaves after the log's last index; a content already logged is skipped. */
+/** Appends a batch's new entries after the log's last index; a row already logged is skipped. */
 export function logAppendStatement(pairs: CoilWithReceiptRows[]): { text: string; values: unknown[] } | undefined {
-  const leaves = logLeavesOf(pairs);
-  if (leaves.length === 0) return undefined;
-  const rows = leaves.map((_, i) => `($${i * 4 + 1}::int, $${i * 4 + 2}::text, $${i * 4 + 3}::text, $${i * 4 + 4}::timestamp(3))`);
+  const entries = tlogEntriesOf(pairs);
+  if (entries.length === 0) return undefined;
+  const n = 6;
+  const rows = entries.map(
+    (_, i) =>
+      `($${i * n + 1}::int, $${i * n + 2}::text, $${i * n + 3}::text, $${i * n + 4}::text, $${i * n + 5}::text, $${i * n + 6}::timestamp(3))`,
+  );
   return {
     text:
-      'INSERT INTO "ReceiptLogEntry" ("index", "leafHash", "receiptId", "appendedAt") ' +
-      'SELECT (SELECT COALESCE(MAX("index"), -1) FROM "ReceiptLogEntry") + ROW_NUMBER() OVER (ORDER BY v.ord), v.leaf, v.rid, v.at ' +
-      `FROM (VALUES ${rows.join(', ')}) AS v(ord, leaf, rid, at) ` +
-      'WHERE NOT EXISTS (SELECT 1 FROM "ReceiptLogEntry" e WHERE e."leafHash" = v.leaf)',
-    values: leaves.flatMap((l, i) => [i, l.leafHash, l.receiptId, postgresTimestamp(l.appendedAt)]),
+      'INSERT INTO "TlogEntry" ("index", "receiptRowId", "receiptId", "salt", "entry", "appendedAt") ' +
+      'SELECT (SELECT COALESCE(MAX("index"), -1) FROM "TlogEntry") + ROW_NUMBER() OVER (ORDER BY v.ord), v.rowid, v.rid, v.salt, v.entry, v.at ' +
+      `FROM (VALUES ${rows.join(', ')}) AS v(ord, rowid, rid, salt, entry, at) ` +
+      'WHERE NOT EXISTS (SELECT 1 FROM "TlogEntry" e WHERE e."receiptRowId" = v.rowid)',
+    values: entries.flatMap((e, i) => [i, e.receiptRowId, e.receiptId, e.salt, e.entry, postgresTimestamp(e.appendedAt)]),
   };
 }
 

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqlitePath } from './client';
-import { coilValues, insertInto, lineageQueries, logLeavesOf, receiptValues, type CoilRowStore, type LineageRows } from './coil-rows';
+import { coilValues, insertInto, lineageQueries, receiptValues, tlogEntriesOf, type CoilRowStore, type LineageRows } from './coil-rows';
 import { keepCheckpointed, SQLITE_AUTOCHECKPOINT_FALLBACK, SQLITE_CONNECTION_PRAGMAS } from './sqlite-checkpointer';
 
 /** How Prisma's SQLite adapter writes a DateTime (its default `iso8601` format). */
@@ -63,16 +63,17 @@ export function openSqliteCoilRows(url: string): CoilRowStore {
   // transaction: SQLite lets one writer in at a time (across processes too), so two
   // instances on one file never take the same index.
   const appendToLog = db.prepare(
-    'INSERT INTO "ReceiptLogEntry" ("index", "leafHash", "receiptId", "appendedAt") ' +
-      'SELECT COALESCE((SELECT MAX("index") FROM "ReceiptLogEntry"), -1) + 1, ?, ?, ? ' +
-      'WHERE NOT EXISTS (SELECT 1 FROM "ReceiptLogEntry" WHERE "leafHash" = ?)',
+    'INSERT INTO "TlogEntry" ("index", "receiptRowId", "receiptId", "salt", "entry", "appendedAt") ' +
+      'SELECT COALESCE((SELECT MAX("index") FROM "TlogEntry"), -1) + 1, ?, ?, ?, ?, ? ' +
+      'WHERE NOT EXISTS (SELECT 1 FROM "TlogEntry" WHERE "receiptRowId" = ?)',
   );
   const insertAll = db.transaction((pairs: Parameters<CoilRowStore['insert']>[0]) => {
     for (const { coil, receipt } of pairs) {
       insertCoil.run(coilValues(coil, sqliteTimestamp));
       insertReceipt.run(receiptValues(receipt, sqliteTimestamp));
     }
-    for (const leaf of logLeavesOf(pairs)) appendToLog.run(leaf.leafHash, leaf.receiptId, sqliteTimestamp(leaf.appendedAt), leaf.leafHash);
+    for (const e of tlogEntriesOf(pairs))
+      appendToLog.run(e.receiptRowId, e.receiptId, e.salt, e.entry, sqliteTimestamp(e.appendedAt), e.receiptRowId);
   });
 
   return {

@@ -2,7 +2,8 @@
  * The Coil and receipt rows as the tables hold them (prisma/schema.prisma), for the two
  * driver stores of db/coil-row-store.ts.
  */
-import { leafHashOf } from '../receipts/merkle';
+import { randomBytes } from 'node:crypto';
+import { TLOG_SALT_BYTES, tlogEntryOf } from '../receipts/tlog';
 
 export interface CoilRow {
   id: string;
@@ -36,6 +37,8 @@ export interface ReceiptRow {
 export interface CoilWithReceiptRows {
   coil: CoilRow;
   receipt: ReceiptRow;
+  /** Someone asked to keep this receipt: its row gets an entry of the checkpointed log (receipts/tlog.ts). */
+  logged: boolean;
 }
 
 /**
@@ -115,18 +118,37 @@ export function receiptValues(row: ReceiptRow, timestamp: (date: Date) => string
   ];
 }
 
+/** A new entry of the checkpointed log: a commitment to one receipt row, with that row's salt. */
+export interface TlogEntryRow {
+  receiptRowId: string;
+  receiptId: string;
+  /** hex, 32 bytes */
+  salt: string;
+  /** hex, 32 bytes: SHA-256(salt || receiptJson) */
+  entry: string;
+  appendedAt: Date;
+}
+
 /**
- * The receipt log's new leaves of a batch (receipts/log.ts): one per distinct receipt content,
- * in the batch's order. A receipt stored under two owners is one row each but one leaf: the
- * leaf is the receipt's canonical JSON, which is what `receiptJson` holds.
+ * The checkpointed log's candidate entries of a batch (receipts/tlog.ts): one per logged receipt
+ * row, in the batch's order, each with a fresh random salt. A row that already has an entry
+ * keeps it (the statements append only when none exists), so a repeated request logs once.
+ * `receiptJson` is the receipt's canonical JSON without its signature: the bytes an entry commits to.
  */
-export function logLeavesOf(pairs: readonly CoilWithReceiptRows[]): { leafHash: string; receiptId: string; appendedAt: Date }[] {
-  const leaves = new Map<string, { leafHash: string; receiptId: string; appendedAt: Date }>();
-  for (const { receipt } of pairs) {
-    const leafHash = leafHashOf(receipt.receiptJson);
-    if (!leaves.has(leafHash)) leaves.set(leafHash, { leafHash, receiptId: receipt.receiptId, appendedAt: receipt.storedAt });
+export function tlogEntriesOf(pairs: readonly CoilWithReceiptRows[]): TlogEntryRow[] {
+  const entries = new Map<string, TlogEntryRow>();
+  for (const { receipt, logged } of pairs) {
+    if (!logged || entries.has(receipt.id)) continue;
+    const salt = randomBytes(TLOG_SALT_BYTES);
+    entries.set(receipt.id, {
+      receiptRowId: receipt.id,
+      receiptId: receipt.receiptId,
+      salt: salt.toString('hex'),
+      entry: tlogEntryOf(receipt.receiptJson, salt).toString('hex'),
+      appendedAt: receipt.storedAt,
+    });
   }
-  return [...leaves.values()];
+  return [...entries.values()];
 }
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');

@@ -1,13 +1,14 @@
 /**
- * The receipt log and the published signing keys over the database (models `ReceiptLogEntry`
- * and `SigningKey`, receipts/log.ts, receipts/signature.ts). Leaves are appended by the tool
- * calls' own row store in the receipt's transaction (db/coil-rows-sqlite.ts,
- * db/coil-rows-postgres.ts); this module only reads them, into a Merkle tree kept in memory
- * (below). Keys are registered once and never deleted, so a receipt signed with a retired key
+ * The receipt logs and the published signing keys over the database (models `ReceiptLogEntry`,
+ * the first log, closed; `TlogEntry`, the checkpointed log; `SigningKey`; receipts/log.ts,
+ * receipts/tlog.ts, receipts/signature.ts). Entries are appended by the tool calls' own row
+ * store in the receipt's transaction (db/coil-rows-sqlite.ts, db/coil-rows-postgres.ts); this
+ * module only reads them, into a Merkle tree per log kept in memory (below). Keys are registered once and never deleted, so a receipt signed with a retired key
  * still verifies.
  */
 import type { ServerTime } from '../clock';
 import { leafHashOf, MerkleTree, type ReadonlyMerkleTree, type TiledMerkleTree } from '../receipts/merkle';
+import { tlogLeafHash } from '../receipts/tlog';
 import { publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
 import { getDb, type Db } from './client';
 import { isUniqueViolation } from './unique-violation';
@@ -36,8 +37,45 @@ interface CachedLog {
   next?: Promise<void>;
 }
 
+/**
+ * A log's entries as its table holds them: `rows(db, from, to, take)` reads the leaf hashes of
+ * indexes [from, to) in order (to: no bound when undefined), by primary-key range. The first log
+ * (`ReceiptLogEntry`, closed) stores leaf hashes; the checkpointed log (`TlogEntry`) its entries,
+ * hashed as leaves here.
+ */
+export interface LogTable {
+  readonly name: string;
+  rows(db: Db, from: number, to: number | undefined, take?: number): Promise<{ index: number; leafHash: string }[]>;
+}
+
+/** svc-receipt-log-1.0.0, closed to new entries: it answers for the receipts already in it. */
+export const JSON_LOG: LogTable = {
+  name: 'ReceiptLogEntry',
+  rows: (db, from, to, take) =>
+    db.receiptLogEntry.findMany({
+      where: { index: to === undefined ? { gte: from } : { gte: from, lt: to } },
+      orderBy: { index: 'asc' },
+      take,
+      select: { index: true, leafHash: true },
+    }),
+};
+
+/** The checkpointed log (receipts/tlog.ts): its entries are commitments, its leaves their RFC 6962 hashes. */
+export const TLOG: LogTable = {
+  name: 'TlogEntry',
+  async rows(db, from, to, take) {
+    const rows = await db.tlogEntry.findMany({
+      where: { index: to === undefined ? { gte: from } : { gte: from, lt: to } },
+      orderBy: { index: 'asc' },
+      take,
+      select: { index: true, entry: true },
+    });
+    return rows.map((r) => ({ index: r.index, leafHash: tlogLeafHash(Buffer.from(r.entry, 'hex')) }));
+  },
+};
+
 /** Keyed by the client, so a database opened after closeDb() (tests) starts from an empty tree. */
-const cachedLogs = new WeakMap<Db, CachedLog>();
+const cachedLogs = new WeakMap<Db, Map<string, CachedLog>>();
 
 /**
  * Rows per query of a catch-up: a first catch-up of a large log (after a start) lets other
@@ -45,13 +83,20 @@ const cachedLogs = new WeakMap<Db, CachedLog>();
  */
 export const CATCH_UP_ROWS = 2000;
 
-/** The log's tree, with every entry committed before this call; read its `size` before the next await. */
-export async function receiptLogTree(): Promise<TiledMerkleTree> {
+/** A log's tree, with every entry committed before this call; read its `size` before the next await. */
+export async function logTree(table: LogTable): Promise<MerkleTree> {
   const db = getDb();
-  let log = cachedLogs.get(db);
-  if (!log) cachedLogs.set(db, (log = { tree: new MerkleTree() }));
-  await caughtUp(db, log);
+  let logs = cachedLogs.get(db);
+  if (!logs) cachedLogs.set(db, (logs = new Map()));
+  let log = logs.get(table.name);
+  if (!log) logs.set(table.name, (log = { tree: new MerkleTree() }));
+  await caughtUp(db, table, log);
   return log.tree;
+}
+
+/** The first log's tree (closed: it no longer grows). */
+export function receiptLogTree(): Promise<TiledMerkleTree> {
+  return logTree(JSON_LOG);
 }
 
 /**
@@ -62,24 +107,21 @@ export async function receiptLogTree(): Promise<TiledMerkleTree> {
 export async function receiptLogWithTiles(
   tree: TiledMerkleTree,
   tilesNeeded: (tree: TiledMerkleTree) => readonly number[],
+  table: LogTable = JSON_LOG,
 ): Promise<ReadonlyMerkleTree> {
   const db = getDb();
   const tiles = new Map<number, string[]>();
   for (;;) {
     const missing = tilesNeeded(tree).filter((tile) => !tiles.has(tile));
     if (missing.length === 0) return tree.withTiles(tiles);
-    for (const tile of missing) tiles.set(tile, await tileLeaves(db, tile, tree.tileSize));
+    for (const tile of missing) tiles.set(tile, await tileLeaves(db, table, tile, tree.tileSize));
   }
 }
 
 /** The leaf hashes of a complete tile, in order: one query over the primary key's range. */
-async function tileLeaves(db: Db, tile: number, tileSize: number): Promise<string[]> {
+async function tileLeaves(db: Db, table: LogTable, tile: number, tileSize: number): Promise<string[]> {
   const from = tile * tileSize;
-  const rows = await db.receiptLogEntry.findMany({
-    where: { index: { gte: from, lt: from + tileSize } },
-    orderBy: { index: 'asc' },
-    select: { index: true, leafHash: true },
-  });
+  const rows = await table.rows(db, from, from + tileSize);
   // The tree asks only for tiles it has seen complete: a tile that is not means the log's rows
   // changed under it.
   if (rows.length !== tileSize || rows.some((row, i) => row.index !== from + i))
@@ -87,21 +129,21 @@ async function tileLeaves(db: Db, tile: number, tileSize: number): Promise<strin
   return rows.map((row) => row.leafHash);
 }
 
-function caughtUp(db: Db, log: CachedLog): Promise<void> {
-  if (!log.running) return startCatchUp(db, log);
+function caughtUp(db: Db, table: LogTable, log: CachedLog): Promise<void> {
+  if (!log.running) return startCatchUp(db, table, log);
   // The catch-up running may have read before the caller's entry was committed (the inclusion
   // route looks its entry up first): the caller waits for the next one. One catch-up at a time,
   // so no entry is appended twice.
   const afterRunning = () => {
     log.next = undefined;
-    return log.running ?? startCatchUp(db, log);
+    return log.running ?? startCatchUp(db, table, log);
   };
   log.next ??= log.running.then(afterRunning, afterRunning);
   return log.next;
 }
 
-function startCatchUp(db: Db, log: CachedLog): Promise<void> {
-  const running = catchUp(db, log.tree).finally(() => {
+function startCatchUp(db: Db, table: LogTable, log: CachedLog): Promise<void> {
+  const running = catchUp(db, table, log.tree).finally(() => {
     log.running = undefined;
   });
   log.running = running;
@@ -112,14 +154,9 @@ function startCatchUp(db: Db, log: CachedLog): Promise<void> {
  * Appends the entries from the tree's size on, while their indexes follow on from it: the log
  * is dense from 0, and an index not yet visible (a gap) ends the catch-up at it.
  */
-async function catchUp(db: Db, tree: MerkleTree): Promise<void> {
+async function catchUp(db: Db, table: LogTable, tree: MerkleTree): Promise<void> {
   for (;;) {
-    const rows = await db.receiptLogEntry.findMany({
-      where: { index: { gte: tree.size } },
-      orderBy: { index: 'asc' },
-      take: CATCH_UP_ROWS,
-      select: { index: true, leafHash: true },
-    });
+    const rows = await table.rows(db, tree.size, undefined, CATCH_UP_ROWS);
     for (const row of rows) {
       if (row.index !== tree.size) return;
       tree.append(row.leafHash);
@@ -129,20 +166,30 @@ async function catchUp(db: Db, tree: MerkleTree): Promise<void> {
 }
 
 /**
- * The first log entry of a receipt id, or null when the receipt was never logged. Found by leaf
- * hash, which the stored receipt gives: the log keeps no index by receipt id, one B-tree write
- * less per stored call (migration 20261127100000_fewer_index_writes_per_call).
+ * The first log's entry of a stored receipt row, found by the leaf hash of that row's own
+ * bytes (`receiptJson`): never by receipt id, which two rows of different content share across
+ * a release (a new compiler or registry version, the same id), so a lookup by id could prove
+ * another row's leaf (issue 34 item 5). Null when that content was never in the first log.
  */
-export async function receiptLogEntryOf(receiptId: string): Promise<{ index: number; leafHash: string } | null> {
-  const db = getDb();
-  const stored = await db.receipt.findMany({ where: { receiptId }, select: { receiptJson: true } });
-  if (stored.length === 0) return null;
-  const leafHashes = [...new Set(stored.map((r) => leafHashOf(r.receiptJson)))];
-  return db.receiptLogEntry.findFirst({
-    where: { leafHash: { in: leafHashes } },
+export async function receiptLogEntryOf(receiptJson: string): Promise<{ index: number; leafHash: string } | null> {
+  return getDb().receiptLogEntry.findUnique({ where: { leafHash: leafHashOf(receiptJson) }, select: { index: true, leafHash: true } });
+}
+
+/** The checkpointed log's entry of a receipt row (by the row's id), with its salt; null when the row is not logged. */
+export async function tlogEntryOfRow(receiptRowId: string): Promise<{ index: number; salt: string; entry: string } | null> {
+  return getDb().tlogEntry.findUnique({ where: { receiptRowId }, select: { index: true, salt: true, entry: true } });
+}
+
+/** The entries [from, to) of the checkpointed log, in order (an entry bundle, a level-0 tile). */
+export async function tlogEntries(from: number, to: number): Promise<Buffer[]> {
+  const rows = await getDb().tlogEntry.findMany({
+    where: { index: { gte: from, lt: to } },
     orderBy: { index: 'asc' },
-    select: { index: true, leafHash: true },
+    select: { index: true, entry: true },
   });
+  if (rows.length !== to - from || rows.some((row, i) => row.index !== from + i))
+    throw new Error(`the log no longer holds entries ${from} to ${to}`);
+  return rows.map((r) => Buffer.from(r.entry, 'hex'));
 }
 
 /**

@@ -1,14 +1,18 @@
 /**
  * The REST routes under /api that are not tRPC procedures: the OpenAPI document (generated
- * from the procedures) and the share card as an SVG image. They pass the same front as every
+ * from the procedures), the share card as an SVG or PNG image, and the checkpointed receipt
+ * log in its C2SP formats (checkpoint, tiles, proof files: text and bytes, never JSON). They pass the same front as every
  * route (rate limit, guards, log line); their route ids are what the rate limit counts and
  * the log names. Both are listed in the OpenAPI document (trpc/extra-openapi.ts).
  */
+import { resolveClock } from '../clock';
 import { renderShareCardSvg } from '../coil/share-card';
 import { config, secretValues } from '../config';
 import { findSvcError, SvcError } from '../errors';
 import { finishAnswer } from '../guards/finish-answer';
 import { storedShareCard } from '../trpc/procedure-kit/share-card';
+import { currentCheckpoint, tlogProofFile, tlogTile } from '../trpc/procedure-kit/tlog';
+import { signerOf } from '../trpc/service-keys';
 import { contextOfRequest, restErrorAnswer, type DispatchRequest } from './dispatch';
 import { stampedError } from '../trpc/init';
 import { logger } from '../logger';
@@ -113,7 +117,100 @@ async function renderPng(svg: string): Promise<Uint8Array> {
   return new Resvg(svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
 }
 
+/**
+ * An answer of the C2SP routes: their errors in the envelope, like every route's. Their bytes
+ * never depend on `nowIso` (a checkpoint carries the server's clock), but a malformed one is
+ * refused as on every other route.
+ */
+async function enveloped(request: DispatchRequest, answer: () => Promise<ApiAnswer>): Promise<ApiAnswer> {
+  try {
+    resolveClock(request.url.searchParams.get('nowIso') ?? undefined, request.serverTime);
+    return await answer();
+  } catch (error) {
+    const svc = findSvcError(error);
+    if (svc) return restErrorAnswer(stampedError(svc));
+    throw error;
+  }
+}
+
+const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+/** GET /api/receipts/log/checkpoint: the log's signed checkpoint (c2sp.org/tlog-checkpoint), mutable. */
+async function checkpointAnswer(_params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
+  return enveloped(request, async () => {
+    const ctx = contextOfRequest(request);
+    const checkpoint = await currentCheckpoint(ctx.config, await signerOf(ctx), ctx.serverTime);
+    return {
+      status: 200,
+      headers: { 'content-type': TEXT_PLAIN, 'cache-control': 'public, max-age=5', 'x-content-type-options': 'nosniff' },
+      body: checkpoint.note,
+    };
+  });
+}
+
+/** GET /api/receipts/log/tile/...: a hash tile or an entry bundle (c2sp.org/tlog-tiles); a full one never changes. */
+async function tileAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
+  return enveloped(request, async () => {
+    const tile = await tlogTile(params.tile!);
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'application/octet-stream',
+        'cache-control': tile.full ? 'public, max-age=31536000, immutable' : 'public, max-age=60',
+        'x-content-type-options': 'nosniff',
+      },
+      body: tile.bytes,
+    };
+  });
+}
+
+/**
+ * GET /api/receipts/log/proof/{receiptId}: the c2sp.org/tlog-proof@v1 file of the receipt row the
+ * caller may read. It holds the row's salt: never kept by a shared cache.
+ */
+async function proofAnswer(params: Record<string, string>, request: DispatchRequest): Promise<ApiAnswer> {
+  return enveloped(request, async () => {
+    if (!RECEIPT_ID.test(params.receiptId!))
+      throw new SvcError('INPUT_INVALID', 'The receipt id is malformed', {
+        issues: [{ code: 'INPUT_INVALID', message: 'expected hrcpt_ followed by 32 hex digits', path: 'receiptId' }],
+      });
+    const ctx = contextOfRequest(request);
+    const proof = await tlogProofFile(ctx, await signerOf(ctx), params.receiptId!);
+    return {
+      status: 200,
+      headers: {
+        'content-type': TEXT_PLAIN,
+        'cache-control': 'private, no-store',
+        'content-disposition': `inline; filename="${params.receiptId}.tlog-proof"`,
+        'x-content-type-options': 'nosniff',
+      },
+      body: proof,
+    };
+  });
+}
+
 const EXTRA_ROUTES: readonly ExtraRoute[] = [
+  {
+    method: 'GET',
+    routeId: '/api/receipts/log/checkpoint',
+    invariants: true,
+    pattern: /^\/api\/receipts\/log\/checkpoint$/,
+    answer: checkpointAnswer,
+  },
+  {
+    method: 'GET',
+    routeId: '/api/receipts/log/tile/[...tile]',
+    invariants: true,
+    pattern: /^\/api\/receipts\/log\/tile\/(?<tile>.+)$/,
+    answer: tileAnswer,
+  },
+  {
+    method: 'GET',
+    routeId: '/api/receipts/log/proof/[receiptId]',
+    invariants: true,
+    pattern: /^\/api\/receipts\/log\/proof\/(?<receiptId>[^/]+)$/,
+    answer: proofAnswer,
+  },
   { method: 'GET', routeId: '/api/openapi.json', pattern: /^\/api\/openapi\.json\/?$/, invariants: false, answer: openApiAnswer },
   {
     method: 'GET',

@@ -27,8 +27,8 @@ function sha256(...parts: Buffer[]): Buffer {
 const LEAF = Buffer.from([0]);
 const NODE = Buffer.from([1]);
 
-export function leafHashOf(entry: string): string {
-  return sha256(LEAF, Buffer.from(entry, 'utf8')).toString('hex');
+export function leafHashOf(entry: string | Uint8Array): string {
+  return sha256(LEAF, typeof entry === 'string' ? Buffer.from(entry, 'utf8') : Buffer.from(entry)).toString('hex');
 }
 
 function nodeHash(left: Buffer, right: Buffer): Buffer {
@@ -148,6 +148,17 @@ export class MerkleTree implements TiledMerkleTree {
 
   leafHash(index: number): string {
     return this.answerLeafHash(index, HELD_ONLY);
+  }
+
+  /**
+   * The hash of the complete aligned subtree of height `height` (>= the tile height) at
+   * `index`: leaves [index * 2^height, (index + 1) * 2^height). The tree holds every one of
+   * them once its leaves are appended: the hashes a tlog-tiles tile of level 1 and above serves.
+   */
+  fullSubtreeHash(height: number, index: number): string {
+    this.check(height, this.tileHeight, 62, 'a held subtree is at least a tile high');
+    this.check(index, 0, Math.floor(this.leaves / 2 ** height) - 1, 'that subtree is not complete');
+    return this.node(height, index).toString('hex');
   }
 
   root(treeSize = this.leaves): string {

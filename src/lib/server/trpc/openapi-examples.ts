@@ -166,6 +166,9 @@ export function operationExamples(): Record<string, OperationExample> {
     'receiptLog-head': q(),
     'receiptLog-inclusion': { path: { receiptId: coilReceipt.receiptId }, ...q() },
     'receiptLog-consistency': q({ first: 1, second: 1 }),
+    receiptLogCheckpoint: q(),
+    receiptLogTile: { path: { L: '0', N: '000.p/1' }, ...q() },
+    receiptLogProof: { path: { receiptId: coilReceipt.receiptId }, ...q() },
 
     'strategist-status': q(),
     'strategist-generate': b({ prompt: 'AI chips and data centers' }),

@@ -9,6 +9,7 @@ import { recordCoilClaim } from '../../db/coil-claim-repository';
 import { saveCoilWithReceipt, storedCoilsVisibleTo, type StoredCoils } from '../../db/coil-repository';
 import { ensureClaimTokenHash } from '../../cookies/claim-cookie';
 import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
+import { logReasonOf, receiptLogStatus, type ReceiptLogStatus } from '../../receipts/log-policy';
 import { buildReceipt, type Receipt, type ReceiptKind } from '../../receipts/receipt';
 import type { RequestContext } from '../context';
 
@@ -42,42 +43,67 @@ export async function withForkParent(ctx: RequestContext, coil: Coil, paths?: Fo
   return parentManifestHash === coil.parentManifestHash ? coil : { ...coil, parentManifestHash };
 }
 
+export interface PersistOptions {
+  /** The strategist that coiled it (`mock`, `partner`), or null for a caller-supplied Coil. */
+  agentId?: string | null;
+  /**
+   * The share card's explicit act of sharing: the pair is also saved under no wallet, so the
+   * Coil and the card are public by their content addresses (docs/visibility.md#sharing),
+   * without naming the wallet. That public copy is not logged (the wallet's row is).
+   */
+  shared?: boolean;
+  /** The call asked to keep the receipt (receipts/log-policy.ts): it is logged even without a session. */
+  asked?: 'generated_coil' | 'explicit_receipt';
+}
+
 /**
  * Saves a Coil and its receipt under the caller's wallet when signed in (else under no
- * wallet: the store still keeps them for lineage, provenance and passports). `shared` is the
- * share card's explicit act of sharing: the pair is also saved under no wallet, so the Coil
- * and the card are public by their content addresses (docs/visibility.md#sharing), without
- * naming the wallet.
+ * wallet: the store still keeps them for lineage, provenance and passports), appending the
+ * row to the receipt log when someone asked to keep it (receipts/log-policy.ts). Answers what
+ * happened to the caller's row, for the answer's `receiptLog`.
  */
 export async function persistReceipt(
   ctx: RequestContext,
   coil: Coil,
   receipt: Receipt,
-  agentId: string | null = null,
-  shared = false,
-): Promise<void> {
+  options: PersistOptions = {},
+): Promise<ReceiptLogStatus> {
   const owner = (await ctx.getSession())?.address ?? null;
-  const saveUnder = (ownerAddress: string | null) =>
+  const saveUnder = (ownerAddress: string | null, logged: boolean) =>
     saveCoilWithReceipt({
       coil,
       manifestHash: receipt.manifestHash,
       ownerAddress,
-      agentId,
+      agentId: options.agentId ?? null,
       score: scoreCoil(coil).total,
       storedAt: ctx.serverTime,
       receipt,
+      logged,
     });
-  await Promise.all(shared && owner !== null ? [saveUnder(owner), saveUnder(null)] : [saveUnder(owner)]);
+  const reason = logReasonOf(options.asked, owner);
+  const logged = reason !== 'not_requested';
+  await Promise.all(
+    options.shared && owner !== null
+      ? [saveUnder(owner, logged), saveUnder(null, options.asked !== undefined)]
+      : [saveUnder(owner, logged)],
+  );
+  return receiptLogStatus(reason, receipt.receiptId);
 }
 
 /**
- * Builds the receipt of a Coil at the request's clock, saves both and returns the receipt.
- * `coil` has passed `withForkParent` (every tool resolves a fork's parent before any work).
+ * Builds the receipt of a Coil at the request's clock, saves both and returns the receipt with
+ * what the log did with it. `coil` has passed `withForkParent` (every tool resolves a fork's
+ * parent before any work).
  */
-export async function issueReceipt(ctx: RequestContext, coil: Coil, kind: ReceiptKind, agentId: string | null = null): Promise<Receipt> {
+export async function issueReceipt(
+  ctx: RequestContext,
+  coil: Coil,
+  kind: ReceiptKind,
+  options: Omit<PersistOptions, 'shared'> = {},
+): Promise<{ receipt: Receipt; receiptLog: ReceiptLogStatus }> {
   const receipt = buildReceipt(coil, kind, ctx.answerTime);
-  await persistReceipt(ctx, coil, receipt, agentId);
-  return receipt;
+  const receiptLog = await persistReceipt(ctx, coil, receipt, options);
+  return { receipt, receiptLog };
 }
 
 /**

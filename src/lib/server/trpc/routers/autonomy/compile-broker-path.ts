@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { compileBrokerPath } from '../../../autonomy/broker-path';
 import { nowIsoField, publicProcedure, stampedOutput } from '../../init';
+import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { shareCardOut } from '../../../coil/share-card.schema';
 import { persistReceipt } from '../../procedure-kit/coil-store';
@@ -46,6 +47,7 @@ export const compileBrokerPathProcedure = publicProcedure
       }),
       receipt: pathReceiptOut,
       coilReceipt: receiptOut,
+      coilReceiptLog: receiptLogOut,
       shareCard: shareCardOut,
     }),
   )
@@ -55,6 +57,6 @@ export const compileBrokerPathProcedure = publicProcedure
       serviceOrigin: ctx.config.origin,
       shareUrlBase: input.shareUrlBase,
     });
-    await persistReceipt(ctx, input.coil, path.coilReceipt);
-    return { generatedAt: ctx.answerTime.toISOString(), ...path };
+    const coilReceiptLog = await persistReceipt(ctx, input.coil, path.coilReceipt);
+    return { generatedAt: ctx.answerTime.toISOString(), ...path, coilReceiptLog };
   });

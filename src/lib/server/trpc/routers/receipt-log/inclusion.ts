@@ -1,14 +1,18 @@
-/** GET /api/receipts/log/inclusion/{receiptId}: the inclusion proof of a stored receipt in the log. */
+/**
+ * GET /api/receipts/log/inclusion/{receiptId}: the inclusion proof of a stored receipt in the first
+ * log (svc-receipt-log-1.0.0, closed: the receipts already in it). Newer receipts are proven by
+ * GET /api/receipts/log/proof/{receiptId} in the checkpointed log (http/tlog-routes.ts).
+ */
 import { z } from 'zod';
-import { receiptLogEntryOf, receiptLogTree, receiptLogWithTiles } from '../../../db/receipt-log-repository';
-import { SvcError } from '../../../errors';
-import { inclusionAnswer, tilesOfInclusionAnswer } from '../../../receipts/log';
+import { receiptLogEntryOf, receiptLogTree, receiptLogWithTiles, tlogEntryOfRow } from '../../../db/receipt-log-repository';
+import { inclusionAnswer, LOG_VERSION, tilesOfInclusionAnswer } from '../../../receipts/log';
+import { NOT_LOGGED_MESSAGE } from '../../../receipts/log-policy';
 import { HEX_64, signedTreeHeadOut } from '../../../receipts/log.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { storedCoilsOf } from '../../procedure-kit/coil-store';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
 import { signerOf } from '../../service-keys';
-import { receiptLogMeta, sizeOutOfRange, treeSizeParam } from './meta';
+import { receiptLogMeta, receiptNotFound, receiptNotLogged, sizeOutOfRange, treeSizeParam } from './meta';
 
 export const inclusionProcedure = publicProcedure
   .meta(receiptLogMeta('/receipts/log/inclusion/{receiptId}', 'The inclusion proof of a stored receipt in the log'))
@@ -30,25 +34,27 @@ export const inclusionProcedure = publicProcedure
     }),
   )
   .query(async ({ ctx, input }) => {
-    const stored = await (await storedCoilsOf(ctx)).receipt(input.receiptId);
-    if (!stored)
-      throw new SvcError('RECEIPT_NOT_FOUND', 'No receipt with this id is stored for you', {
-        issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'issue the receipt first', path: 'receiptId' }],
-      });
-    const entry = await receiptLogEntryOf(input.receiptId);
-    if (!entry)
-      throw new SvcError('RECEIPT_NOT_LOGGED', 'This receipt was stored before the receipt log existed', {
-        issues: [{ code: 'RECEIPT_NOT_LOGGED', message: 'no log entry holds this receipt', path: 'receiptId' }],
-      });
+    const rows = await (await storedCoilsOf(ctx)).receiptRows(input.receiptId);
+    if (rows.length === 0) throw receiptNotFound();
+    // By the leaf hash of a row the caller may read, never by id (another row of the same id
+    // may hold other bytes: a release later, or another wallet's).
+    let entry: { index: number; leafHash: string } | null = null;
+    for (const row of rows) if ((entry = await receiptLogEntryOf(row.receiptJson))) break;
+    if (!entry) {
+      const inTlog = (await Promise.all(rows.map((row) => tlogEntryOfRow(row.id)))).some((e) => e !== null);
+      throw inTlog
+        ? receiptNotLogged(
+            'This receipt is in the checkpointed receipt log, not in this one',
+            `this log (${LOG_VERSION}) is closed; its proof is GET /api/receipts/log/proof/${input.receiptId} (c2sp.org/tlog-proof@v1)`,
+          )
+        : receiptNotLogged('This receipt is not in the receipt log', NOT_LOGGED_MESSAGE);
+    }
     const signer = await signerOf(ctx);
     const tree = await receiptLogTree();
     const size = tree.size;
     const treeSize = input.treeSize ?? size;
-    if (treeSize > size || treeSize <= entry.index) throw sizeOutOfRange('treeSize', size);
-    const answering = await receiptLogWithTiles(tree, (t) => tilesOfInclusionAnswer(t, entry.index, treeSize));
-    return toolAnswer(
-      'receipt-log-inclusion',
-      ctx,
-      inclusionAnswer(answering, entry.index, treeSize, input.receiptId, ctx.serverTime, signer),
-    );
+    const index = entry.index;
+    if (treeSize > size || treeSize <= index) throw sizeOutOfRange('treeSize', size);
+    const answering = await receiptLogWithTiles(tree, (t) => tilesOfInclusionAnswer(t, index, treeSize));
+    return toolAnswer('receipt-log-inclusion', ctx, inclusionAnswer(answering, index, treeSize, input.receiptId, ctx.serverTime, signer));
   });

@@ -24,3 +24,18 @@ export function sizeOutOfRange(path: string, size: number): SvcError {
     issues: [{ code: 'TREE_SIZE_OUT_OF_RANGE', message: `the log holds ${size} entries`, path }],
   });
 }
+
+export function receiptNotFound(): SvcError {
+  return new SvcError('RECEIPT_NOT_FOUND', 'No receipt with this id is stored for you', {
+    issues: [{ code: 'RECEIPT_NOT_FOUND', message: 'issue the receipt first', path: 'receiptId' }],
+  });
+}
+
+/**
+ * A stored receipt that is not in the log asked: 404 RECEIPT_NOT_LOGGED, the reason in the
+ * issue's message (receipts/log-policy.ts): nobody asked to keep it, it is in the other log, or
+ * it was stored before either log existed.
+ */
+export function receiptNotLogged(message: string, reason: string): SvcError {
+  return new SvcError('RECEIPT_NOT_LOGGED', message, { issues: [{ code: 'RECEIPT_NOT_LOGGED', message: reason, path: 'receiptId' }] });
+}

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { coilSchema, memoSchema } from '../../../coil/manifest';
 import { buildReceipt, manifestHashOf } from '../../../receipts/receipt';
+import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { runStrategist, type StrategistRequest } from '../../../strategist';
 import { providerMetaOut, strategistScoreOut } from '../../../strategist/strategist.schema';
@@ -65,6 +66,7 @@ export const generateProcedure = publicProcedure
       reading: thesisReadingSchema,
       plan: z.object({ compileOnly: z.literal(true), steps: z.array(z.string()) }).optional(),
       receipt: receiptOut,
+      receiptLog: receiptLogOut,
     }),
   )
   .mutation(async ({ ctx, input }) => {
@@ -78,6 +80,9 @@ export const generateProcedure = publicProcedure
     };
     const response = await runStrategist(request, { config: strategistConfigOf(ctx.config), now: ctx.answerTime });
     const receipt = buildReceipt(response.manifest, 'coil_manifest', ctx.answerTime);
-    await persistReceipt(ctx, response.manifest, receipt, response.providerMeta.provider);
-    return { ...response, receipt };
+    const receiptLog = await persistReceipt(ctx, response.manifest, receipt, {
+      agentId: response.providerMeta.provider,
+      asked: 'generated_coil',
+    });
+    return { ...response, receipt, receiptLog };
   });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { compileCapsule } from '../../../coil/capsule';
 import { capsuleOut } from '../../../coil/capsule.schema';
 import type { Coil } from '../../../coil/manifest';
+import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { toolFields } from '../../procedure-kit/tool-answer';
@@ -19,7 +20,7 @@ const compileOptions = z
 export const compileCapsuleProcedure = publicProcedure
   .meta(toolsMeta('POST', '/tools/compile-capsule', 'Compile a capsule from a valid, non-paper Coil', 'svc_compile_broker_capsule'))
   .input(z.object({ coil: coilField, options: compileOptions, nowIso: nowIsoField }))
-  .output(toolFields('compile-capsule', { capsule: capsuleOut, receipt: receiptOut }))
+  .output(toolFields('compile-capsule', { capsule: capsuleOut, receipt: receiptOut, receiptLog: receiptLogOut }))
   .mutation(
     coilTool('compile-capsule', 'coil_manifest', (coil, input: { coil: Coil; options?: z.infer<typeof compileOptions> }) => ({
       capsule: compileCapsule(coil, input.options ?? {}),

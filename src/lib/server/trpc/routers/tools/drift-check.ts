@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireValidCoil } from '../../../coil/capsule';
 import { driftCheck } from '../../../coil/drift';
 import { driftReportOut } from '../../../coil/drift.schema';
+import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { issueReceipt, withForkParent } from '../../procedure-kit/coil-store';
@@ -21,12 +22,12 @@ export const driftCheckProcedure = publicProcedure
       nowIso: nowIsoField,
     }),
   )
-  .output(toolFields('drift-check', { report: driftReportOut, receipt: receiptOut }))
+  .output(toolFields('drift-check', { report: driftReportOut, receipt: receiptOut, receiptLog: receiptLogOut }))
   .mutation(async ({ ctx, input }) => {
     const coil = await withForkParent(ctx, input.coil);
     requireValidCoil(coil);
     // The report names the Coil by its receipt's id and hash, so the receipt comes first.
-    const receipt = await issueReceipt(ctx, coil, 'coil_manifest');
+    const { receipt, receiptLog } = await issueReceipt(ctx, coil, 'coil_manifest');
     const report = driftCheck({
       coil,
       coilId: receipt.coilId,
@@ -34,5 +35,5 @@ export const driftCheckProcedure = publicProcedure
       currentWeightsBps: input.currentWeightsBps,
       now: ctx.answerTime,
     });
-    return toolAnswer('drift-check', ctx, { report, receipt });
+    return toolAnswer('drift-check', ctx, { report, receipt, receiptLog });
   });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { healthOut } from '../../../coil/health.schema';
 import { coilSchema, executionModeSchema } from '../../../coil/manifest';
+import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { generateCoil } from '../../../strategist';
 import { providerMetaOut } from '../../../strategist/strategist.schema';
@@ -31,6 +32,7 @@ export const generateCoilProcedure = publicProcedure
       coil: coilSchema,
       health: healthOut,
       receipt: receiptOut,
+      receiptLog: receiptLogOut,
       providerMeta: providerMetaOut,
       disclaimers: z.array(z.string()),
       reading: thesisReadingSchema,
@@ -46,7 +48,10 @@ export const generateCoilProcedure = publicProcedure
       },
     );
     const coil = await withForkParent(ctx, generated.coil);
-    const receipt = await issueReceipt(ctx, coil, 'coil_manifest', generated.providerMeta.provider);
+    const { receipt, receiptLog } = await issueReceipt(ctx, coil, 'coil_manifest', {
+      agentId: generated.providerMeta.provider,
+      asked: 'generated_coil',
+    });
     await ticketBuiltCoil(ctx, receipt);
-    return toolAnswer('generate-coil', ctx, { ...generated, coil, receipt });
+    return toolAnswer('generate-coil', ctx, { ...generated, coil, receipt, receiptLog });
   });

@@ -21,7 +21,8 @@ export const coilField = coilSchema.describe('A Coil; a value that is not a Coil
 /**
  * The handler of a tool that works on one Coil: its fork's parent resolved, `work` done on it
  * (a refusal there stores nothing), then its receipt of `kind` issued and saved; the answer
- * holds the work's fields and the receipt.
+ * holds the work's fields, the receipt and what the log did with it
+ * (`receiptLog`: an anonymous call's receipt is stored, not logged).
  */
 export function coilTool<N extends string, I extends { coil: Coil }, F extends object>(
   tool: N,
@@ -31,7 +32,7 @@ export function coilTool<N extends string, I extends { coil: Coil }, F extends o
   return async ({ ctx, input }: { ctx: RequestContext; input: I }) => {
     const coil = await withForkParent(ctx, input.coil);
     const fields = work(coil, input);
-    const receipt = await issueReceipt(ctx, coil, kind);
-    return toolAnswer(tool, ctx, { ...fields, receipt });
+    const { receipt, receiptLog } = await issueReceipt(ctx, coil, kind);
+    return toolAnswer(tool, ctx, { ...fields, receipt, receiptLog });
   };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { riskAudit } from '../../../coil/audit';
 import { auditedFuseOut } from '../../../coil/audit.schema';
 import { issueOut } from '../../../coil/validation.schema';
+import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { toolFields } from '../../procedure-kit/tool-answer';
@@ -19,6 +20,7 @@ export const riskAuditProcedure = publicProcedure
       issues: z.array(issueOut),
       fuseChecksum: z.string(),
       receipt: receiptOut,
+      receiptLog: receiptLogOut,
     }),
   )
   .mutation(coilTool('risk-audit', 'risk_fuse', (coil) => riskAudit(coil)));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireValidCoil } from '../../../coil/capsule';
 import { shareCardOut } from '../../../coil/share-card.schema';
 import { buildReceipt } from '../../../receipts/receipt';
+import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { persistReceipt, withForkParent } from '../../procedure-kit/coil-store';
@@ -20,13 +21,13 @@ export const shareCardProcedure = publicProcedure
     ),
   )
   .input(z.object({ coil: coilField, shareUrlBase: shareUrlBaseField, nowIso: nowIsoField }))
-  .output(toolFields('share-card', { card: shareCardOut, receipt: receiptOut }))
+  .output(toolFields('share-card', { card: shareCardOut, receipt: receiptOut, receiptLog: receiptLogOut }))
   .mutation(async ({ ctx, input }) => {
     const coil = await withForkParent(ctx, input.coil);
     requireValidCoil(coil);
     const receipt = buildReceipt(coil, 'coil_manifest', ctx.answerTime);
     const card = shareCardOrRefusal({ coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
     // Issuing a card is the act of sharing it: the Coil and the card become public.
-    await persistReceipt(ctx, coil, receipt, null, true);
-    return toolAnswer('share-card', ctx, { card, receipt });
+    const receiptLog = await persistReceipt(ctx, coil, receipt, { shared: true });
+    return toolAnswer('share-card', ctx, { card, receipt, receiptLog });
   });

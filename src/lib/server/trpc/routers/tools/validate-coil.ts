@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { validateCoil } from '../../../coil/validate';
 import { validationOut } from '../../../coil/validation.schema';
+import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { toolFields } from '../../procedure-kit/tool-answer';
@@ -10,5 +11,5 @@ import { coilField, coilTool, toolsMeta } from './meta';
 export const validateCoilProcedure = publicProcedure
   .meta(toolsMeta('POST', '/tools/validate-coil', 'Validate a Coil', 'svc_validate_coil'))
   .input(z.object({ coil: coilField, nowIso: nowIsoField }))
-  .output(toolFields('validate-coil', { validation: validationOut, receipt: receiptOut }))
+  .output(toolFields('validate-coil', { validation: validationOut, receipt: receiptOut, receiptLog: receiptLogOut }))
   .mutation(coilTool('validate-coil', 'validation', (coil) => ({ validation: validateCoil(coil) })));
