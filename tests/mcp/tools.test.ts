@@ -116,6 +116,29 @@ describe('tools/list', () => {
     expect(tools.filter((t) => /broker_wallet|rail_c/.test(t.name))).toEqual([]);
   });
 
+  it('has no JSON-schema `type` array in any input or output schema (an anyOf of single types instead)', async () => {
+    // Clients whose schema dialect takes one type per schema (the MCP Inspector's strict
+    // check) cannot read `type: ["string", "null"]`; the 1.0.3 Inspector CLI has no such check.
+    const { tools } = await mcp.client.listTools();
+    const typeArrays: string[] = [];
+    let nullable = 0;
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const record = node as Record<string, unknown>;
+      if (Array.isArray(record.type)) typeArrays.push(path);
+      if (Array.isArray(record.anyOf) && record.anyOf.some((alt) => (alt as { type?: unknown }).type === 'null')) nullable++;
+      for (const [key, value] of Object.entries(record)) walk(value, `${path}.${key}`);
+    };
+    for (const t of tools) {
+      walk(t.inputSchema, `${t.name}.inputSchema`);
+      walk(t.outputSchema, `${t.name}.outputSchema`);
+    }
+    expect(typeArrays).toEqual([]);
+    // The nullable fields are still nullable, as an anyOf.
+    expect(nullable).toBeGreaterThan(0);
+  });
+
   it('matches the pinned toolset hash, which the server names in its info, its instructions, tools/list and GET /api/mcp/toolset', async () => {
     const listed = await mcp.client.listTools();
     const hash = toolsetHashOf(listed.tools);
