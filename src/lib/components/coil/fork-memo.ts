@@ -21,7 +21,7 @@ export function forkMemo(parent: Coil, name: string, weights: { ticker: string; 
     ? `Changed from its parent: ${moved.map((w) => `${w.ticker} ${bpsToPercent(before.get(w.ticker) ?? 0)} → ${bpsToPercent(w.weightBps)}`).join(', ')}${kept.length ? `; unchanged: ${kept.map((w) => w.ticker).join(', ')}` : ''}.`
     : 'Same weights as its parent.';
   return {
-    title: `${name}: a fork of ${parent.name}`.slice(0, 200),
+    title: `Fork of ${parent.name}, with its own weights`.slice(0, 200),
     body: `This fork holds ${holds}. ${changes} Its parent is ${parent.slug}; the parent's memo described the parent's weights, not these.`.slice(
       0,
       4000,
