@@ -149,4 +149,48 @@ describe('the thesis and its reading on the Coil page', () => {
     expect(errors).toEqual([]);
     await owner.context.close();
   });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`My Coils shows the thesis; the share page shows it only when the owner ticks it (${scheme})`, async (ctx) => {
+      if (skipReason) return ctx.skip();
+      const thesis = `Payments networks and cloud software, no Oracle (${scheme})`;
+      const { cookie } = await signIn(server!, WALLET_A);
+      const generated = await server!.post('/api/tools/generate-coil', { prompt: thesis }, { cookie });
+      const manifestHash = generated.json.receipt.manifestHash as string;
+      const owner = await contextOf(WALLET_A, scheme);
+      const page = await owner.context.newPage();
+      const errors = collectConsoleErrors(page);
+
+      await page.goto(`${server!.url}/me`);
+      const row = page.getByTestId('my-coil-row').filter({ hasText: generated.json.coil.slug });
+      await row.waitFor();
+      expect(await row.getByTestId('my-coil-thesis').textContent()).toBe(`“${thesis}”`);
+      await expectClean(page, `coil-reading-my-coils-${scheme}`);
+
+      // A card without the box ticked: its page holds no thesis.
+      await page.goto(`${server!.url}/coils/${manifestHash}#share`);
+      expect(await page.getByTestId('share-thesis').isChecked()).toBe(false);
+      await page.getByTestId('share-button').click();
+      await page.getByTestId('share-page-link').waitFor();
+      const plainHref = (await page.getByTestId('share-page-link').getAttribute('href'))!;
+      // Ticked: the next card (its own receipt, at the server's clock) shows it on its page.
+      await page.getByTestId('share-thesis').check();
+      await page.getByTestId('share-button').click();
+      await expect.poll(() => page.getByTestId('share-thesis-result').textContent()).toContain('shows your thesis');
+      const sharedHref = (await page.getByTestId('share-page-link').getAttribute('href'))!;
+      expect(sharedHref).not.toBe(plainHref);
+
+      const visitor = await browser!.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
+      const public_ = await visitor.newPage();
+      await public_.goto(`${server!.url}${plainHref}`);
+      await public_.getByTestId('share-page').waitFor();
+      expect(await public_.locator('main').textContent()).not.toContain(thesis);
+      await public_.goto(`${server!.url}${sharedHref}`);
+      expect(await public_.getByTestId('share-thesis-text').textContent()).toBe(thesis);
+      await expectClean(public_, `coil-reading-share-page-${scheme}`);
+      await visitor.close();
+      expect(errors).toEqual([]);
+      await owner.context.close();
+    });
+  }
 });
