@@ -1,8 +1,9 @@
 /**
  * Claim tickets of Coils built in a browser without a wallet session (docs/visibility.md#claiming).
  * The browser holds a random token (an HttpOnly cookie); a ticket row holds its SHA-256, the
- * Coil's manifest hash and the receipt of the build. Claiming copies that Coil and that receipt
- * under the wallet (the public rows stay: they were public from the start), then uses the ticket.
+ * Coil's manifest hash and the receipt of the build. Claiming copies that Coil, that receipt and
+ * the browser's theses of it (coil-reading-repository.ts) under the wallet (the public rows stay:
+ * they were public from the start), then uses the ticket.
  */
 import { hashCanonical } from '../canonical';
 import type { ServerTime } from '../clock';
@@ -10,6 +11,7 @@ import { coilSchema } from '../coil/manifest';
 import { scoreCoil } from '../coil/health';
 import type { Receipt } from '../receipts/receipt';
 import { getDb } from './client';
+import { claimReadings } from './coil-reading-repository';
 import { saveCoilWithReceipt } from './coil-repository';
 
 export interface ClaimableCoil {
@@ -94,6 +96,7 @@ export async function claimCoils(tokenHash: string, manifestHashes: string[], ow
       logged: true,
       receipt: JSON.parse(receiptRow.receiptJson) as Receipt,
     });
+    await claimReadings(tokenHash, manifestHash, owner, at);
     await getDb().coilClaim.updateMany({ where: { id, claimedBy: null }, data: { claimedBy: owner, claimedAt: at } });
     outcomes.push({ manifestHash, claimed: true });
   }
