@@ -90,6 +90,8 @@ function toleranceOf(request: StrategistRequest, riskWords: ThesisReading['riskW
 /** Integer shares of `total` in proportion to `asked`, summing exactly to `total` (largest remainders, then order). */
 function scaleTo(asked: number[], total: number): number[] {
   const sum = asked.reduce((s, a) => s + a, 0);
+  // Nothing asked (every pin excluded): nothing to share out, rather than 0/0 shares.
+  if (sum <= 0) return asked.map(() => 0);
   const exact = asked.map((a) => (a * total) / sum);
   const out = exact.map((e) => Math.floor(e + 1e-9));
   let left = total - out.reduce((s, x) => s + x, 0);
@@ -183,7 +185,21 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
       seenPins.add(key);
       const exact = m.pinBps!;
       if (m.target.kind === 'asset') {
-        if (excluded.has(m.target.ticker)) continue;
+        // A pin on what the same thesis rules out ("20% Tesla ... avoid Tesla"): the exclusion
+        // wins (the reader fails closed) and the reading says so.
+        if (excluded.has(m.target.ticker)) {
+          pins.push({
+            target: m.target.ticker,
+            tickers: [],
+            askedBps: Math.round(exact),
+            keptBps: 0,
+            exact: 0,
+            affinity: {},
+            source: 'thesis',
+            movedBy: 'excluded',
+          });
+          continue;
+        }
         pins.push({
           target: m.target.ticker,
           tickers: [m.target.ticker],
@@ -234,15 +250,31 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   const total = pins.reduce((s, p) => s + p.exact, 0);
   // Pins that name every position and leave less than 1% (three thirds, 33% each): the residual goes to them, never to a new line.
   const complete = pins.length > 0 && !unpinnedWanted && total > TOTAL_BPS - ROUNDING_RESIDUAL_BPS - 1e-6;
+  // Pins that leave a rest round down, so the residual goes to what takes the rest ("a third
+  // Amazon, a third Google, the rest Apple": Apple holds 3334), never to a pinned name.
   const rounded = scaleTo(
     pins.map((p) => p.exact),
-    complete ? TOTAL_BPS : Math.round(total),
+    complete ? TOTAL_BPS : restTakers.length > 0 ? Math.floor(total + 1e-6) : Math.round(total),
   );
   pins.forEach((p, i) => {
     p.keptBps = rounded[i] ?? 0;
     if (!p.movedBy && p.keptBps !== p.askedBps && p.source === 'thesis' && complete && Math.abs(total - TOTAL_BPS) > 1e-6)
       p.movedBy = 'rounding';
   });
+  // A complete set of pins the person's own cap holds as written ("a third each" under a 3333
+  // bps cap) but not with the rounding residual on top: the residual still goes to a named
+  // position (3334), and the cap moves by that residual only, never to a new 1 bps line.
+  let roundingLift: { from: number; to: number } | undefined;
+  const heaviest = Math.max(0, ...pins.map((p) => (p.tickers.length === 1 ? p.keptBps : 0)));
+  if (
+    complete &&
+    heaviest > cap &&
+    pins.every((p) => p.tickers.length === 1 && Math.floor(p.exact + 1e-6) <= cap) &&
+    heaviest - cap < ROUNDING_RESIDUAL_BPS
+  ) {
+    roundingLift = { from: cap, to: heaviest };
+    cap = heaviest;
+  }
 
   // The rest: what the pins keep leaves, for the names that take it ("split the rest between the two index funds").
   const restAffinity: Record<string, number> = {};
@@ -276,9 +308,11 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
     }
   }
   for (const p of pins) {
+    if (p.movedBy === 'excluded' && p.tickers.length === 0 && p.affinity[p.target] === undefined && /^[A-Z]+$/.test(p.target))
+      p.note = `the thesis also rules out ${p.target}; the exclusion wins, so the ${p.askedBps} bps went to the rest of the basket (a correction can include it)`;
     if (p.movedBy === 'sum') p.note = `the pinned weights summed to ${Math.round(askedSum)} bps; each was scaled down in proportion`;
     if (p.movedBy === 'rounding')
-      p.note = `the weights asked for summed to ${Math.round(total * 100) / 100} bps; the residual went to the named positions`;
+      p.note = `the weights asked for summed to ${Math.round(total * 100) / 100} bps; the residual went to the named positions${roundingLift ? `, and the ${roundingLift.from} bps single-asset cap moved to ${roundingLift.to} bps to hold it` : ''}`;
   }
   const pinWeights = new Map<string, number>();
   for (const p of pins) {
@@ -336,7 +370,7 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   // unrelated name (three funds under the 3000 bps low-risk default, or two left when the thesis
   // bets against one) gets the smallest default cap the funds it may hold can meet. Only the
   // strategist's own default moves, never a cap the person set.
-  const broadOnly = pins.length === 0 && !request.basketContext?.assets?.length && ranked.every((c) => BROAD_FUNDS.includes(c.ticker));
+  const broadOnly = pinWeights.size === 0 && !request.basketContext?.assets?.length && ranked.every((c) => BROAD_FUNDS.includes(c.ticker));
   const broadLeft = BROAD_FUNDS.filter((t) => !excluded.has(t));
   if (!capFromPreferences && broadOnly && broadLeft.length > 0) {
     const even = Math.ceil(TOTAL_BPS / broadLeft.length / 50) * 50;
