@@ -294,7 +294,7 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
     memo.push(
       `${p.target} was pinned at ${p.askedBps} bps; the single-asset cap of ${cap} bps moved it to ${p.keptBps} bps (${p.keptBps - p.askedBps} bps). To keep it, set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.askedBps / p.tickers.length)} or more.`,
     );
-  for (const p of plan.pins.filter((x) => x.movedBy === 'rounding')) memo.push(`${p.target}: ${p.note}.`);
+  for (const p of plan.pins.filter((x) => x.movedBy === 'rounding' || (!x.movedBy && x.note))) memo.push(`${p.target}: ${p.note}.`);
   for (const p of plan.pins.filter((x) => x.movedBy === 'excluded'))
     memo.push(
       `${p.target} was pinned at ${p.askedBps} bps, but ${p.note ?? 'every asset of it is excluded: the weight went to the rest of the basket'}.`,

@@ -136,8 +136,13 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   const corrections = request.corrections;
   const riskTolerance = toleranceOf(request, words.riskWords);
   const tolerance = riskTolerance.value;
-  const capFromPreferences = request.userPreferences?.maxSingleAssetWeightBps !== undefined;
-  let cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
+  // The cap: the person's (userPreferences, else one the thesis states: "max 60% per position"),
+  // else the default for the tolerance; "no cap" in the thesis lifts the default to the pins below.
+  const statedCap = words.capWords.find((w) => w.bps !== undefined && w.bps >= 1 && w.bps <= TOTAL_BPS);
+  const liftedBy = request.userPreferences?.maxSingleAssetWeightBps === undefined && !statedCap ? words.capWords[0] : undefined;
+  const capFromPreferences =
+    request.userPreferences?.maxSingleAssetWeightBps !== undefined || statedCap !== undefined || liftedBy !== undefined;
+  let cap = request.userPreferences?.maxSingleAssetWeightBps ?? statedCap?.bps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
   const mentions = words.mentions;
   const wanted = mentions.filter((m) => m.polarity === 'include' && m.target.kind !== 'unfit');
   const correctedIn = new Set(corrections?.included ?? []);
@@ -284,6 +289,17 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
       for (const [t, a = 0] of Object.entries(m.target.theme.affinity))
         if (a >= 2 && !excluded.has(t) && !assetPinned.has(t)) restAffinity[t] = Math.max(restAffinity[t] ?? 0, a);
   }
+  /** "no cap" in the thesis: the default cap rises to the heaviest pin, so the pins are kept as written. */
+  const liftCap = () => {
+    if (!liftedBy) return;
+    const heaviestPin = Math.max(0, ...pins.map((p) => (p.tickers.length ? Math.ceil(p.keptBps / p.tickers.length) : 0)));
+    if (heaviestPin <= cap) return;
+    for (const p of pins)
+      if (p.tickers.length && p.keptBps / p.tickers.length > cap)
+        p.note = `the thesis lifted the ${DEFAULT_CAP_BY_TOLERANCE[tolerance]} bps default single-asset cap ("${liftedBy.text}") to ${heaviestPin} bps to keep this pin`;
+    cap = heaviestPin;
+  };
+  liftCap();
   const capped = (p: WorkingPin) => Math.min(p.keptBps, p.tickers.length * cap);
   const rest = TOTAL_BPS - pins.reduce((s, p) => s + capped(p), 0);
   const restTickers = Object.keys(restAffinity);
@@ -299,10 +315,11 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
       source: 'thesis',
     });
   }
+  liftCap();
   for (const p of pins) {
     const room = p.tickers.length * cap;
     if (p.keptBps > room) {
-      p.note = `the ${cap} bps single-asset cap applied; set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.keptBps / p.tickers.length)} or more to keep it`;
+      p.note = `the ${cap} bps single-asset cap applied${statedCap ? ` ("${statedCap.text}")` : ''}; set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.keptBps / p.tickers.length)} or more (or say "no cap" in the thesis) to keep it`;
       p.keptBps = room;
       p.movedBy = 'cap';
     }

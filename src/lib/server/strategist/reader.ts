@@ -60,6 +60,11 @@ export interface ThesisWords {
   restEven: boolean;
   /** The words of a negative or short weight ("-30% TSLA", "short 20% of QQQ"): a long-only basket refuses them. */
   negativeWeights: string[];
+  /**
+   * The person's own word on the single-asset cap: a cap they state ("max 60% per position", in
+   * bps) or a lift ("no cap", "concentration is fine": their pins are kept above the default).
+   */
+  capWords: Array<{ text: string; bps?: number }>;
   /** Bullish words (stance only: a holding is already long). */
   bullishWords: number;
   notUnderstood: string[];
@@ -104,6 +109,7 @@ const PREFER_VERBS: ReadonlySet<string> = new Set(['prefer', 'prefers', 'preferr
 const JOINERS: ReadonlySet<string> = new Set(['and', 'then', '&', 'et', 'und', 'y', 'puis', 'dann', 'luego']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'am', 's']);
 const PRONOUNS: ReadonlySet<string> = new Set(['it', 'its', 'they', 'them', 'those', 'these', 'that', 'this', 'one']);
+const HUNDREDS: ReadonlyArray<readonly string[]> = LEXICON.weights.hundreds.map((h) => h.split(' ')).sort((a, b) => b.length - a.length);
 const ELISION = /^(l|d|j|qu|n|s|c|m|t)'(.{2,})$/;
 
 export function normalizeWord(word: string): string {
@@ -595,6 +601,21 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
       continue;
     }
     // "minus 10% oil", "negative 5% QQQ": a sign in words, read with its number.
+    const spelledAfterSign = NEGATIVE_SIGNS.has(t.norm) && tokens[i + 1] ? readSpelledWeight(lexicon, tokens, i + 1) : undefined;
+    if (spelledAfterSign) {
+      for (let k = i; k < spelledAfterSign.end; k++) owner[k] = 'weight';
+      items.push({
+        type: 'weight',
+        bps: spelledAfterSign.bps,
+        text: slice(i, spelledAfterSign.end),
+        start: i,
+        end: spelledAfterSign.end,
+        each: false,
+        negative: true,
+      });
+      i = spelledAfterSign.end - 1;
+      continue;
+    }
     if (NEGATIVE_SIGNS.has(t.norm) && tokens[i + 1]?.kind === 'number') {
       const weight = readWeight(lexicon, tokens, i + 1);
       if (weight?.type === 'weight') {
@@ -603,6 +624,21 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
         i = weight.end - 1;
         continue;
       }
+    }
+    const spelled = readSpelledWeight(lexicon, tokens, i);
+    if (spelled) {
+      for (let k = i; k < spelled.end; k++) owner[k] = 'weight';
+      items.push({
+        type: 'weight',
+        bps: spelled.bps,
+        text: slice(i, spelled.end),
+        start: i,
+        end: spelled.end,
+        each: false,
+        negative: false,
+      });
+      i = spelled.end - 1;
+      continue;
     }
     const hit = lexicon.cues.match(tokens, i, free);
     if (hit) {
@@ -674,6 +710,7 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   const equalWeight = items.some((it) => it.type === 'cue' && it.cue === 'equalWeight');
   readBareNumbers(items);
   const negativeWeights: string[] = [];
+  const capWords = readCapWords(items);
   const restEven = bindWeights(items, equalWeight, negativeWeights);
 
   const kept = mentions
@@ -692,6 +729,7 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
     equalWeight,
     restEven,
     negativeWeights,
+    capWords,
     bullishWords: items.filter((it) => it.type === 'cue' && it.cue === 'bullishPredicate').length,
     notUnderstood,
   };
@@ -826,6 +864,38 @@ function readWeight(
   if (!u) return undefined;
   const bps = u.kind === 'percent' ? value * 100 : value;
   return { type: 'weight', bps: Math.abs(bps), start: i, end: u.end, negative: value < 0 };
+}
+
+/**
+ * "twenty-five percent", "forty per cent", "a hundred percent": a number in words (a tens word,
+ * a ones word, or both) read as a weight only when a percent or basis-point word follows it.
+ */
+function readSpelledWeight(lexicon: Compiled, tokens: readonly Token[], i: number): { bps: number; end: number } | undefined {
+  const { cardinals } = LEXICON.weights;
+  let value: number | undefined;
+  let end = i;
+  for (const h of HUNDREDS) {
+    if (h.every((w, k) => tokens[i + k]?.norm === w)) {
+      value = 100;
+      end = i + h.length;
+      break;
+    }
+  }
+  if (value === undefined) {
+    const first = cardinals[tokens[i]!.norm];
+    if (first === undefined) return undefined;
+    value = first;
+    end = i + 1;
+    const next = tokens[end];
+    const ones = next ? cardinals[next.norm] : undefined;
+    if (first >= 20 && first % 10 === 0 && ones !== undefined && ones > 0 && ones < 10) {
+      value += ones;
+      end++;
+    }
+  }
+  const hit = lexicon.cues.match(tokens, end, () => true);
+  if (hit?.entry.effect.type !== 'cue' || (hit.entry.effect.cue !== 'percent' && hit.entry.effect.cue !== 'bps')) return undefined;
+  return { bps: hit.entry.effect.cue === 'percent' ? value * 100 : value, end: end + hit.length };
 }
 
 /** "$5k", "$5,000", "€2.5K": a sum of money (the currency sign just before it). */
@@ -1240,6 +1310,29 @@ function applyPredicates(items: Item[]): void {
       m.cue = it.text;
     }
   }
+}
+
+/**
+ * The person's word on the cap. "max 60% per position", "no more than 35% in any one name": a
+ * cap word, then a weight that no name follows, states the cap (the weight is the cap's, not a
+ * pin, so it is taken out of the items). "no cap", "concentration is fine": a lift.
+ */
+function readCapWords(items: Item[]): Array<{ text: string; bps?: number }> {
+  const out: Array<{ text: string; bps?: number }> = [];
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.type !== 'cue') continue;
+    if (it.cue === 'liftCap') out.push({ text: it.text });
+    if (it.cue !== 'capAt') continue;
+    const weight = items[k + 1];
+    if (weight?.type !== 'weight' || weight.negative || weight.amount !== undefined || weight.bps <= 0) continue;
+    let n = k + 2;
+    while (items[n]?.type === 'word' && BIND_FILLERS.has((items[n] as { norm: string }).norm)) n++;
+    if (items[n]?.type === 'mention') continue;
+    out.push({ text: `${it.text} ${weight.text}`, bps: Math.round(weight.bps) });
+    items.splice(k + 1, 1);
+  }
+  return out;
 }
 
 /**

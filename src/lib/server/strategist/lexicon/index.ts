@@ -66,6 +66,10 @@ export const CUE_KINDS = [
   'preferThan',
   /** "..., and Meta with it", "Amazon too": the name after a comma shares the clause before. */
   'also',
+  /** "no cap", "concentration is fine": the person lifts the default single-asset cap to what they pinned. */
+  'liftCap',
+  /** "max", "no more than" before a weight that names no asset ("max 60% per position"): the person's single-asset cap. */
+  'capAt',
   /** "from", "out of": where money leaves, when the clause moves money ("move everything from Coinbase into Nvidia"). */
   'source',
 ] as const;
@@ -111,6 +115,10 @@ export const lexiconFilesSchema = z.object({
     numerators: z.record(phrase, z.number().int().min(1).max(9)),
     denominators: z.record(phrase, z.number().int().min(2).max(10)),
     fixed: z.record(phrase, z.number().positive().max(10_000)),
+    /** Numbers in words, read as a weight only before a percent or basis-point word. */
+    cardinals: z.record(phrase, z.number().int().min(0).max(90)),
+    /** "a hundred", "one hundred": 100 in words. */
+    hundreds: phrases,
   }),
   words: z.object({
     about,
