@@ -150,7 +150,19 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
 
   // Exclusions: a ticker excluded by name always; one excluded through a theme unless the thesis
   // names it as wanted; a correction wins over both.
-  const namedWanted = new Set(wanted.flatMap((m) => (m.target.kind === 'asset' ? [m.target.ticker] : [])));
+  // What the thesis names as wanted, and where it last does. A name the thesis wants is kept when
+  // a theme holding it is ruled out ("keep Apple, dump the rest of big tech"), unless the thesis
+  // corrects itself after naming it ("Apple, Microsoft and Meta ... actually drop the social media one").
+  // A theme that is one asset ("oil", "T-bills") counts as named for the basket.
+  const singleTicker = (m: Mention) => {
+    if (m.target.kind === 'asset') return m.target.ticker;
+    if (m.target.kind !== 'theme') return undefined;
+    const strong = Object.entries(m.target.theme.affinity).filter(([, a]) => (a ?? 0) >= 2);
+    return strong.length === 1 ? strong[0]![0] : undefined;
+  };
+  const namedAt = new Map<string, number>();
+  for (const m of wanted)
+    if (m.target.kind === 'asset') namedAt.set(m.target.ticker, Math.max(namedAt.get(m.target.ticker) ?? -1, m.start));
   const excluded = new Map<string, { because: string; source: 'thesis' | 'correction' }>();
   for (const t of correctedOut) excluded.set(t, { because: 'excluded by a correction', source: 'correction' });
   for (const m of mentions)
@@ -159,7 +171,7 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   for (const m of mentions) {
     if (m.polarity === 'include' || m.target.kind !== 'theme') continue;
     for (const t of themeMembers(m.target.theme))
-      if (!excluded.has(t) && !namedWanted.has(t) && !correctedIn.has(t))
+      if (!excluded.has(t) && !(namedAt.has(t) && (!m.corrects || namedAt.get(t)! > m.start)) && !correctedIn.has(t))
         excluded.set(t, { because: becauseOf(m, m.target.theme), source: 'thesis' });
   }
 
@@ -368,7 +380,8 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
     if (m.pinBps !== undefined && !corrections?.pinned) continue;
     if (m.rest && !corrections?.pinned) continue;
     const factor = m.scope ? SCOPE_FACTOR[m.scope] : 1;
-    if (m.target.kind === 'asset') add(m.target.ticker, NAMED_POINTS * factor, `named in the thesis ("${m.text}")`, true);
+    const single = singleTicker(m);
+    if (single !== undefined) add(single, NAMED_POINTS * factor, `named in the thesis ("${m.text}")`, true);
     else if (m.target.kind === 'theme') {
       const hit = themeHits.get(m.target.theme.id) ?? { theme: m.target.theme, texts: [], factor };
       hit.texts.push(m.text);

@@ -39,6 +39,8 @@ export interface Mention {
   /** A weight the thesis pinned on it, in bps (exact: a third is 3333.33...), and the words that pinned it. */
   pinBps?: number;
   pinText?: string;
+  /** Ruled out in a sentence that corrects itself ("actually drop the social media one"): it wins over an earlier naming. */
+  corrects?: boolean;
   /** It takes (a share of) the weight the pins leave: "the rest in index funds". */
   rest?: boolean;
   /** Token range [start, end). */
@@ -105,6 +107,11 @@ const CLITICS: ReadonlyMap<string, string> = new Map(Object.entries(W.clitics));
 const PREFERENCE_WORDS: ReadonlySet<string> = new Set(LEXICON.cues.preferenceWords);
 const MOVING_VERBS: ReadonlySet<string> = new Set(LEXICON.cues.movingVerbs);
 const NEGATIVE_SIGNS: ReadonlySet<string> = new Set(LEXICON.cues.negativeSigns);
+const SELF_CORRECTIONS: readonly string[] = W.selfCorrections;
+const CAP_SCOPE: ReadonlySet<string> = new Set(W.capScope);
+const SEPARABLE_EXCLUDE: ReadonlySet<string> = new Set(LEXICON.cues.separableExclude);
+/** Words between a separable verb and its object, or between the object and its particle ("cut my Google shares loose"). */
+const OBJECT_FILLERS: ReadonlySet<string> = new Set(LEXICON.words.objectFillers);
 const PREFER_VERBS: ReadonlySet<string> = new Set(['prefer', 'prefers', 'preferred', 'preferring', 'preferable']);
 const JOINERS: ReadonlySet<string> = new Set(['and', 'then', '&', 'et', 'und', 'y', 'puis', 'dann', 'luego']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'am', 's']);
@@ -274,11 +281,13 @@ class Lexicon {
     const first = tokens[i];
     if (!first) return undefined;
     const forms = wordForms(first.norm);
-    if (this.byLemma && !forms.includes(first.lemma)) forms.push(first.lemma);
+    const stems = this.byLemma ? [first.lemma, ...verbStems(first.norm)] : [];
+    for (const f of stems) if (!forms.includes(f)) forms.push(f);
     for (const form of forms) {
       for (const entry of this.exact.get(form) ?? []) {
         const n = entry.words.length;
-        if (n > 1 && form !== first.norm) continue; // plurals and lemmas only for single words
+        // Plurals only for single words; a lemma also for the first word of a cue phrase ("steering clear of" is "steer clear of").
+        if (n > 1 && form !== first.norm && !stems.includes(form)) continue;
         let ok = true;
         for (let k = 1; k < n; k++) {
           const t = tokens[i + k];
@@ -305,6 +314,21 @@ class Lexicon {
       for (const e of list) if (e.words.length === 1 && e.words[0]!.length >= minLength) out.push({ word: e.words[0]!, effect: e.effect });
     return out;
   }
+}
+
+/**
+ * The stems a verb form may have ("steering" → steer, "giving" → give, "dumped" → dump,
+ * "slipping" → slip): the library's lemma misses some of them when it reads the word as a noun.
+ */
+function verbStems(norm: string): string[] {
+  const out: string[] = [];
+  for (const suffix of ['ing', 'ed']) {
+    if (norm.length < suffix.length + 3 || !norm.endsWith(suffix)) continue;
+    const base = norm.slice(0, -suffix.length);
+    out.push(base, `${base}e`);
+    if (base.length > 2 && base[base.length - 1] === base[base.length - 2]) out.push(base.slice(0, -1));
+  }
+  return out;
 }
 
 function wordForms(norm: string): string[] {
@@ -510,6 +534,22 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   }
   qualifyByMarket(mentions, tokens, text);
   dropAttachedWords(mentions, tokens);
+  // "cut Google loose", "kick my Tesla shares out": a phrasal verb of leaving out around its object.
+  for (const m of mentions) {
+    let v = m.start - 1;
+    while (v >= 0 && v > m.start - 4 && OBJECT_FILLERS.has(tokens[v]!.norm)) v--;
+    let p = m.end;
+    while (p < tokens.length && p < m.end + 3 && OBJECT_FILLERS.has(tokens[p]!.norm)) p++;
+    const verb = tokens[v];
+    const particle = tokens[p];
+    if (!verb || !particle || verb.kind !== 'word' || owner[v] !== undefined || owner[p] !== undefined) continue;
+    const pair = [verb.norm, verb.lemma].find((form) => SEPARABLE_EXCLUDE.has(`${form} ${particle.norm}`));
+    if (!pair) continue;
+    owner[v] = 'cue';
+    owner[p] = 'cue';
+    m.polarity = 'exclude';
+    m.cue = `${verb.raw} … ${particle.raw}`;
+  }
 
   // 2. Risk words.
   const riskWords: Array<RiskWord & { start: number }> = [];
@@ -707,6 +747,8 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   cancelNegatedCues(items);
   applyScopes(items, tokens);
   applyPredicates(items);
+  markDestinations(items);
+  markSelfCorrections(items, tokens);
   const equalWeight = items.some((it) => it.type === 'cue' && it.cue === 'equalWeight');
   readBareNumbers(items);
   const negativeWeights: string[] = [];
@@ -944,7 +986,15 @@ function readFraction(tokens: readonly Token[], i: number): { bps: number; end: 
   return undefined;
 }
 
-const EXCLUDING: ReadonlySet<string> = new Set(['exclude', 'doubt', 'bearish', 'bearishPredicate', 'excludePredicate']);
+const EXCLUDING: ReadonlySet<string> = new Set([
+  'exclude',
+  'excludeNext',
+  'insteadOf',
+  'doubt',
+  'bearish',
+  'bearishPredicate',
+  'excludePredicate',
+]);
 
 /**
  * Double negations cancel: "not overvalued", "won't crash", "never sell", "not worried about",
@@ -1111,10 +1161,26 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
         }
         break;
       case 'cue':
+        // "Liquidate Apple and spread it across ...": after a sale named its object, "and" with a
+        // cue of another kind starts a new clause.
+        if (forward?.covered && !forward.negation && joinedByAnd(k) && !EXCLUDING.has(it.cue) && it.cue !== 'also' && it.cue !== 'each')
+          forward = undefined;
         switch (it.cue) {
           case 'exclude':
           case 'bearish':
-          case 'doubt':
+          case 'doubt': {
+            // "AMD though, I've given up on them", "other than that": a pronoun object speaks of
+            // the name before it, and what follows is not ruled out.
+            const object = items[k + 1];
+            if (object?.type === 'word' && PRONOUNS.has(object.norm) && items[k + 2]?.type !== 'mention') {
+              const back = nearestMentionBefore(items, k);
+              if (back?.polarity === 'include') {
+                back.polarity = it.cue === 'bearish' ? 'bearish' : it.cue === 'doubt' ? 'unsure' : 'exclude';
+                back.cue = `${it.text} ${tokens[object.start]!.raw}`;
+              }
+              forward = undefined;
+              break;
+            }
             forward = {
               polarity: it.cue === 'bearish' ? 'bearish' : it.cue === 'doubt' ? 'unsure' : 'exclude',
               cue: it.text,
@@ -1127,6 +1193,7 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             scope = undefined;
             listOnly = true;
             break;
+          }
           case 'include':
           case 'destination':
             // "sell everything and buy Apple": a positive verb joined by "and" ends a sale even
@@ -1156,6 +1223,13 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             }
             break;
           }
+          case 'excludeNext':
+            if (items[k + 1]?.type === 'mention') forward = { polarity: 'exclude', cue: it.text, single: true, covered: false };
+            break;
+          case 'insteadOf':
+            forward = { polarity: 'exclude', cue: it.text, single: false, covered: false, listScope: true };
+            listOnly = true;
+            break;
           case 'preferOver': {
             const before = mentionBefore(k);
             if (before && nextIsMention(k)) {
@@ -1244,6 +1318,61 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
 }
 
 /**
+ * Moving money: "offload Tesla and shove all of it into T-bills", "take my Amazon money off the
+ * table and stick it in cash". When every wanted name of the thesis comes after a name its own
+ * sentence sold or ruled out, those names are where the money goes, and only them: the basket is
+ * the destination (no broad funds added beside it).
+ */
+function markDestinations(items: Item[]): void {
+  const destinations: Mention[] = [];
+  let soldInSentence = false;
+  let wantedElsewhere = false;
+  for (const it of items) {
+    if (it.type === 'punct' && it.level === 'sentence') soldInSentence = false;
+    if (it.type !== 'mention') continue;
+    const m = it.mention;
+    if (m.polarity === 'exclude') soldInSentence = true;
+    else if (m.polarity === 'include' && m.target.kind !== 'unfit') {
+      if (soldInSentence) destinations.push(m);
+      else wantedElsewhere = true;
+    }
+  }
+  if (wantedElsewhere) return;
+  for (const m of destinations) m.scope ??= 'only';
+}
+
+/** "... actually drop the social media one, on second thought": an exclusion in a sentence that corrects itself. */
+function markSelfCorrections(items: Item[], tokens: readonly Token[]): void {
+  const sentences: Item[][] = [[]];
+  for (const it of items) {
+    if (it.type === 'punct' && it.level === 'sentence') sentences.push([]);
+    else sentences[sentences.length - 1]!.push(it);
+  }
+  for (const sentence of sentences) {
+    if (sentence.length === 0) continue;
+    const from = Math.ceil(sentence[0]!.start);
+    const to = Math.max(...sentence.map((x) => ('end' in x ? x.end : Math.ceil(x.start) + 1)));
+    const said = ` ${tokens
+      .slice(from, to)
+      .map((t) => t.norm)
+      .join(' ')} `;
+    if (!SELF_CORRECTIONS.some((c) => said.includes(` ${c} `))) continue;
+    for (const x of sentence) if (x.type === 'mention' && x.mention.polarity !== 'include') x.mention.corrects = true;
+  }
+}
+
+/** The mention nearest before `k`: in its sentence, else in the sentence before. */
+function nearestMentionBefore(items: readonly Item[], k: number): Mention | undefined {
+  let sentences = 0;
+  for (let n = k - 1; n >= 0; n--) {
+    const x = items[n]!;
+    if (x.type === 'mention') return x.mention;
+    if (x.type === 'punct' && x.level === 'sentence' && items[n + 1]?.type !== 'punct' && ++sentences > 1) return undefined;
+  }
+  return undefined;
+}
+
+/**
  * "Tesla is not for me", "crypto's not my thing": a negated copula after a name, with nothing
  * named in its scope, rules out the name before it.
  */
@@ -1284,7 +1413,20 @@ function applyPredicates(items: Item[]): void {
     let b = k - 1;
     let onlyPredicate = true;
     let refersBack = false;
-    for (; b >= 0 && !boundary(items[b]!); b--) {
+    // "Meta, Apple, Google, all going lower": a sentence that is only a list before the predicate names its subject.
+    let start = k - 1;
+    while (start >= 0 && !(items[start]!.type === 'punct' && (items[start] as { level: string }).level === 'sentence')) start--;
+    const span = items.slice(start + 1, k);
+    const onlyList =
+      span.some((x) => x.type === 'mention') &&
+      span.every(
+        (x) =>
+          x.type === 'mention' ||
+          (x.type === 'punct' && x.level === 'comma') ||
+          (x.type === 'word' && (LIST_GLUE.has(x.norm) || STOPWORDS.has(x.norm))),
+      );
+    if (onlyList) for (const x of span) if (x.type === 'mention') before.push(x.mention);
+    for (; !onlyList && b >= 0 && !boundary(items[b]!); b--) {
       const x = items[b]!;
       if (x.type === 'mention') before.push(x.mention);
       else if (x.type === 'word' && PRONOUNS.has(x.norm)) refersBack = true;
@@ -1299,7 +1441,9 @@ function applyPredicates(items: Item[]): void {
     }
     const previous: Mention[] = [];
     if (before.length === 0 && after.length === 0 && (onlyPredicate || refersBack) && b >= 0) {
-      for (let p = b - 1; p >= 0 && !boundary(items[p]!); p--) {
+      let from = b - 1;
+      while (from >= 0 && items[from]!.type === 'punct') from--;
+      for (let p = from; p >= 0 && !boundary(items[p]!); p--) {
         const x = items[p]!;
         if (x.type === 'mention') previous.push(x.mention);
       }
@@ -1326,9 +1470,16 @@ function readCapWords(items: Item[]): Array<{ text: string; bps?: number }> {
     if (it.cue !== 'capAt') continue;
     const weight = items[k + 1];
     if (weight?.type !== 'weight' || weight.negative || weight.amount !== undefined || weight.bps <= 0) continue;
+    // Only a weight said of every position is a cap: "max 60% per position", "no more than 35% in any one name" ("Nvidia at max 50%" is a pin).
     let n = k + 2;
-    while (items[n]?.type === 'word' && BIND_FILLERS.has((items[n] as { norm: string }).norm)) n++;
-    if (items[n]?.type === 'mention') continue;
+    while (
+      items[n]?.type === 'word' &&
+      BIND_FILLERS.has((items[n] as { norm: string }).norm) &&
+      !CAP_SCOPE.has((items[n] as { norm: string }).norm)
+    )
+      n++;
+    const scoped = items[n];
+    if (!((scoped?.type === 'word' && CAP_SCOPE.has(scoped.norm)) || (scoped?.type === 'cue' && scoped.cue === 'each'))) continue;
     out.push({ text: `${it.text} ${weight.text}`, bps: Math.round(weight.bps) });
     items.splice(k + 1, 1);
   }
@@ -1462,8 +1613,11 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
       x.type === 'mention' && wanted(x.mention) && !(x.mention as { vague?: boolean }).vague ? [x.mention] : [],
     );
     const distinct = namedFirst(dedupeTargets(named));
+    // "every single stock plus SPY and QQQ, equal weight": a list theme is one share per member.
+    const shares = (m: Mention) => (m.target.kind === 'theme' && m.target.theme.each ? (m.target.theme.members?.length ?? 1) : 1);
+    const totalShares = distinct.reduce((sum, m) => sum + shares(m), 0);
     if (distinct.length > 0 && distinct.every((m) => m.pinBps === undefined && !m.rest)) {
-      distinct.forEach((m) => pin(m, 10_000 / distinct.length, 'equal weight'));
+      distinct.forEach((m) => pin(m, (10_000 * shares(m)) / totalShares, 'equal weight'));
     }
   }
   return restEven;
@@ -1475,6 +1629,7 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
  */
 function namedFirst(mentions: Mention[]): Mention[] {
   const assets = mentions.filter((m) => m.target.kind === 'asset');
+  if (mentions.some((m) => m.target.kind === 'theme' && m.target.theme.each)) return mentions;
   return assets.length >= 2 ? assets : mentions;
 }
 

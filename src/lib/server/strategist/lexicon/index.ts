@@ -62,6 +62,10 @@ export const CUE_KINDS = [
   'split',
   /** "X over Y" between two names: Y is left out. */
   'preferOver',
+  /** Leaves out only the name right after it ("nothing oil-related"); before anything else it is not a cue ("nothing else"). */
+  'excludeNext',
+  /** "X rather than Y", "X instead of Y", "as opposed to": the list right after it is left out, no more. */
+  'insteadOf',
   /** "rather X than Y", "X is better than Y": what follows is left out. */
   'preferThan',
   /** "..., and Meta with it", "Amazon too": the name after a comma shares the clause before. */
@@ -84,6 +88,8 @@ const themeSchema = z.object({
   affinity: z.partialRecord(ticker, z.number().int().min(1).max(5)),
   members: z.array(ticker).optional(),
   vague: z.boolean().optional(),
+  /** A list, not a sector ("every single stock"): with equal weight each member takes one share. */
+  each: z.boolean().optional(),
 });
 
 export const lexiconFilesSchema = z.object({
@@ -106,6 +112,8 @@ export const lexiconFilesSchema = z.object({
     /** Verbs that move money: with a source ("from X") or a destination after a name ("moving my Amazon into Microsoft"), the name is sold. */
     movingVerbs: phrases,
     negativeSigns: phrases,
+    /** Phrasal verbs of leaving out that wrap their object ("cut Google loose", "kick Tesla out"): verb (by lemma) and particle. */
+    separableExclude: phrases,
   }),
   risk: z.object({ about, low: phrases, medium: phrases, high: phrases }),
   weights: z.object({
@@ -130,6 +138,12 @@ export const lexiconFilesSchema = z.object({
     /** Words around a percentage that make it a forecast, not a weight ("down 30%", "a 20% correction", "15% a year"). */
     forecastWords: phrases,
     notMisspellings: phrases,
+    /** Words between a separable verb, its object and its particle ("cut my Google shares loose"). */
+    objectFillers: phrases,
+    /** After "max 30%": words that make it a cap on every position ("per position", "in any one name"), not a pin. */
+    capScope: phrases,
+    /** "actually", "on second thought": what the sentence rules out after one overrides what was named before it. */
+    selfCorrections: phrases,
     clitics: z.record(z.string().min(1), phrase),
   }),
 });
