@@ -641,7 +641,8 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
       continue;
     }
     // "minus 10% oil", "negative 5% QQQ": a sign in words, read with its number.
-    const spelledAfterSign = NEGATIVE_SIGNS.has(t.norm) && tokens[i + 1] ? readSpelledWeight(lexicon, tokens, i + 1) : undefined;
+    const spelledAfterSign =
+      NEGATIVE_SIGNS.has(t.norm) && tokens[i + 1] ? (readSpelledWeight(lexicon, tokens, i + 1) ?? readFraction(tokens, i + 1)) : undefined;
     if (spelledAfterSign) {
       for (let k = i; k < spelledAfterSign.end; k++) owner[k] = 'weight';
       items.push({
@@ -747,6 +748,9 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   cancelNegatedCues(items);
   applyScopes(items, tokens);
   applyPredicates(items);
+  applyNamePredicates(items);
+  applyAppositions(items);
+  shareClauseWithAlso(items);
   markDestinations(items);
   markSelfCorrections(items, tokens);
   const equalWeight = items.some((it) => it.type === 'cue' && it.cue === 'equalWeight');
@@ -793,11 +797,17 @@ function dropAttachedWords(mentions: Array<Mention & { vague?: boolean }>, token
       (tokens[m.start - 1]?.kind === 'number' ||
         (prev && !prev.vague && prev.end === m.start) ||
         (next && !next.vague && next.start === m.end + 1 && tokens[m.end]!.norm === 'of'));
+    const heading =
+      m.target.kind === 'theme' &&
+      m.target.theme.id === 'everything' &&
+      next !== undefined &&
+      next.start === m.end + 1 &&
+      ['in', 'of', 'across'].includes(tokens[m.end]!.norm);
     const allMoney =
       m.target.kind === 'theme' &&
       m.target.theme.id === 'everything' &&
       [m.start - 1, m.start - 2].some((j) => j >= 0 && (MOVING_VERBS.has(tokens[j]!.norm) || MOVING_VERBS.has(tokens[j]!.lemma)));
-    if (attached || allMoney) mentions.splice(k, 1);
+    if (attached || allMoney || heading) mentions.splice(k, 1);
   }
 }
 
@@ -1317,6 +1327,67 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
   backwardNegations(items, tokens);
 }
 
+/** "rotate out of big tech (apple, microsoft, google)": a bracketed list right after a name is that name, and shares its polarity. */
+function applyAppositions(items: Item[]): void {
+  for (let k = 1; k < items.length; k++) {
+    const open = items[k]!;
+    const head = items[k - 1]!;
+    if (open.type !== 'punct' || open.norm !== '(' || head.type !== 'mention' || head.mention.polarity === 'include') continue;
+    const inside: Mention[] = [];
+    let n = k + 1;
+    for (; n < items.length; n++) {
+      const x = items[n]!;
+      if (x.type === 'punct' && x.norm === ')') break;
+      if (x.type === 'mention') inside.push(x.mention);
+      else if (!((x.type === 'punct' && x.level === 'comma') || x.type === 'word')) break;
+    }
+    if (items[n]?.type !== 'punct' || (items[n] as { norm: string }).norm !== ')') continue;
+    for (const m of inside)
+      if (m.polarity === 'include') {
+        m.polarity = head.mention.polarity;
+        m.cue = head.mention.cue;
+      }
+  }
+}
+
+/** "Nasdaq down, oil higher": a bearish word right after a name speaks of that name only. */
+function applyNamePredicates(items: Item[]): void {
+  for (let k = 1; k < items.length; k++) {
+    const it = items[k]!;
+    const before = items[k - 1]!;
+    if (it.type !== 'cue' || it.cue !== 'bearishAfterName' || before.type !== 'mention') continue;
+    if (before.mention.polarity === 'include') {
+      before.mention.polarity = 'bearish';
+      before.mention.cue = it.text;
+    }
+  }
+}
+
+/**
+ * "Crypto will crash and take Coinbase with it", "Tesla is overvalued, and Rivian too": a name
+ * followed by "with it" or "too" shares what its sentence said of the name before it.
+ */
+function shareClauseWithAlso(items: Item[]): void {
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.type !== 'mention' || it.mention.polarity !== 'include') continue;
+    const next = items[k + 1];
+    if (next?.type !== 'cue' || next.cue !== 'also') continue;
+    for (let b = k - 1; b >= 0; b--) {
+      const x = items[b]!;
+      if (x.type === 'punct' && x.level === 'sentence') break;
+      // "buy Microsoft with it" is the money, not the clause before.
+      if (x.type === 'cue' && (x.cue === 'include' || x.cue === 'destination')) break;
+      if (x.type !== 'mention') continue;
+      if (x.mention.polarity !== 'include') {
+        it.mention.polarity = x.mention.polarity;
+        it.mention.cue = `${x.mention.cue ?? ''} … ${next.text}`.trim();
+      }
+      break;
+    }
+  }
+}
+
 /**
  * Moving money: "offload Tesla and shove all of it into T-bills", "take my Amazon money off the
  * table and stick it in cash". When every wanted name of the thesis comes after a name its own
@@ -1509,7 +1580,9 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
     (it.type === 'word' && BIND_FILLERS.has(it.norm)) ||
     (it.type === 'punct' && BIND_FILLERS.has(it.norm)) ||
     (it.type === 'cue' && (it.cue === 'include' || it.cue === 'each' || it.cue === 'destination'));
+  const boundWeights = new Set<string>();
   const pin = (m: Mention, bps: number, text: string) => {
+    boundWeights.add(text);
     m.pinBps = bps;
     m.pinText = text;
     if (bps === 0) {
@@ -1590,6 +1663,16 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
       if (items.slice(s, e + 1).some((x) => x.type === 'cue' && (x.cue === 'split' || x.cue === 'equalWeight' || x.cue === 'each')))
         restEven = true;
     }
+  }
+  // "sell short Palantir, size it at 30%": a weight bound to no name, in a sentence that shorts or
+  // bets against one, sizes that short.
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.type !== 'weight' || it.negative || it.amount !== undefined || boundWeights.has(it.text) || forecast(k)) continue;
+    const [s, e] = sentenceOf(k);
+    const shorted = items.slice(s, e + 1).find((x) => x.type === 'mention' && x.mention.polarity === 'bearish' && x.mention.cue) as
+      { mention: Mention } | undefined;
+    if (shorted) negativeWeights.push(`${shorted.mention.cue} ${shorted.mention.text} … ${it.text}`);
   }
   // Sums of money: the bound sums' shares ("$6k in SPY and $4k in SGOV" is 60/40); an unbound sum is the total when only one is bound.
   const bound = items.flatMap((x, k) => {

@@ -39,6 +39,8 @@ export const CUE_KINDS = [
   'bearishPredicate',
   /** Rules out what its clause names before it, else after it, else in the clause before ("Tesla? Hard pass."). */
   'excludePredicate',
+  /** A bearish word that speaks only of the name right before it ("Nasdaq down", "oil lower"); elsewhere it is not a cue. */
+  'bearishAfterName',
   /** A bullish predicate (the stance only). */
   'bullishPredicate',
   /** A positive word: ends an exclusion that already covered a name ("sell Tesla and buy Apple"). */
