@@ -968,16 +968,18 @@ function readAmount(tokens: readonly Token[], i: number): { value: number; start
 
 /**
  * "AAPL 25 / MSFT 25 / NVDA 50": numbers with no unit, each right beside a name, that sum to 100
- * are percentages. Anything else is left as a number (a year, a count, a price).
+ * are percentages (to 10000, basis points). Anything else is left as a number (a year, a count, a price).
  */
 function readBareNumbers(items: Item[]): void {
   const beside = (k: number) => items[k - 1]?.type === 'mention' || items[k + 1]?.type === 'mention';
   const bare = items.flatMap((x, k) => (x.type === 'bare' && x.value > 0 && beside(k) ? [k] : []));
   const sum = bare.reduce((s, k) => s + (items[k] as { value: number }).value, 0);
-  if (bare.length < 2 || sum < 99 || sum > 101) return;
+  // Summing to 100 they are percentages; to 10000, basis points ("MSFT 3300, GOOGL 3300, AMZN 3400").
+  const scale = sum >= 99 && sum <= 101 ? 100 : sum >= 9_999 && sum <= 10_001 ? 1 : 0;
+  if (bare.length < 2 || scale === 0) return;
   for (const k of bare) {
     const x = items[k] as { value: number; text: string; start: number; end: number };
-    items[k] = { type: 'weight', bps: x.value * 100, text: x.text, start: x.start, end: x.end, each: false, negative: false };
+    items[k] = { type: 'weight', bps: x.value * scale, text: x.text, start: x.start, end: x.end, each: false, negative: false };
   }
 }
 
