@@ -85,3 +85,113 @@ describe('weights written in words and fully specified baskets', () => {
     });
   });
 });
+
+/** The basket holds `kept` and none of `out`. */
+const outKept = async (prompt: string, out: readonly string[], kept: readonly string[]) => {
+  const r = await run({ prompt });
+  const tickers = r.manifest.assets.map((a) => a.ticker);
+  for (const t of out) expect(tickers, `${t} held`).not.toContain(t);
+  for (const t of kept) expect(tickers, `${t} not held`).toContain(t);
+  return r;
+};
+
+describe('verb and idiom negation', () => {
+  it.each([
+    ['Kick my Coinbase shares out and give me Microsoft', ['COIN'], ['MSFT']],
+    ['Palantir, though? I have soured on them completely. Nvidia instead', ['PLTR'], ['NVDA']],
+    ['We are steering well clear of Tesla; Amazon looks fine', ['TSLA'], ['AMZN']],
+    ['Bezos can take a hike. Alphabet for me', ['AMZN'], ['GOOGL']],
+    ['Coinbase has lost my trust. Silver and Apple', ['COIN'], ['SLV', 'AAPL']],
+    ['Keep Meta well away from this, AI chips otherwise', ['META'], ['NVDA']],
+  ] as const)('%s', async (prompt, out, kept) => {
+    const r = await outKept(prompt, out, kept);
+    // The reading says which words did it.
+    for (const t of out) expect(r.reading.excluded.find((e) => e.ticker === t)?.because).toMatch(/"/);
+  });
+});
+
+describe('contrast and preference', () => {
+  it.each([
+    ['Amazon as opposed to Alphabet for the cloud story', ['GOOGL'], ['AMZN']],
+    ['Treasuries in lieu of silver as the safe part, plus Apple', ['SLV'], ['SGOV', 'AAPL']],
+  ] as const)('%s: only the list after the preference is left out', (prompt, out, kept) => outKept(prompt, out, kept));
+});
+
+describe('moving money and rotation', () => {
+  it('the destination of all the money is the basket, never the source', async () => {
+    const w = await weightsOf('Unwind the Palantir position and push all of it into the Nasdaq fund', { maxSingleAssetWeightBps: 10_000 });
+    expect(w).toEqual({ QQQ: 10_000 });
+  });
+  it.each([
+    ['Liquidate Meta and divide it between Apple and Amazon', ['META'], ['AAPL', 'AMZN']],
+    ['Pull out of tech (apple, nvidia, amd) and into treasuries', ['AAPL', 'NVDA', 'AMD'], ['SGOV']],
+    ['Sell down AMD and buy Nvidia with it', ['AMD'], ['NVDA']],
+  ] as const)('%s', (prompt, out, kept) => outKept(prompt, out, kept));
+});
+
+describe('bets against a market or an index', () => {
+  it.each([
+    ['Semis, Nvidia, AMD: all going lower this year', ['NVDA', 'AMD']],
+    ['QQQ down, silver up', ['QQQ']],
+    ['I see the S&P 500 ending the decade lower; will be lower for sure', ['SPY']],
+    ['Expecting a nasty equity market crash', ['SPY', 'QQQ']],
+    ['Bitcoin will implode and drag Coinbase with it', ['COIN']],
+    ['Against the Nasdaq 100, for silver', ['QQQ']],
+  ] as const)('%s: never holds what it bets against', async (prompt, out) => {
+    try {
+      const r = await run({ prompt });
+      const tickers = r.manifest.assets.map((a) => a.ticker);
+      for (const t of out) expect(tickers).not.toContain(t);
+    } catch (error) {
+      expect((error as { code?: string }).code).toBe('THESIS_NOT_EXPRESSIBLE');
+    }
+  });
+  it('a hedge against something is not a bet against it', async () => {
+    expect(Object.keys(await weightsOf('A hedge against inflation: oil and silver'))).toEqual(expect.arrayContaining(['USO', 'SLV']));
+  });
+});
+
+describe('exclusions inside asides and questions', () => {
+  it.each([
+    ['Index funds and treasuries, and, by the way, nothing crypto-related', ['COIN'], ['SGOV']],
+    ['Could I own every stock but Tesla, equally?', ['TSLA'], ['AAPL', 'NVDA']],
+    ['Apple, Amazon, Meta and Nvidia. On second thought, drop the social media one', ['META'], ['AAPL', 'AMZN', 'NVDA']],
+  ] as const)('%s', (prompt, out, kept) => outKept(prompt, out, kept));
+});
+
+describe('implicit risk words', () => {
+  it.each([
+    ['The swings keep me up at night and I need this money for a down payment', 'low'],
+    ['Go as hard as you can on AI, swing for the fences', 'high'],
+  ] as const)('%s: %s', async (prompt, risk) => {
+    const r = await run({ prompt });
+    expect(r.reading.riskTolerance.value).toBe(risk);
+  });
+});
+
+describe('fully specified baskets in other words', () => {
+  it.each([
+    ['Put SPY 2500, QQQ 2500, SGOV 5000 in bps', { SPY: 2500, QQQ: 2500, SGOV: 5000 }, 5000],
+    [
+      'Same weight for each of the ten single stocks',
+      Object.fromEntries(['AAPL', 'AMD', 'AMZN', 'COIN', 'GOOGL', 'META', 'MSFT', 'NVDA', 'PLTR', 'TSLA'].map((t) => [t, 1000])),
+      undefined,
+    ],
+  ] as const)('%s', async (prompt, weights, cap) => {
+    expect(await weightsOf(prompt, cap ? { maxSingleAssetWeightBps: cap } : undefined)).toEqual(weights);
+  });
+  it('every asset of the registry at the same weight: fifteen lines, none under 1%', async () => {
+    const w = await weightsOf('Spread it evenly over all fifteen assets');
+    expect(Object.keys(w)).toHaveLength(15);
+    expect(Math.min(...Object.values(w))).toBeGreaterThanOrEqual(666);
+  });
+});
+
+describe('a short sized apart from its name', () => {
+  it.each(['Short Coinbase and make it 20% of the book', 'I want a negative weight on oil, minus a fifth'])(
+    '%s: refused with the long-only explanation',
+    async (prompt) => {
+      await expect(run({ prompt })).rejects.toMatchObject({ code: 'THESIS_NOT_EXPRESSIBLE', message: expect.stringMatching(/long-only/) });
+    },
+  );
+});

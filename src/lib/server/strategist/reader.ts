@@ -108,6 +108,7 @@ const PREFERENCE_WORDS: ReadonlySet<string> = new Set(LEXICON.cues.preferenceWor
 const MOVING_VERBS: ReadonlySet<string> = new Set(LEXICON.cues.movingVerbs);
 const NEGATIVE_SIGNS: ReadonlySet<string> = new Set(LEXICON.cues.negativeSigns);
 const SELF_CORRECTIONS: readonly string[] = W.selfCorrections;
+const INTENSIFIERS: ReadonlySet<string> = new Set(W.intensifiers);
 const CAP_SCOPE: ReadonlySet<string> = new Set(W.capScope);
 const SEPARABLE_EXCLUDE: ReadonlySet<string> = new Set(LEXICON.cues.separableExclude);
 /** Words between a separable verb and its object, or between the object and its particle ("cut my Google shares loose"). */
@@ -278,6 +279,19 @@ class Lexicon {
 
   /** The longest entry that matches at `i`, and how many tokens it covers. */
   match(tokens: readonly Token[], i: number, usable: (j: number) => boolean): { entry: Entry; length: number } | undefined {
+    const plain = this.matchAt(tokens, i, usable, false);
+    // A cue phrase with an adverb inside it ("steering well clear of", "totally done with").
+    if (!this.byLemma) return plain;
+    const loose = this.matchAt(tokens, i, usable, true);
+    return loose && (!plain || loose.length > plain.length) ? loose : plain;
+  }
+
+  private matchAt(
+    tokens: readonly Token[],
+    i: number,
+    usable: (j: number) => boolean,
+    skipIntensifiers: boolean,
+  ): { entry: Entry; length: number } | undefined {
     const first = tokens[i];
     if (!first) return undefined;
     const forms = wordForms(first.norm);
@@ -289,14 +303,18 @@ class Lexicon {
         // Plurals only for single words; a lemma also for the first word of a cue phrase ("steering clear of" is "steer clear of").
         if (n > 1 && form !== first.norm && !stems.includes(form)) continue;
         let ok = true;
+        let at = i + 1;
         for (let k = 1; k < n; k++) {
-          const t = tokens[i + k];
-          if (!t || !usable(i + k) || t.norm !== entry.words[k] || t.newlineBefore) {
+          while (skipIntensifiers && tokens[at] && INTENSIFIERS.has(tokens[at]!.norm) && tokens[at]!.norm !== entry.words[k] && usable(at))
+            at++;
+          const t = tokens[at];
+          if (!t || !usable(at) || t.norm !== entry.words[k] || t.newlineBefore) {
             ok = false;
             break;
           }
+          at++;
         }
-        if (ok) return { entry, length: n };
+        if (ok && (!skipIntensifiers || at - i > n)) return { entry, length: at - i };
       }
     }
     if (first.kind === 'word') {
@@ -1280,10 +1298,24 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             listOnly = true;
             break;
           case 'contrast':
-          case 'scopeEnd':
+          case 'scopeEnd': {
+            // "every stock but Tesla", "everything but Google": after a theme of everything, "but" is "except".
+            const head = items[k - 1];
+            if (
+              normalizeWord(it.text) === 'but' &&
+              head?.type === 'mention' &&
+              head.mention.target.kind === 'theme' &&
+              (head.mention.target.theme.each || head.mention.target.theme.id === 'everything') &&
+              nextIsMention(k)
+            ) {
+              forward = { polarity: 'exclude', cue: `${head.mention.text} ${it.text}`, single: false, covered: false, listScope: true };
+              listOnly = true;
+              break;
+            }
             end();
             clauseStart = k + 1;
             break;
+          }
           default:
             break;
         }
@@ -1495,7 +1527,7 @@ function applyPredicates(items: Item[]): void {
       span.every(
         (x) =>
           x.type === 'mention' ||
-          (x.type === 'punct' && x.level === 'comma') ||
+          (x.type === 'punct' && (x.level === 'comma' || x.level === 'soft')) ||
           (x.type === 'word' && (LIST_GLUE.has(x.norm) || STOPWORDS.has(x.norm))),
       );
     if (onlyList) for (const x of span) if (x.type === 'mention') before.push(x.mention);

@@ -146,6 +146,8 @@ export const lexiconFilesSchema = z.object({
     capScope: phrases,
     /** "actually", "on second thought": what the sentence rules out after one overrides what was named before it. */
     selfCorrections: phrases,
+    /** Adverbs a cue phrase may carry inside it ("steering well clear of", "totally done with"). */
+    intensifiers: phrases,
     clitics: z.record(z.string().min(1), phrase),
   }),
 });
