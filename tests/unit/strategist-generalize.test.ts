@@ -103,6 +103,9 @@ describe('verb and idiom negation', () => {
     ['Bezos can take a hike. Alphabet for me', ['AMZN'], ['GOOGL']],
     ['Coinbase has lost my trust. Silver and Apple', ['COIN'], ['SLV', 'AAPL']],
     ['Keep Meta well away from this, AI chips otherwise', ['META'], ['NVDA']],
+    ['I have sworn off Palantir; Apple will do', ['PLTR'], ['AAPL']],
+    ['Steer us away from Coinbase, toward Microsoft', ['COIN'], ['MSFT']],
+    ['Amazon has had its day. Give me Nvidia', ['AMZN'], ['NVDA']],
   ] as const)('%s', async (prompt, out, kept) => {
     const r = await outKept(prompt, out, kept);
     // The reading says which words did it.
@@ -126,6 +129,8 @@ describe('moving money and rotation', () => {
     ['Liquidate Meta and divide it between Apple and Amazon', ['META'], ['AAPL', 'AMZN']],
     ['Pull out of tech (apple, nvidia, amd) and into treasuries', ['AAPL', 'NVDA', 'AMD'], ['SGOV']],
     ['Sell down AMD and buy Nvidia with it', ['AMD'], ['NVDA']],
+    ['Out with Coinbase, in with Palantir', ['COIN'], ['PLTR']],
+    ['Take the profits from Tesla and redeploy into Alphabet', ['TSLA'], ['GOOGL']],
   ] as const)('%s', (prompt, out, kept) => outKept(prompt, out, kept));
 });
 
