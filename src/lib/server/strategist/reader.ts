@@ -109,6 +109,7 @@ const MOVING_VERBS: ReadonlySet<string> = new Set(LEXICON.cues.movingVerbs);
 const NEGATIVE_SIGNS: ReadonlySet<string> = new Set(LEXICON.cues.negativeSigns);
 const SELF_CORRECTIONS: readonly string[] = W.selfCorrections;
 const INTENSIFIERS: ReadonlySet<string> = new Set(W.intensifiers);
+const RISING: ReadonlySet<string> = new Set(W.risingWords);
 const CAP_SCOPE: ReadonlySet<string> = new Set(W.capScope);
 const SEPARABLE_EXCLUDE: ReadonlySet<string> = new Set(LEXICON.cues.separableExclude);
 /** Words between a separable verb and its object, or between the object and its particle ("cut my Google shares loose"). */
@@ -531,6 +532,15 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
     }
     if (LOWER_TICKERS.has(t.norm)) {
       addMention({ kind: 'asset', ticker: LOWER_TICKERS.get(t.norm)!, via: 'ticker' }, i, i + 1);
+      continue;
+    }
+    // "SQQQ", "$SH": an inverse fund bets against the asset it inverts.
+    const inverted = LEXICON.assets.inverseFunds[symbol];
+    if (inverted) {
+      addMention({ kind: 'asset', ticker: inverted, via: 'ticker' }, i, i + 1);
+      const m = mentions[mentions.length - 1]!;
+      m.polarity = 'bearish';
+      m.cue = `${t.raw}, an inverse fund`;
       continue;
     }
     // "Meta" with a capital is the company; "meta" in prose is not.
@@ -1486,10 +1496,27 @@ function backwardNegations(items: Item[], tokens: readonly Token[]): void {
     const it = items[k]!;
     if (it.type !== 'cue' || !it.negation) continue;
     const copula = tokens[it.start - 1];
-    if (!copula || !COPULAS.has(copula.norm)) continue;
     let named = false;
-    for (let n = k + 1; n < items.length && items[n]!.start <= it.negation.runEnd; n++) if (items[n]!.type === 'mention') named = true;
+    let rising = false;
+    for (let n = k + 1; n < items.length && items[n]!.start <= it.negation.runEnd; n++) {
+      const x = items[n]!;
+      if (x.type === 'mention') named = true;
+      if ((x.type === 'word' && RISING.has(x.norm)) || (x.type === 'cue' && x.cue === 'bullishPredicate')) rising = true;
+    }
     if (named) continue;
+    // "The S&P can't keep going up", "Nvidia won't go higher": a negated rise bets against the name before it.
+    if (rising) {
+      for (let b = k - 1; b >= 0; b--) {
+        const x = items[b]!;
+        if ((x.type === 'punct' && x.level !== 'soft') || (x.type === 'cue' && (x.cue === 'contrast' || x.cue === 'scopeEnd'))) break;
+        if (x.type === 'mention' && x.mention.polarity !== 'bearish') {
+          x.mention.polarity = 'bearish';
+          x.mention.cue = `${it.text} … rise`;
+        }
+      }
+      continue;
+    }
+    if (!copula || !COPULAS.has(copula.norm)) continue;
     for (let b = k - 1; b >= 0; b--) {
       const x = items[b]!;
       if (x.type === 'punct' && x.level !== 'soft') break;

@@ -99,6 +99,8 @@ export const lexiconFilesSchema = z.object({
     about,
     lowercaseTickers: z.array(ticker),
     assets: z.record(ticker, z.object({ companies: z.array(phrase), people: z.array(phrase), products: z.array(phrase) })),
+    /** An inverse fund the registry lacks → the registry asset it bets against ("SQQQ" → QQQ). */
+    inverseFunds: z.record(z.string().regex(/^[A-Z]{2,5}$/), ticker),
   }),
   themes: z.object({ about, themes: z.array(themeSchema).min(1) }),
   noRegistryFit: z.object({
@@ -148,6 +150,8 @@ export const lexiconFilesSchema = z.object({
     selfCorrections: phrases,
     /** Adverbs a cue phrase may carry inside it ("steering well clear of", "totally done with"). */
     intensifiers: phrases,
+    /** Words of rising: negated after a name ("the S&P can't keep going up", "won't go higher") they bet against it. */
+    risingWords: phrases,
     clitics: z.record(z.string().min(1), phrase),
   }),
 });
