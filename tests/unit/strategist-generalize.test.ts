@@ -142,6 +142,11 @@ describe('bets against a market or an index', () => {
     ['Expecting a nasty equity market crash', ['SPY', 'QQQ']],
     ['Bitcoin will implode and drag Coinbase with it', ['COIN']],
     ['Against the Nasdaq 100, for silver', ['QQQ']],
+    ["The S&P 500 can't keep climbing like this", ['SPY']],
+    ['Palantir will halve, and so will Coinbase', ['PLTR', 'COIN']],
+    ['Silver: down 15% by spring', ['SLV']],
+    ['Chip stocks will have a tough year, Nvidia especially', ['NVDA']],
+    ['Give me some PSQ', ['QQQ']],
   ] as const)('%s: never holds what it bets against', async (prompt, out) => {
     try {
       const r = await run({ prompt });

@@ -1398,8 +1398,10 @@ function applyAppositions(items: Item[]): void {
 function applyNamePredicates(items: Item[]): void {
   for (let k = 1; k < items.length; k++) {
     const it = items[k]!;
-    const before = items[k - 1]!;
-    if (it.type !== 'cue' || it.cue !== 'bearishAfterName' || before.type !== 'mention') continue;
+    // "Oil: down 30%": a colon may stand between.
+    const gap = items[k - 1]?.type === 'punct' && (items[k - 1] as { level: string }).level === 'soft' ? 2 : 1;
+    const before = items[k - gap];
+    if (it.type !== 'cue' || it.cue !== 'bearishAfterName' || before?.type !== 'mention') continue;
     if (before.mention.polarity === 'include') {
       before.mention.polarity = 'bearish';
       before.mention.cue = it.text;
@@ -1415,9 +1417,13 @@ function shareClauseWithAlso(items: Item[]): void {
   for (let k = 0; k < items.length; k++) {
     const it = items[k]!;
     if (it.type !== 'mention' || it.mention.polarity !== 'include') continue;
-    const next = items[k + 1];
-    if (next?.type !== 'cue' || next.cue !== 'also') continue;
-    for (let b = k - 1; b >= 0; b--) {
+    const after = items[k + 1];
+    const before = items[k - 1];
+    const next =
+      after?.type === 'cue' && after.cue === 'also' ? after : before?.type === 'cue' && before.cue === 'alsoBefore' ? before : undefined;
+    if (!next) continue;
+    const from = next === before ? k - 2 : k - 1;
+    for (let b = from; b >= 0; b--) {
       const x = items[b]!;
       if (x.type === 'punct' && x.level === 'sentence') break;
       // "buy Microsoft with it" is the money, not the clause before.

@@ -76,6 +76,8 @@ export const CUE_KINDS = [
   'liftCap',
   /** "max", "no more than" before a weight that names no asset ("max 60% per position"): the person's single-asset cap. */
   'capAt',
+  /** "... and so will Coinbase", "same for Meta": the name right after it shares what its sentence said of the name before. */
+  'alsoBefore',
   /** "from", "out of": where money leaves, when the clause moves money ("move everything from Coinbase into Nvidia"). */
   'source',
 ] as const;
