@@ -165,6 +165,7 @@ describe('exclusions inside asides and questions', () => {
   it.each([
     ['Index funds and treasuries, and, by the way, nothing crypto-related', ['COIN'], ['SGOV']],
     ['Could I own every stock but Tesla, equally?', ['TSLA'], ['AAPL', 'NVDA']],
+    ['Semis, but hold off on AMD for now', ['AMD'], ['NVDA']],
     ['Apple, Amazon, Meta and Nvidia. On second thought, drop the social media one', ['META'], ['AAPL', 'AMZN', 'NVDA']],
   ] as const)('%s', (prompt, out, kept) => outKept(prompt, out, kept));
 });
