@@ -282,7 +282,8 @@ class Lexicon {
   match(tokens: readonly Token[], i: number, usable: (j: number) => boolean): { entry: Entry; length: number } | undefined {
     const plain = this.matchAt(tokens, i, usable, false);
     // A cue phrase with an adverb inside it ("steering well clear of", "totally done with").
-    if (!this.byLemma) return plain;
+    // Only when an adverb follows within the next three words (most cue matches skip this second pass).
+    if (!this.byLemma || ![1, 2, 3].some((d) => INTENSIFIERS.has(tokens[i + d]?.norm ?? ''))) return plain;
     const loose = this.matchAt(tokens, i, usable, true);
     return loose && (!plain || loose.length > plain.length) ? loose : plain;
   }
