@@ -117,7 +117,9 @@ describe('contrast and preference', () => {
   it.each([
     ['Amazon as opposed to Alphabet for the cloud story', ['GOOGL'], ['AMZN']],
     ['Treasuries in lieu of silver as the safe part, plus Apple', ['SLV'], ['SGOV', 'AAPL']],
-  ] as const)('%s: only the list after the preference is left out', (prompt, out, kept) => outKept(prompt, out, kept));
+  ] as const)('%s: only the list after the preference is left out', async (prompt, out, kept) => {
+    await outKept(prompt, out, kept);
+  });
 });
 
 describe('moving money and rotation', () => {
@@ -131,7 +133,9 @@ describe('moving money and rotation', () => {
     ['Sell down AMD and buy Nvidia with it', ['AMD'], ['NVDA']],
     ['Out with Coinbase, in with Palantir', ['COIN'], ['PLTR']],
     ['Take the profits from Tesla and redeploy into Alphabet', ['TSLA'], ['GOOGL']],
-  ] as const)('%s', (prompt, out, kept) => outKept(prompt, out, kept));
+  ] as const)('%s', async (prompt, out, kept) => {
+    await outKept(prompt, out, kept);
+  });
 });
 
 describe('bets against a market or an index', () => {
@@ -167,7 +171,9 @@ describe('exclusions inside asides and questions', () => {
     ['Could I own every stock but Tesla, equally?', ['TSLA'], ['AAPL', 'NVDA']],
     ['Semis, but hold off on AMD for now', ['AMD'], ['NVDA']],
     ['Apple, Amazon, Meta and Nvidia. On second thought, drop the social media one', ['META'], ['AAPL', 'AMZN', 'NVDA']],
-  ] as const)('%s', (prompt, out, kept) => outKept(prompt, out, kept));
+  ] as const)('%s', async (prompt, out, kept) => {
+    await outKept(prompt, out, kept);
+  });
 });
 
 describe('implicit risk words', () => {
