@@ -1,7 +1,8 @@
 /**
- * A Coil's weights are checked as integers in their range (1 to 10000 bps) by the one Coil
- * schema, before any arithmetic, on every route that takes a Coil (issue 34): a finite weight
- * such as 1e308 overflowed the sums into a 500 INTERNAL (the fuzzer's plain profile, seed 4242).
+ * A Coil's weights are bounded (±1,000,000 bps) by the one Coil schema, before any arithmetic,
+ * on every route that takes a Coil (issue 34): a finite weight such as 1e308 overflowed the sums
+ * into a 500 INTERNAL (the fuzzer's plain profile, seed 4242). Within the bound, a weight that is
+ * not a positive integer under the cap is the validator's WEIGHTS_SUM issue (spec 2.4).
  * Through the real server, over REST, tRPC and MCP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ function coilBody(weight: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ coil, nowIso: NOW, ...extra }).replace(String(marker), weight);
 }
 
-const WEIGHTS = ['1e+308', '1.7976931348623157e308', '-1e308', '10001', '0', '2500.5'];
+const WEIGHTS = ['1e+308', '1.7976931348623157e308', '-1e308', '1000001'];
 
 function expectWeightRefused(status: number, error: { code?: string; issues?: { path: string }[] }, path = 'coil.assets.0.weightBps') {
   expect(status).toBe(400);
@@ -38,7 +39,7 @@ function expectWeightRefused(status: number, error: { code?: string; issues?: { 
   expect(error.issues?.map((i) => i.path)).toContain(path);
 }
 
-describe('a weight out of its integer range is a 400 before any arithmetic', () => {
+describe('a weight beyond the bound is a 400 before any arithmetic', () => {
   it.each(WEIGHTS)('REST score-coil refuses weightBps %s with 400 COIL_SHAPE naming the weight', async (weight) => {
     const res = await server.request('POST', '/api/tools/score-coil', {
       rawBody: coilBody(weight),
@@ -86,6 +87,19 @@ describe('a weight out of its integer range is a 400 before any arithmetic', () 
     expect(answer.body.error.code).toBe('COIL_SHAPE');
     expect(answer.body).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
   });
+
+  it.each(['0', '-500', '2500.5', '10001'])(
+    "a weight %s within the bound is the validator's WEIGHTS_SUM issue (spec 2.4): 200, valid false, naming the weight",
+    async (weight) => {
+      const res = await server.request('POST', '/api/tools/validate-coil', {
+        rawBody: coilBody(weight),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.validation.valid).toBe(false);
+      expect(res.json.validation.issues).toContainEqual(expect.objectContaining({ code: 'WEIGHTS_SUM', path: 'assets[0].weightBps' }));
+    },
+  );
 
   it('a Coil whose weights are in range but do not add up still gets its WEIGHTS_SUM issue', async () => {
     const res = await server.request('POST', '/api/tools/validate-coil', {

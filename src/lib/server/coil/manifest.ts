@@ -35,6 +35,8 @@ export const SHA256_HEX = /^[0-9a-f]{64}$/;
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$/;
 
 const bps = () => z.number().int().min(1).max(10_000);
+/** A weight beyond this (100 whole baskets) is not a weight the validator can reason about. */
+const WEIGHT_BOUND_BPS = 1_000_000;
 
 /**
  * `executionMode` is checked with a custom issue so a wrong value is reported as the field
@@ -56,10 +58,15 @@ export const coilAssetSchema = z.object({
   tokenAddress: chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits').describe(
     'the identity (a chain address, never a ticker); must be canonical on chain 4663',
   ),
-  // Checked here, before any arithmetic: a finite weight such as 1e308 overflowed the sums and
-  // the scores into a 500 (issue 34). The rules between weights (the sum, the single-asset
-  // cap) stay validate.ts's WEIGHTS_SUM issues.
-  weightBps: bps().describe('positive integer basis points, at most 10000; all weights sum to exactly 10000'),
+  // Bounded here, before any arithmetic: a finite weight such as 1e308 overflowed the sums and
+  // the scores into a 500 (issue 34). Within the bound, a weight that is not a positive integer
+  // under the cap is the validator's WEIGHTS_SUM issue (spec 2.4), so validate-coil answers
+  // `valid: false` naming it; 50 assets at the bound still sum far inside a safe integer.
+  weightBps: z
+    .number()
+    .min(-WEIGHT_BOUND_BPS)
+    .max(WEIGHT_BOUND_BPS)
+    .describe('positive integer basis points; all weights sum to exactly 10000'),
   rationale: z.string().max(1000),
 });
 
