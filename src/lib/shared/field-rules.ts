@@ -30,7 +30,8 @@ export function parseUsdg(text: string): ParsedUsdg {
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text.trim());
   if (!m) return { ok: false, code: 'AMOUNT_MALFORMED', words: 'Write the amount in digits, with a point for decimals, e.g. 25 or 12.5.' };
   const [, sign, whole, fraction = ''] = m;
-  if (sign === '-' || /^0*$/.test(whole! + fraction)) return { ok: false, code: 'AMOUNT_NOT_POSITIVE', words: 'The amount must be above zero.' };
+  if (sign === '-' || /^0*$/.test(whole! + fraction))
+    return { ok: false, code: 'AMOUNT_NOT_POSITIVE', words: 'The amount must be above zero.' };
   if (fraction.length > USDG_DECIMALS)
     return {
       ok: false,
@@ -78,19 +79,16 @@ export function addressRule(text: string, code = 'ADDRESS_MALFORMED'): FieldProb
  * A 32-byte hash: a transaction hash (0x and 64 hex digits, code TX_HASH_MALFORMED) or, with
  * `plain`, a plan hash (64 hex digits, no 0x). Empty says nothing yet.
  */
-export function hashRule(
-  text: string,
-  options: { what?: string; code?: string; plain?: boolean } = {},
-): FieldProblem | null {
+export function hashRule(text: string, options: { what?: string; code?: string; plain?: boolean } = {}): FieldProblem | null {
   const { what = 'A transaction hash', code = 'TX_HASH_MALFORMED', plain = false } = options;
   const t = text.trim();
   if (!t) return null;
   const body = plain ? t : t.replace(/^0x/, '');
   if ((plain || t.startsWith('0x')) && /^[0-9a-fA-F]{64}$/.test(body)) return null;
-  const shape = plain ? '64 hex digits (0-9, a-f), without 0x' : '0x and 64 hex digits (0-9, a-f)';
+  const shape = plain ? '64 hex digits, without 0x' : '0x and 64 hex digits';
   const words =
     /^[0-9a-fA-F]*$/.test(body) && (plain || t.startsWith('0x'))
       ? `${what} is ${shape}; this one has ${body.length}. Copy it again in full.`
-      : `${what} is ${shape}.`;
+      : `${what} is ${shape} (0-9, a-f).`;
   return { words, code };
 }
