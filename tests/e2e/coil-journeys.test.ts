@@ -2,7 +2,8 @@
  * The journeys from a Coil onwards, as a person walks them in real Chromium through the real
  * server, each checked at 1280 and 390 px with axe-core at every impact level and no console
  * error (SVC_SCREENSHOT_DIR saves the screenshots):
- * - act on a basket: a total amount becomes one plan per asset (or a named reason), then a deposit;
+ * - the Coil page leads with the holdings: names, tickers and weights in the first screen at 390 px (light and dark);
+ * - act on a basket: a total amount becomes one plan per asset (or a named reason); no vault buys the basket, and the page says so;
  * - plain words: the "?" beside a word, the glossary, an error that says what happened with Try again;
  * - a progress bar while the next page loads;
  * - dark mode from the system's preference, and the toggle that overrides it;
@@ -59,7 +60,7 @@ async function openPage(context: BrowserContext | Browser, path: string): Promis
 }
 
 describe('act on a basket', () => {
-  it('plans every asset for its share of a total, names what cannot be planned and why, and leads on to a deposit', async (ctx) => {
+  it('plans every asset for its share of a total, names what cannot be planned and why, and says no vault buys the basket', async (ctx) => {
     if (skipReason) return ctx.skip();
     const { page, errors } = await openPage(browser!, `/coils/${manifestHash}`);
     // The thesis page opens on its overview, with the next step one click away.
@@ -107,11 +108,11 @@ describe('act on a basket', () => {
     expect(await page.locator('body').textContent()).not.toContain('{partner_api_url}');
     await expectCleanAtBothWidths(page, 'coil-act');
 
-    // On to a deposit of the same amount.
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.getByTestId('basket-deposit-link').click();
-    await page.waitForURL((url) => /\/vaults\/[^/]+\/deposit$/.test(url.pathname));
-    expect(new URL(page.url()).searchParams.get('amount')).toBe(String(total));
+    // Funding a vault is said for what it is: no vault buys this basket, and no deposit is offered as a way to fund it.
+    expect(await page.getByTestId('basket-next').textContent()).toContain('does not buy these holdings');
+    expect(await page.getByTestId('fund-no-vault').textContent()).toContain('No vault buys this basket.');
+    expect(await page.getByTestId('fund').textContent()).toContain('A vault deposit does not');
+    expect(await page.getByTestId('section-act').locator('a[href*="/deposit"]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -130,6 +131,42 @@ describe('act on a basket', () => {
     }
     expect(errors).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the Coil page leads with the holdings', () => {
+  it('shows names, tickers, weights and the chart in the first screen at 390 px, the hashes behind a section a person opens', async (ctx) => {
+    if (skipReason) return ctx.skip();
+    for (const scheme of ['light', 'dark'] as const) {
+      const context = await browser!.newContext({ colorScheme: scheme, viewport: { width: 390, height: 844 } });
+      const { page, errors } = await openPage(context, `/coils/${manifestHash}`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      const rows = page.getByTestId('coil-assets').locator('tbody tr');
+      expect(await rows.count()).toBe(assets.length);
+      // Every holding's ticker, name and weight, and the chart, end inside the first screen (844 px) without scrolling.
+      for (let i = 0; i < assets.length; i++) {
+        const row = rows.nth(i);
+        expect(await row.getAttribute('data-ticker')).toBe(assets[i]!.ticker);
+        expect((await row.getByTestId('holding-name').textContent())!.length).toBeGreaterThan(1);
+        expect(await row.getByTestId('holding-weight').textContent()).toBe(`${(assets[i]!.weightBps / 100).toFixed(2)}%`);
+      }
+      const bottoms = await page.evaluate(() =>
+        ['[data-testid="coil-assets"]', '[data-testid="weights-chart"]'].map(
+          (sel) => document.querySelector(sel)!.getBoundingClientRect().bottom,
+        ),
+      );
+      for (const bottom of bottoms) expect(bottom).toBeLessThanOrEqual(844);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      // The hashes and labels wait in a closed section, and open on a click.
+      const identity = page.getByTestId('identity');
+      expect(await identity.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+      expect(await page.getByTestId('coil-slug').isVisible()).toBe(false);
+      await identity.locator('summary').click();
+      expect(await page.getByTestId('coil-slug').isVisible()).toBe(true);
+      await expectCleanAtBothWidths(page, `coil-page-${scheme}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 });
 
