@@ -167,7 +167,7 @@ describe('deposit widget (Mode C)', () => {
     await again.close();
   });
 
-  it('on a phone (no browser wallet): each call is a QR code of its EIP-681 link, and the page follows the chain by itself', async (ctx) => {
+  it('on a phone (no browser wallet): each call is an ethereum: link the phone opens, its QR code for a second device, and the page follows the chain by itself', async (ctx) => {
     if (skipReason) return ctx.skip();
     const phone = getAddress(chain!.accounts[PHONE]!.address);
     const page = await browser!.newPage({ viewport: { width: 390, height: 844 } });
@@ -177,7 +177,12 @@ describe('deposit widget (Mode C)', () => {
     await page.getByTestId('build').click();
     await page.getByTestId('prepared').waitFor();
     await page.getByTestId('no-wallet').waitFor();
-    expect(await page.getByTestId('no-wallet').textContent()).toContain('Scan each QR code with your phone wallet');
+    expect(await page.getByTestId('no-wallet').textContent()).toContain('each step below is a link that opens your wallet app');
+    // On this phone the approval is a link its wallet app opens; the QR code is for a second device, behind its label.
+    expect(await page.getByTestId('approve-wallet-link').getAttribute('href')).toBe(
+      `ethereum:${USDG.address}@4663/approve?address=${V1_VAULT.address}&uint256=3000000`,
+    );
+    await page.getByTestId('step-approve').locator('details.phone summary').click();
 
     // The pixels of the approval QR code decode to the EIP-681 link of approve(vault, 3 USDG) on the USDG token, chain 4663.
     const approveLink = `ethereum:${USDG.address}@4663/approve?address=${V1_VAULT.address}&uint256=3000000`;
@@ -192,6 +197,8 @@ describe('deposit widget (Mode C)', () => {
     await sendFrom(PHONE, { from: phone, to: USDG.address, data: (await page.getByTestId('approve-calldata').textContent())! });
     await expect.poll(() => page.getByTestId('step-approve').getAttribute('data-proven'), { timeout: 15_000 }).toBe('true');
     const depositLink = `ethereum:${V1_VAULT.address}@4663/depositWithAcks?uint256=3000000&address=${phone}&bytes32=${ACK_HASHES.risk}&bytes32=${ACK_HASHES.jurisdiction}`;
+    expect(await page.getByTestId('deposit-wallet-link').getAttribute('href')).toBe(depositLink);
+    await page.getByTestId('step-deposit').locator('details.phone summary').click();
     await page.getByTestId('deposit-qr-svg').waitFor();
     expect(await decodeQrInPage(page, 'deposit-qr-svg')).toBe(depositLink);
 
