@@ -58,11 +58,9 @@ export async function signForService(
 export async function sendPaidAttempt(attempt: PaidAttempt): Promise<{ answer: PaidAnswer; stored: StoredPaymentReceipt | null }> {
   const paid = createClient(fetch, '', { 'PAYMENT-SIGNATURE': attempt.header });
   const answer = await paid.x402.paidCall.mutate({ serviceName: attempt.serviceName, ...attempt.input });
-  let stored: StoredPaymentReceipt | null = null;
-  try {
-    stored = await createClient().x402.receipt.query({ receiptId: answer.payment.receipt.receiptId });
-  } catch {
-    stored = null; // The answer and its receipt are shown either way; the stored copy is a second check.
-  }
+  // The answer and its receipt are shown either way; the stored copy is a second check.
+  const stored = await createClient()
+    .x402.receipt.query({ receiptId: answer.payment.receipt.receiptId })
+    .catch((): StoredPaymentReceipt | null => null);
   return { answer, stored };
 }
