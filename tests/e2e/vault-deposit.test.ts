@@ -236,28 +236,38 @@ describe('deposit widget (Mode C)', () => {
     await page.close();
   });
 
-  it('shows a refused amount next to its field, with the code', async (ctx) => {
+  it('says what is wrong with an amount next to its field before anything is sent, with the code after the words', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();
+    const sent: string[] = [];
+    page.on('request', (r) => r.url().includes('prepareCommand') && sent.push(r.url()));
     await page.goto(`${server!.url}/vaults/${V1_VAULT.slug}/deposit?amount=1.1234567&receiver=${chain!.accounts[DEPOSITOR]!.address}`);
     for (const box of await page.getByTestId('ack-texts').locator('input[type=checkbox]').all()) await box.check();
-    await page.getByTestId('build').click();
-    await expect.poll(() => page.locator('#amount-e').textContent()).toContain('AMOUNT_TOO_MANY_DECIMALS');
+    await expect.poll(() => page.locator('#amount-e').textContent()).toContain('at most 6 digits after the point');
+    expect(await page.locator('#amount-e').textContent()).toContain('(AMOUNT_TOO_MANY_DECIMALS)');
     expect(await page.getByTestId('amount').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByTestId('receiver').getAttribute('aria-invalid')).toBeNull();
+    // The form stays closed while the amount does not read: nothing is sent to be refused.
+    expect(await page.getByTestId('build').isDisabled()).toBe(true);
+    expect(sent).toEqual([]);
     await page.close();
   });
 
-  it('marks a refused transaction hash as invalid next to its field', async (ctx) => {
+  it('marks a malformed transaction hash next to its field as it is typed, and sends nothing to follow', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();
+    const sent: string[] = [];
+    page.on('request', (r) => r.url().includes('depositStatus') && sent.push(r.url()));
     await page.goto(`${server!.url}/vaults/${V1_VAULT.slug}/deposit`);
     expect(await page.getByTestId('tx-hash').getAttribute('aria-invalid')).toBeNull();
     await page.getByTestId('tx-hash').fill(`0x${'ab'.repeat(60)}`);
-    await page.getByRole('button', { name: 'Follow', exact: true }).click();
-    await expect.poll(() => page.locator('#tx-hash-e').textContent()).toMatch(/^[A-Z_]+: /);
+    await expect.poll(() => page.locator('#tx-hash-e').textContent()).toContain('this one has 120');
+    expect(await page.locator('#tx-hash-e').textContent()).toContain('(TX_HASH_MALFORMED)');
     expect(await page.getByTestId('tx-hash').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByTestId('tx-hash').getAttribute('aria-describedby')).toBe('tx-hash-e');
+    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    await page.waitForTimeout(300);
+    expect(sent).toEqual([]);
     await page.close();
   });
 
