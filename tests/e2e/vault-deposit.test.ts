@@ -167,7 +167,7 @@ describe('deposit widget (Mode C)', () => {
     await again.close();
   });
 
-  it('on a phone (no browser wallet): each call is a QR code of its EIP-681 link, and the page follows the chain by itself', async (ctx) => {
+  it('on a phone (no browser wallet): each call is an ethereum: link the phone opens, its QR code for a second device, and the page follows the chain by itself', async (ctx) => {
     if (skipReason) return ctx.skip();
     const phone = getAddress(chain!.accounts[PHONE]!.address);
     const page = await browser!.newPage({ viewport: { width: 390, height: 844 } });
@@ -177,7 +177,12 @@ describe('deposit widget (Mode C)', () => {
     await page.getByTestId('build').click();
     await page.getByTestId('prepared').waitFor();
     await page.getByTestId('no-wallet').waitFor();
-    expect(await page.getByTestId('no-wallet').textContent()).toContain('Scan each QR code with your phone wallet');
+    expect(await page.getByTestId('no-wallet').textContent()).toContain('each step below is a link that opens your wallet app');
+    // On this phone the approval is a link its wallet app opens; the QR code is for a second device, behind its label.
+    expect(await page.getByTestId('approve-wallet-link').getAttribute('href')).toBe(
+      `ethereum:${USDG.address}@4663/approve?address=${V1_VAULT.address}&uint256=3000000`,
+    );
+    await page.getByTestId('step-approve').locator('details.phone summary').click();
 
     // The pixels of the approval QR code decode to the EIP-681 link of approve(vault, 3 USDG) on the USDG token, chain 4663.
     const approveLink = `ethereum:${USDG.address}@4663/approve?address=${V1_VAULT.address}&uint256=3000000`;
@@ -192,6 +197,8 @@ describe('deposit widget (Mode C)', () => {
     await sendFrom(PHONE, { from: phone, to: USDG.address, data: (await page.getByTestId('approve-calldata').textContent())! });
     await expect.poll(() => page.getByTestId('step-approve').getAttribute('data-proven'), { timeout: 15_000 }).toBe('true');
     const depositLink = `ethereum:${V1_VAULT.address}@4663/depositWithAcks?uint256=3000000&address=${phone}&bytes32=${ACK_HASHES.risk}&bytes32=${ACK_HASHES.jurisdiction}`;
+    expect(await page.getByTestId('deposit-wallet-link').getAttribute('href')).toBe(depositLink);
+    await page.getByTestId('step-deposit').locator('details.phone summary').click();
     await page.getByTestId('deposit-qr-svg').waitFor();
     expect(await decodeQrInPage(page, 'deposit-qr-svg')).toBe(depositLink);
 
@@ -229,28 +236,38 @@ describe('deposit widget (Mode C)', () => {
     await page.close();
   });
 
-  it('shows a refused amount next to its field, with the code', async (ctx) => {
+  it('says what is wrong with an amount next to its field before anything is sent, with the code after the words', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();
+    const sent: string[] = [];
+    page.on('request', (r) => r.url().includes('prepareCommand') && sent.push(r.url()));
     await page.goto(`${server!.url}/vaults/${V1_VAULT.slug}/deposit?amount=1.1234567&receiver=${chain!.accounts[DEPOSITOR]!.address}`);
     for (const box of await page.getByTestId('ack-texts').locator('input[type=checkbox]').all()) await box.check();
-    await page.getByTestId('build').click();
-    await expect.poll(() => page.locator('#amount-e').textContent()).toContain('AMOUNT_TOO_MANY_DECIMALS');
+    await expect.poll(() => page.locator('#amount-e').textContent()).toContain('at most 6 digits after the point');
+    expect(await page.locator('#amount-e').textContent()).toContain('(AMOUNT_TOO_MANY_DECIMALS)');
     expect(await page.getByTestId('amount').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByTestId('receiver').getAttribute('aria-invalid')).toBeNull();
+    // The form stays closed while the amount does not read: nothing is sent to be refused.
+    expect(await page.getByTestId('build').isDisabled()).toBe(true);
+    expect(sent).toEqual([]);
     await page.close();
   });
 
-  it('marks a refused transaction hash as invalid next to its field', async (ctx) => {
+  it('marks a malformed transaction hash next to its field as it is typed, and sends nothing to follow', async (ctx) => {
     if (skipReason) return ctx.skip();
     const page = await browser!.newPage();
+    const sent: string[] = [];
+    page.on('request', (r) => r.url().includes('depositStatus') && sent.push(r.url()));
     await page.goto(`${server!.url}/vaults/${V1_VAULT.slug}/deposit`);
     expect(await page.getByTestId('tx-hash').getAttribute('aria-invalid')).toBeNull();
     await page.getByTestId('tx-hash').fill(`0x${'ab'.repeat(60)}`);
-    await page.getByRole('button', { name: 'Follow', exact: true }).click();
-    await expect.poll(() => page.locator('#tx-hash-e').textContent()).toMatch(/^[A-Z_]+: /);
+    await expect.poll(() => page.locator('#tx-hash-e').textContent()).toContain('this one has 120');
+    expect(await page.locator('#tx-hash-e').textContent()).toContain('(TX_HASH_MALFORMED)');
     expect(await page.getByTestId('tx-hash').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByTestId('tx-hash').getAttribute('aria-describedby')).toBe('tx-hash-e');
+    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    await page.waitForTimeout(300);
+    expect(sent).toEqual([]);
     await page.close();
   });
 

@@ -157,6 +157,7 @@ export const AGENT_WORKFLOWS: readonly AgentWorkflow[] = [
       'GET /api/vaults/readiness',
       'GET /api/vaults/v2/status',
       'GET /api/vaults/{slug}',
+      'GET /api/vaults/{slug}/figures',
       'GET /api/vaults/{slug}/deposit-link',
       'GET /api/vaults/{slug}/deposit-account',
       'GET /api/vaults/{slug}/approval-status/{txHash}',

@@ -205,6 +205,7 @@ export function operationExamples(): Record<string, OperationExample> {
     'vaults-v2Status': q(),
     'vaults-vault': { path: { slug: V1_VAULT.slug }, ...q() },
     'vaults-depositLink': { path: { slug: V1_VAULT.slug }, ...q({ amount: '10', receiver: RECEIVER }) },
+    'vaults-figures': { path: { slug: V1_VAULT.slug }, ...q() },
     'vaults-depositAccount': { path: { slug: V1_VAULT.slug }, ...q({ owner: RECEIVER }) },
     'vaults-approvalStatus': { path: { slug: V1_VAULT.slug, txHash: UNKNOWN_TX }, ...q({ owner: RECEIVER, amount: '10' }) },
     'vaults-depositPartnerbotIntent': b({ amountUsdg: '25', receiver: RECEIVER }, { slug: V1_VAULT.slug }),

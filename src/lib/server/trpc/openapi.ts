@@ -194,6 +194,7 @@ const EXTRA_STATUSES: Array<[string, number[]]> = [
   ['vaults-list', []],
   ['vaults-schema', []],
   ['vaults-assetRegistry', []],
+  ['vaults-figures', [404]],
   ['vaults-', [403, 404, 409, 422, 503]],
   ['partnerbot-schema', []],
   ['partnerbot-', [403, 404, 409, 422, 502, 503]],

@@ -19,6 +19,7 @@ export const VAULT_ROUTE_PURPOSES: Readonly<Record<string, string>> = {
   'vaults.readiness': 'the public deposit gate of the Rail A vault, read live',
   'vaults.v2Status': 'fresh on-chain status of the V2 vault suite',
   'vaults.vault': 'one vault: identity and deposit route',
+  'vaults.figures': "a vault's total assets and share price, read live, and whether it can preview a deposit",
   'vaults.depositLink': 'vault identity, ack texts and hashes, the deposit widget link; a full pack with amount and receiver',
   'vaults.depositAccount':
     "a wallet's USDG balance and its allowance for the vault, read live (the deposit page's Max and its approval step)",

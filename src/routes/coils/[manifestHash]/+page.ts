@@ -8,8 +8,14 @@ export const load: PageLoad = async (event) => {
   const { fetch, params, url } = event;
   if (!/^[0-9a-f]{64}$/.test(params.manifestHash)) error(404, 'No Coil has this address');
   try {
-    const stored = await createClient(fetch).tools.storedCoil.query({ manifestHash: params.manifestHash });
-    return { stored, verifyReceiptId: url.searchParams.get('verify') ?? undefined };
+    const client = createClient(fetch);
+    const [stored, registry] = await Promise.all([
+      client.tools.storedCoil.query({ manifestHash: params.manifestHash }),
+      client.system.registry.query(),
+    ]);
+    // The holdings lead the page with their names, so the names come with the first render.
+    const assetNames = Object.fromEntries(registry.assets.map((a) => [a.address.toLowerCase(), a.name]));
+    return { stored, assetNames, verifyReceiptId: url.searchParams.get('verify') ?? undefined };
   } catch (e) {
     refusedLoad(e, event, 'No Coil with this manifest hash is stored here');
   }

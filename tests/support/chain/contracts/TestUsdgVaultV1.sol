@@ -39,6 +39,11 @@ contract TestUsdgVaultV1 {
         return usdg;
     }
 
+    /// Shares carry the asset's 6 decimals (one share per USDG unit deposited).
+    function decimals() external pure returns (uint8) {
+        return 6;
+    }
+
     function requiredRiskAckHash() external view returns (bytes32) {
         require(ackViewsEnabled, "ack views disabled");
         return riskAckPin;

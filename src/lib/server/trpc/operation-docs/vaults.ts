@@ -10,6 +10,8 @@ export const VAULTS_DOCS: Readonly<Record<string, string>> = {
     'With both `amount` and `receiver` the answer also carries a full Mode A pack (the same validation and ack verification as prepare-command).',
   'vaults.depositAccount':
     'Reads the USDG token on chain 4663 at every call (chain id first): balanceOf(owner) and allowance(owner, vault). A read that fails is `unknown` with the reason, never 0. `checkedAt` is the server clock of the read.',
+  'vaults.figures':
+    "Reads the vault on chain 4663 at every call (chain id first): totalAssets(), totalSupply() and decimals(). The share price is totalAssets / totalSupply at the shares' decimals, rounded down; a read that fails, or a vault with no shares, makes it `unknown` with the reason, never 0. `depositPreview.available` is false: neither vault's interface has a preview function (previewDeposit, convertToShares), so no share count is promised before a deposit. Any registered vault (V1 or V2); an unknown slug answers 404 VAULT_UNKNOWN.",
   'vaults.approvalStatus':
     "Re-reads the chain at every call (chain id first, then the receipt). `confirmedApproval` is true exactly when a confirmed transaction to the USDG token emitted the token's Approval event letting the vault spend at least `amount` of the owner's USDG. Pending, reverted, sent elsewhere or too small: false, with the reason.",
   'vaults.depositIntent':

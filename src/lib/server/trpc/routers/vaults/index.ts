@@ -13,6 +13,7 @@ import { v2StatusProcedure } from './v2-status';
 import { vaultProcedure } from './vault';
 import { depositLinkProcedure } from './deposit-link';
 import { depositAccountProcedure } from './deposit-account';
+import { figuresProcedure } from './figures';
 import { approvalStatusProcedure } from './approval-status';
 import { depositPartnerbotIntentProcedure } from './deposit-partnerbot-intent';
 import { depositIntentProcedure } from './deposit-intent';
@@ -29,6 +30,7 @@ export const vaultsRouter = router({
   readiness: readinessProcedure,
   v2Status: v2StatusProcedure,
   vault: vaultProcedure,
+  figures: figuresProcedure,
   depositLink: depositLinkProcedure,
   depositAccount: depositAccountProcedure,
   approvalStatus: approvalStatusProcedure,
