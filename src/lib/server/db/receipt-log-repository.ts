@@ -9,7 +9,7 @@
 import type { ServerTime } from '../clock';
 import { leafHashOf, MerkleTree, type ReadonlyMerkleTree, type TiledMerkleTree } from '../receipts/merkle';
 import { tlogLeafHash } from '../receipts/tlog';
-import { publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
+import { keyStatusOf, publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
 import { getDb, type Db } from './client';
 import { isUniqueViolation } from './unique-violation';
 
@@ -202,7 +202,7 @@ export async function tlogEntries(from: number, to: number): Promise<Buffer[]> {
  */
 const KEY_SET_REUSE_MS = 1_000;
 
-let keySetRead: { db: Db; at: number; keys: Promise<PublishedKey[]> } | undefined;
+let keySetRead: { db: Db; at: number; keys: Promise<StoredSigningKey[]> } | undefined;
 
 let registered: Promise<void> | undefined;
 let registeredKeyId: string | undefined;
@@ -237,7 +237,7 @@ export function registerSigningKey(signer: Signer, at: ServerTime): Promise<void
 }
 
 /** Every key the service has signed with, oldest first, as the database holds them now. */
-export async function publishedSigningKeys(): Promise<PublishedKey[]> {
+export async function publishedSigningKeys(): Promise<StoredSigningKey[]> {
   const db = getDb();
   const read = { db, at: performance.now(), keys: readSigningKeys(db) };
   keySetRead = read;
@@ -252,7 +252,7 @@ export async function publishedSigningKeys(): Promise<PublishedKey[]> {
  * `KEY_SET_REUSE_MS` from this database when it holds `keyId` (or no key id is named), else
  * the database's set now.
  */
-export async function signingKeysToCheck(keyId: string | null): Promise<PublishedKey[]> {
+export async function signingKeysToCheck(keyId: string | null): Promise<StoredSigningKey[]> {
   const kept = keySetRead;
   if (kept && kept.db === getDb() && performance.now() - kept.at < KEY_SET_REUSE_MS) {
     const keys = await kept.keys.catch(() => undefined);
@@ -261,16 +261,29 @@ export async function signingKeysToCheck(keyId: string | null): Promise<Publishe
   return publishedSigningKeys();
 }
 
-async function readSigningKeys(db: Db): Promise<PublishedKey[]> {
-  const rows = await db.signingKey.findMany({ orderBy: [{ validFrom: 'asc' }, { keyId: 'asc' }] });
-  return rows.map((r) => ({
-    kid: r.keyId,
-    kty: 'OKP' as const,
-    crv: 'Ed25519' as const,
-    x: r.publicKey,
-    alg: 'EdDSA' as const,
-    use: 'sig' as const,
-    validFrom: r.validFrom.toISOString(),
-    validUntil: r.validUntil ? r.validUntil.toISOString() : null,
-  }));
+/** A key as the table holds it, with its status and revocation always said. */
+export type StoredSigningKey = Required<PublishedKey>;
+
+async function readSigningKeys(db: Db): Promise<StoredSigningKey[]> {
+  const rows = await db.signingKey.findMany({
+    orderBy: [{ validFrom: 'asc' }, { keyId: 'asc' }],
+    select: { keyId: true, publicKey: true, validFrom: true, validUntil: true, revokedAt: true, revocationReason: true },
+  });
+  return rows.map((r) => {
+    const validUntil = r.validUntil ? r.validUntil.toISOString() : null;
+    const revokedAt = r.revokedAt ? r.revokedAt.toISOString() : null;
+    return {
+      kid: r.keyId,
+      kty: 'OKP' as const,
+      crv: 'Ed25519' as const,
+      x: r.publicKey,
+      alg: 'EdDSA' as const,
+      use: 'sig' as const,
+      validFrom: r.validFrom.toISOString(),
+      validUntil,
+      status: keyStatusOf({ validUntil, revokedAt }),
+      revokedAt,
+      revocationReason: r.revocationReason,
+    };
+  });
 }

@@ -79,10 +79,14 @@ export const generateProcedure = publicProcedure
       corrections: input.corrections,
     };
     const response = await runStrategist(request, { config: strategistConfigOf(ctx.config), now: ctx.answerTime });
-    const receipt = buildReceipt(response.manifest, 'coil_manifest', ctx.answerTime);
-    const receiptLog = await persistReceipt(ctx, response.manifest, receipt, {
-      agentId: response.providerMeta.provider,
-      asked: 'generated_coil',
-    });
+    const { receipt, receiptLog } = await persistReceipt(
+      ctx,
+      response.manifest,
+      buildReceipt(response.manifest, 'coil_manifest', ctx.answerTime),
+      {
+        agentId: response.providerMeta.provider,
+        asked: 'generated_coil',
+      },
+    );
     return { ...response, receipt, receiptLog };
   });

@@ -28,6 +28,6 @@ export const shareCardProcedure = publicProcedure
     const receipt = buildReceipt(coil, 'coil_manifest', ctx.answerTime);
     const card = shareCardOrRefusal({ coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
     // Issuing a card is the act of sharing it: the Coil and the card become public.
-    const receiptLog = await persistReceipt(ctx, coil, receipt, { shared: true });
-    return toolAnswer('share-card', ctx, { card, receipt, receiptLog });
+    const { receipt: signed, receiptLog } = await persistReceipt(ctx, coil, receipt, { shared: true });
+    return toolAnswer('share-card', ctx, { card, receipt: signed, receiptLog });
   });

@@ -5,7 +5,7 @@ import { healthOut } from '../../../coil/health.schema';
 import { coilSchema } from '../../../coil/manifest';
 import { provenanceOut } from '../../../receipts/provenance.schema';
 import { renderProvenance } from '../../../receipts/provenance';
-import type { Receipt } from '../../../receipts/receipt';
+import type { StoredReceipt } from '../../../db/coil-repository';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { storedCoilsOf } from '../../procedure-kit/coil-store';
@@ -45,7 +45,7 @@ export const storedCoilProcedure = publicProcedure
     if (!stored.success) throw manifestNotFound('No Coil with this manifest hash is stored', 'generate, validate or receipt a Coil first');
     const [lineage, strategists] = await Promise.all([rows.lineage(input.manifestHash), rows.coilingStrategists(input.manifestHash)]);
     const receiptIds = lineage.get(input.manifestHash)?.receiptIds.slice(0, STORED_COIL_RECEIPTS) ?? [];
-    const receipts = (await Promise.all(receiptIds.map((id) => rows.receipt(id)))).filter((r): r is Receipt => r !== undefined);
+    const receipts = (await Promise.all(receiptIds.map((id) => rows.receipt(id)))).filter((r): r is StoredReceipt => r !== undefined);
     return toolAnswer('stored-coil', ctx, {
       manifestHash: input.manifestHash,
       coiledBy: strategists.filter((s): s is 'mock' | 'partner' => s === 'mock' || s === 'partner'),
