@@ -176,8 +176,10 @@ export async function receiptLogEntryOf(receiptJson: string): Promise<{ index: n
 }
 
 /** The checkpointed log's entry of a receipt row (by the row's id), with its salt; null when the row is not logged. */
-export async function tlogEntryOfRow(receiptRowId: string): Promise<{ index: number; salt: string; entry: string } | null> {
-  return getDb().tlogEntry.findUnique({ where: { receiptRowId }, select: { index: true, salt: true, entry: true } });
+export async function tlogEntryOfRow(
+  receiptRowId: string,
+): Promise<{ index: number; salt: string; entry: string; appendedAt: Date } | null> {
+  return getDb().tlogEntry.findUnique({ where: { receiptRowId }, select: { index: true, salt: true, entry: true, appendedAt: true } });
 }
 
 /** The entries [from, to) of the checkpointed log, in order (an entry bundle, a level-0 tile). */
@@ -234,6 +236,11 @@ export function registerSigningKey(signer: Signer, at: ServerTime): Promise<void
     throw error;
   });
   return registered;
+}
+
+/** Drops the kept key set: the next check reads the table (after this process changed it). */
+export function forgetKeySet(): void {
+  keySetRead = undefined;
 }
 
 /** Every key the service has signed with, oldest first, as the database holds them now. */

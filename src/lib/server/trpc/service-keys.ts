@@ -1,17 +1,15 @@
 /**
  * The service's signer and its published key set, for the procedures that sign or check
- * signatures: the signer's key is registered (db/receipt-log-repository.ts) before the key set
- * is read, so a key that signed an answer is always in the set a client fetches.
+ * signatures: the signer's key is taken (signing-key.ts `readySigner`) before the key set is
+ * read, so a key that signed an answer is always in the set a client fetches.
  */
-import { publishedSigningKeys, registerSigningKey, signingKeysToCheck, type StoredSigningKey } from '../db/receipt-log-repository';
+import { publishedSigningKeys, signingKeysToCheck, type StoredSigningKey } from '../db/receipt-log-repository';
 import { signatureKeyIdOf, type Signer } from '../receipts/signature';
-import { serviceSigner } from '../signing-key';
+import { readySigner } from '../signing-key';
 import type { RequestContext } from './context';
 
 export async function signerOf(ctx: RequestContext): Promise<Signer> {
-  const signer = serviceSigner(ctx.config);
-  await registerSigningKey(signer, ctx.serverTime);
-  return signer;
+  return readySigner(ctx.config, ctx.serverTime);
 }
 
 export async function publishedKeysOf(ctx: RequestContext): Promise<{ signer: Signer; keys: StoredSigningKey[] }> {
