@@ -3,15 +3,14 @@
  * the first log, closed; `TlogEntry`, the checkpointed log; `SigningKey`; receipts/log.ts,
  * receipts/tlog.ts, receipts/signature.ts). Entries are appended by the tool calls' own row
  * store in the receipt's transaction (db/coil-rows-sqlite.ts, db/coil-rows-postgres.ts); this
- * module only reads them, into a Merkle tree per log kept in memory (below). Keys are registered once and never deleted, so a receipt signed with a retired key
- * still verifies.
+ * module only reads them, into a Merkle tree per log kept in memory (below). Keys are
+ * registered (db/signing-key-repository.ts) and never deleted, so a receipt signed with a
+ * retired key still verifies.
  */
-import type { ServerTime } from '../clock';
 import { leafHashOf, MerkleTree, type ReadonlyMerkleTree, type TiledMerkleTree } from '../receipts/merkle';
 import { tlogLeafHash } from '../receipts/tlog';
-import { keyStatusOf, publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
+import { keyStatusOf, type PublishedKey } from '../receipts/signature';
 import { getDb, type Db } from './client';
-import { isUniqueViolation } from './unique-violation';
 
 /**
  * The log's Merkle tree is kept in memory, one per database client, and brought up to date on
@@ -205,38 +204,6 @@ export async function tlogEntries(from: number, to: number): Promise<Buffer[]> {
 const KEY_SET_REUSE_MS = 1_000;
 
 let keySetRead: { db: Db; at: number; keys: Promise<StoredSigningKey[]> } | undefined;
-
-let registered: Promise<void> | undefined;
-let registeredKeyId: string | undefined;
-
-/**
- * Publishes the signer's public key, once per process: its `validFrom` is this server's clock
- * at the first registration anywhere. A key registered for the first time closes the period of
- * every key still open (rotation: docs/trust-model.md#rotation).
- */
-export function registerSigningKey(signer: Signer, at: ServerTime): Promise<void> {
-  if (registered && registeredKeyId === signer.keyId) return registered;
-  registeredKeyId = signer.keyId;
-  registered = (async () => {
-    const db = getDb();
-    if (await db.signingKey.findUnique({ where: { keyId: signer.keyId } })) return;
-    const key = publishedKey(signer.publicKey, at.toISOString(), null);
-    try {
-      await db.$transaction([
-        db.signingKey.updateMany({ where: { validUntil: null }, data: { validUntil: at } }),
-        db.signingKey.create({ data: { keyId: key.kid, algorithm: 'Ed25519', publicKey: key.x, validFrom: at } }),
-      ]);
-    } catch (error) {
-      // Another instance with the same key registered it first.
-      if (!isUniqueViolation(error)) throw error;
-    }
-    keySetRead = undefined;
-  })().catch((error: unknown) => {
-    registered = undefined;
-    throw error;
-  });
-  return registered;
-}
 
 /** Drops the kept key set: the next check reads the table (after this process changed it). */
 export function forgetKeySet(): void {
