@@ -23,7 +23,8 @@ type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 async function locked<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   const db = getDb();
   return db.$transaction(async (tx) => {
-    if (providerOf(config().databaseUrl) === 'postgresql') await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${SIGNING_KEY_LOCK})`);
+    if (providerOf(config().databaseUrl) === 'postgresql')
+      await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM pg_advisory_xact_lock(${SIGNING_KEY_LOCK})`);
     return work(tx);
   });
 }

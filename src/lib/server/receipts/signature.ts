@@ -251,11 +251,12 @@ export function checkSignature(
   const ok = verify(null, Buffer.from(payload, 'utf8'), publicKey, Buffer.from(value, 'base64url'));
   if (!ok) return { status: 'invalid', ...stamped, key };
   const at = stamped.signedAt === null ? null : Date.parse(stamped.signedAt);
+  // The revocation first: it closes the key's period too, and a receipt signed after it is `revoked`.
+  if (revokedAt !== null && at !== null && at >= Date.parse(revokedAt)) return { status: 'revoked', ...stamped, key };
   if (at !== null && (at < Date.parse(entry.validFrom) || (entry.validUntil !== null && at >= Date.parse(entry.validUntil))))
     return { status: 'outside_key_period', ...stamped, key };
   if (revokedAt !== null) {
     // A block without signedAt cannot say it came before the revocation: only the log can.
-    if (at !== null && at >= Date.parse(revokedAt)) return { status: 'revoked', ...stamped, key };
     const proven = options.includedUnderCheckpointAt;
     if (!proven || Date.parse(proven) >= Date.parse(revokedAt)) return { status: 'revoked_without_inclusion', ...stamped, key };
   }
