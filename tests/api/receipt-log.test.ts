@@ -365,7 +365,9 @@ describe('@persistence what the log keeps (issue 34 item 2)', () => {
       expect(refused.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
     }
     const asked = (await server.post('/api/tools/receipt', { coil, kind: 'validation', nowIso })).json;
-    expect(asked.receipt).toEqual(validated.receipt);
+    // The same body and id; each issuance has its own signature block, which says whether it was logged.
+    expect({ ...asked.receipt, signature: null }).toEqual({ ...validated.receipt, signature: null });
+    expect([validated.receipt.signature.logged, asked.receipt.signature.logged]).toEqual([false, true]);
     expect(asked.receiptLog).toMatchObject({ logged: true, reason: 'explicit_receipt' });
 
     const proof = await server.get(`/api/receipts/log/proof/${id}`);
