@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench:strategist`: the local strategist against each set of bench/strategist/, printed
 // apart: theses.json (the development set, written beside the reader), held-out.json (written
-// afterwards by another engineer) and every generalization-*.json (written blind, from the
+// afterwards by another engineer), blind-dev.json (written blind, a development set whose
+// failures may be read) and every generalization-*.json (written blind, from the
 // registry and the class descriptions only). Per class: passed / total and the hard violations
 // (an asset the thesis rules out or bets against held, a pin missed by more than 100 bps); then
 // the time per thesis after start-up.

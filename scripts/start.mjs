@@ -8,6 +8,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSy
 import http from 'node:http';
 import { join } from 'node:path';
 import { clientErrorAnswer } from './request-target.mjs';
+import { installProcessGuards, servePage } from './server-guards.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const STAMP = join(ROOT, 'build', '.source-fingerprint');
@@ -107,11 +108,10 @@ async function serve() {
       api.serve(req, res);
       return;
     }
-    // SvelteKit answers every path itself; `next` is only reached if it ever did not.
-    handler(req, res, () => {
-      res.statusCode = 404;
-      res.end();
-    });
+    // A vanished asset, a stream error or a failed page answers this request only
+    // (scripts/server-guards.mjs); SvelteKit answers every path itself, so its `next` (a 404)
+    // is only reached if it ever did not.
+    servePage(handler, req, res, api.logFailure);
   });
   // A request Node's parser refuses never reaches a handler: it still gets a JSON answer.
   server.on('clientError', (error, socket) => {
@@ -130,10 +130,12 @@ async function serve() {
       process.emit('sveltekit:shutdown', 'SIGTERM');
       // Every request is answered: close the database and Redis connections, which would
       // otherwise keep the process alive, and end.
-      api.close().finally(() => process.exit(0));
+      // The exit code stays what it was set to: 1 after an uncaught exception (server-guards.mjs).
+      api.close().finally(() => process.exit());
     });
     setTimeout(() => server.closeAllConnections(), shutdownTimeoutSeconds * 1000).unref();
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  installProcessGuards(api.logFailure, shutdown);
 }

@@ -8,7 +8,7 @@
  * never read: its report keeps no thesis id, sentence or failed check, only counts per class,
  * so nothing that prints it can show which case failed (issue 33: fix the class, not the case).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,7 @@ export interface BenchSet {
   blind: boolean;
 }
 
-/** The sets, in the order they are printed: development, held-out, then every generalization-*.json. */
+/** The sets, in the order they are printed: development, held-out, blind-dev, then every generalization-*.json. */
 export function benchSets(): BenchSet[] {
   const blind = readdirSync(fileURLToPath(HERE))
     .filter((f) => /^generalization-.+\.json$/.test(f))
@@ -43,6 +43,8 @@ export function benchSets(): BenchSet[] {
   return [
     { label: 'development', file: 'theses.json', blind: false },
     { label: 'held-out', file: 'held-out.json', blind: false },
+    // Written blind like the generalization sets, but a development set: its failures may be read.
+    ...(existsSync(fileURLToPath(new URL('./blind-dev.json', HERE))) ? [{ label: 'blind-dev', file: 'blind-dev.json', blind: false }] : []),
     ...blind.map((file) => ({ label: basename(file, '.json'), file, blind: true })),
   ];
 }

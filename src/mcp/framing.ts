@@ -7,12 +7,15 @@
  * - a batch (a JSON array) is taken only under the protocol version that has batches,
  *   2025-03-26: 2025-06-18 removed them, and the HTTP transport takes a batch under any
  *   version (the stdio transport under none). An initialize request may not be part of a
- *   batch (2025-03-26, lifecycle). A batch holds 1 to 100 messages (the HTTP transport's own
- *   bound). Each member that is no message gets its own `-32600` in the batch's answer, and
- *   the answer to a batch is an array (JSON-RPC 2.0, batch).
+ *   batch (2025-03-26, lifecycle). A batch holds 1 to MAX_BATCH_CALLS (50) messages, the cap of
+ *   a /trpc batch (the HTTP transport's own bound, 100, is not ours to choose); a larger one is
+ *   refused whole, none of it run, with the BATCH_TOO_LARGE envelope and the invariants as
+ *   the error's `data`. Each member that is no message gets its own `-32600` in the batch's
+ *   answer, and the answer to a batch is an array (JSON-RPC 2.0, batch).
  */
 import { isInitializeRequest, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { batchTooLargeError, MAX_BATCH_CALLS, restErrorBody } from '$lib/server/http/dispatch';
+import { stampedError } from '$lib/server/trpc/init';
 import { INVALID_REQUEST, jsonRpcError, type JsonRpcErrorResponse } from './jsonrpc';
 
 /** The MCP protocol versions whose JSON-RPC layer has batches. */
@@ -51,7 +54,13 @@ export function frame(value: unknown, protocolVersion: string | undefined): Fram
       ),
     };
   if (value.length === 0) return { kind: 'refused', error: invalidRequest('an empty batch') };
-  if (value.length > MAX_BATCH_SIZE) return { kind: 'refused', error: invalidRequest(`a batch holds at most ${MAX_BATCH_SIZE} messages`) };
+  if (value.length > MAX_BATCH_CALLS) {
+    const refusal = batchTooLargeError(value.length);
+    return {
+      kind: 'refused',
+      error: jsonRpcError(INVALID_REQUEST, `Invalid Request: ${refusal.message}`, restErrorBody(stampedError(refusal))),
+    };
+  }
   if (value.some((m) => isInitializeRequest(m)))
     return { kind: 'refused', error: invalidRequest('the initialize request must not be part of a batch') };
   const messages: JSONRPCMessage[] = [];

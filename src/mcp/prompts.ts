@@ -3,9 +3,10 @@
  * "Thesis to Coil" walks the Coil tools in the order the service expects them (generate,
  * validate, score, audit, receipt), with the truth rules the tools themselves hold to.
  */
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteResult, GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { SvcError } from '$lib/server/errors';
 import { TRUTH_RULES } from '$lib/server/registry/agents';
+import { LEXICON } from '$lib/server/strategist/lexicon';
 import { thesisPromptSchema } from '$lib/server/strategist/types';
 import { promptErrorCode } from '$lib/server/trpc/procedure-kit/input-error-codes';
 
@@ -64,3 +65,39 @@ export function getMcpPrompt(name: string, args: Record<string, string> | undefi
     messages: [{ role: 'user', content: { type: 'text', text } }],
   };
 }
+
+/** The MCP spec's cap on one completion's values. */
+const MAX_COMPLETION_VALUES = 100;
+
+let themeWords: readonly string[] | undefined;
+
+/** Every theme keyword the strategist reads (lexicon/themes.json), shortest first; prefix entries (`*`) left out. */
+function thesisWords(): readonly string[] {
+  themeWords ??= [...new Set(LEXICON.themes.themes.flatMap((t) => t.keywords).filter((k) => !k.endsWith('*')))].sort(
+    (a, b) => a.length - b.length || a.localeCompare(b),
+  );
+  return themeWords;
+}
+
+/**
+ * `completion/complete` for a prompt's argument: the thesis so far with its last word
+ * completed from the words the strategist reads as themes (`semi` → `semiconductors`), so a
+ * host suggests what the reader will understand. Anything else (another prompt, another
+ * argument, a resource template: this server has none) completes to nothing: an empty list,
+ * the answer the MCP conformance suite expects for a reference a server does not know.
+ */
+export function completeMcpPromptArgument(prompt: string, argument: string, value: string): Complete {
+  const none: Complete = { values: [], total: 0, hasMore: false };
+  if (prompt !== THESIS_TO_COIL || argument !== 'thesis') return none;
+  const fragment = /\S*$/u.exec(value)![0].toLowerCase();
+  if (!fragment) return none;
+  const head = value.slice(0, value.length - fragment.length);
+  const words = thesisWords().filter((w) => w.length > fragment.length && w.startsWith(fragment));
+  return {
+    values: words.slice(0, MAX_COMPLETION_VALUES).map((w) => head + w),
+    total: words.length,
+    hasMore: words.length > MAX_COMPLETION_VALUES,
+  };
+}
+
+export type Complete = CompleteResult['completion'];

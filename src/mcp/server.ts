@@ -15,6 +15,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -24,6 +25,7 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
   type JSONRPCMessage,
+  type LoggingLevel,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { readServerClock, type ServerTime } from '$lib/server/clock';
@@ -37,7 +39,7 @@ import { restErrorBody } from '$lib/server/http/dispatch';
 import { errorOfCall, stampedError } from '$lib/server/trpc/init';
 import { mcpServerInfo, mcpToolset, TOOLSET_HASH_META_KEY, type BoundTool } from '$lib/server/trpc/mcp-toolset';
 import { callProcedureAt } from '$lib/server/trpc/router';
-import { getMcpPrompt, mcpPrompts } from './prompts';
+import { completeMcpPromptArgument, getMcpPrompt, mcpPrompts } from './prompts';
 import { mcpResources, readMcpResource } from './resources';
 
 /** The request facts of one tool call, supplied by the transport's entry point. */
@@ -85,11 +87,21 @@ function failure(body: Record<string, unknown>): CallToolResult {
 }
 
 /** Runs one tool call with the rules every door applies, and never throws. */
+/** What a tool did, as an MCP log message (`notifications/message`): never its arguments or its answer. */
+export type ToolLogMessage = { level: LoggingLevel; logger: 'svc'; data: Record<string, unknown> };
+
+/** The log message's level: a refusal is a warning, a failure of the service an error. */
+function levelOfStatus(status: number): LoggingLevel {
+  if (status >= 500) return 'error';
+  return status >= 400 ? 'warning' : 'info';
+}
+
 export async function callTool(
   binding: BoundTool,
   args: Record<string, unknown>,
   facts: ToolCallFacts,
   transport: string,
+  notify: (message: ToolLogMessage) => Promise<void> = async () => undefined,
 ): Promise<CallToolResult> {
   const startedAtMs = performance.now();
   let status = 200;
@@ -114,17 +126,17 @@ export async function callTool(
     code = svc.code;
     return failure(restErrorBody(svc));
   } finally {
-    logger.info(
-      {
-        requestId: facts.requestId,
-        method: 'MCP',
-        transport,
-        route: binding.tool,
-        status,
-        code,
-        durationMs: Math.round((performance.now() - startedAtMs) * 100) / 100,
-      },
-      'tool call',
+    const durationMs = Math.round((performance.now() - startedAtMs) * 100) / 100;
+    logger.info({ requestId: facts.requestId, method: 'MCP', transport, route: binding.tool, status, code, durationMs }, 'tool call');
+    // The same facts as the log line, to the client: the tool, the status its REST route would
+    // have answered, the error code, the duration. Nothing the caller sent and nothing of the
+    // answer, so neither a secret nor the caller's data can ride on it.
+    await notify({
+      level: levelOfStatus(status),
+      logger: 'svc',
+      data: { event: 'tool call', requestId: facts.requestId, tool: binding.tool, status, ...(code ? { code } : {}), durationMs },
+    }).catch((error: unknown) =>
+      logger.warn({ event: 'mcp_log_send_failed', name: (error as Error)?.name }, 'could not send an MCP log message'),
     );
   }
 }
@@ -166,7 +178,9 @@ export function createMcpServer(options: McpServerOptions): Server {
   // the service's envelope and codes, and would read the arguments before the credential
   // guard. Here the procedure's own schema is the one validation.
   const server = new Server(mcpServerInfo(toolsetHash), {
-    capabilities: { tools: {}, resources: {}, prompts: {} },
+    // `logging`: the SDK answers logging/setLevel itself and filters `sendLoggingMessage` by the
+    // level set; `completions`: completion/complete below.
+    capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} },
     instructions: [
       "Strategy Basket Service tools: each is one REST route of this service (its input is that route's body). Planning and analysis only: no tool places an order, sends a transaction or holds a key. Every answer says notInvestmentAdvice: true and liveOrderSent: false.",
       "Each tool's annotations say what it does to the world (readOnlyHint false: it stores rows such as a Coil and its receipt; openWorldHint true: it may read chain 4663). Resources: the canonical registry, the oracle policy, the JSON Schemas of a Coil and of the receipts. Prompt: thesis_to_coil.",
@@ -177,11 +191,13 @@ export function createMcpServer(options: McpServerOptions): Server {
     tools: mcpToolDefinitions(),
     _meta: { [TOOLSET_HASH_META_KEY]: toolsetHash },
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const binding = toolBindings().get(request.params.name);
     // The name is not echoed: whatever a caller sends stays out of the answer.
     if (!binding) throw unknown('tool');
-    return callTool(binding, request.params.arguments ?? {}, factsOf(binding.tool), options.transport);
+    return callTool(binding, request.params.arguments ?? {}, factsOf(binding.tool), options.transport, (message) =>
+      server.sendLoggingMessage(message, extra.sessionId),
+    );
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: mcpResources() }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
@@ -190,6 +206,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     return { contents: [contents] };
   });
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: mcpPrompts() }));
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument } = request.params;
+    // A resource template, or a prompt this server does not offer: no completions (prompts.ts).
+    const prompt = ref.type === 'ref/prompt' ? ref.name : '';
+    return { completion: completeMcpPromptArgument(prompt, argument.name, argument.value) };
+  });
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     try {
       const prompt = getMcpPrompt(request.params.name, request.params.arguments);

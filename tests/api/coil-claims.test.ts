@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawCoil } from '../support/coils';
+import { openTestDb } from '../support/db';
 import { startServer, type TestServer } from '../support/server';
 import { WALLET_A, WALLET_B, signIn } from '../support/siwe';
 
@@ -95,6 +96,47 @@ describe('claiming Coils built before signing in', () => {
     expect(again.json.claimedCount).toBe(0);
     const left = await server.get('/api/me/claimable-coils', { cookie: `${session}; ${built.cookie}` });
     expect(left.json.items.map((i: any) => i.manifestHash)).toEqual([second.manifestHash]);
+  });
+
+  it('@persistence uses the ticket only once the copy is committed: a copy the database refuses leaves it unused', async () => {
+    const built = await buildInBrowser('Semiconductor equipment and lithography');
+    const { cookie: session, address } = await signIn(server, WALLET_A);
+    const cookie = `${session}; ${built.cookie}`;
+    const db = openTestDb(server.databaseUrl);
+    const postgres = /^postgres/i.test(server.databaseUrl);
+    // The database refuses a wallet's copy of a Coil (a real refusal, on the row store's own connection).
+    if (postgres) {
+      await db.$executeRawUnsafe(
+        `CREATE FUNCTION svc_test_refuse_copy() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'copy refused by the test'; END $$ LANGUAGE plpgsql`,
+      );
+      await db.$executeRawUnsafe(
+        `CREATE TRIGGER svc_test_refuse_copy BEFORE INSERT ON "Coil" FOR EACH ROW WHEN (NEW."ownerAddress" IS NOT NULL) EXECUTE FUNCTION svc_test_refuse_copy()`,
+      );
+    } else {
+      await db.$executeRawUnsafe(
+        `CREATE TRIGGER svc_test_refuse_copy BEFORE INSERT ON "Coil" WHEN NEW."ownerAddress" IS NOT NULL BEGIN SELECT RAISE(ABORT, 'copy refused by the test'); END`,
+      );
+    }
+    try {
+      const failed = await server.post('/api/me/claim-coils', { manifestHashes: [built.manifestHash] }, { cookie });
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(failed.json.error.code).toEqual(expect.any(String));
+    } finally {
+      await db.$executeRawUnsafe('DROP TRIGGER svc_test_refuse_copy' + (postgres ? ' ON "Coil"' : ''));
+      if (postgres) await db.$executeRawUnsafe('DROP FUNCTION svc_test_refuse_copy()');
+    }
+    const ticket = await db.coilClaim.findFirst({ where: { manifestHash: built.manifestHash } });
+    expect(ticket?.claimedBy).toBeNull();
+    await db.$disconnect();
+    const listed = await server.get('/api/me/claimable-coils', { cookie });
+    expect(listed.json.items.map((i: any) => i.manifestHash)).toContain(built.manifestHash);
+
+    const claimed = await server.post('/api/me/claim-coils', { manifestHashes: [built.manifestHash] }, { cookie });
+    expect(claimed.json).toEqual({ results: [{ manifestHash: built.manifestHash, claimed: true }], claimedCount: 1 });
+    const mine = (await server.get('/api/me/coils', { cookie: session })).json.items.map((c: any) => c.manifestHash);
+    expect(mine).toContain(built.manifestHash);
+    const used = await openTestDb(server.databaseUrl).coilClaim.findFirst({ where: { manifestHash: built.manifestHash } });
+    expect(used?.claimedBy?.toLowerCase()).toBe(address.toLowerCase());
   });
 
   it('hands one ticket to the Coils of one batch', async () => {

@@ -215,6 +215,51 @@ describe('Mode B refusals, in order', () => {
   });
 });
 
+describe("a pack shows the server's Mode B deadline beside its answer-time fields (issue 34)", () => {
+  it('answers submittableUntil on the server clock from the first sight, whatever nowIso says, and submits until then', async () => {
+    const yearAhead = new Date(Date.now() + 365 * 86_400_000).toISOString();
+    const before = Date.now();
+    const res = await full.post('/api/partnerbot/vault-deposit/prepare-command', {
+      amountUsdg: '6',
+      receiver: wallet,
+      nowIso: yearAhead,
+      expiresInSeconds: 120,
+    });
+    expect(res.status).toBe(200);
+    const { pack, submittableUntil } = res.json;
+    expect(pack.expiresAt).toBe(new Date(Date.parse(yearAhead) + 120_000).toISOString());
+    const sighting = await db.depositPackSighting.findUniqueOrThrow({ where: { planHash: pack.planHash } });
+    expect(submittableUntil).toBe(new Date(sighting.firstSeenAt.getTime() + 120_000).toISOString());
+    expect(Date.parse(submittableUntil)).toBeGreaterThanOrEqual(before + 120_000 - 1000);
+    expect(Date.parse(submittableUntil)).toBeLessThan(Date.parse(pack.expiresAt));
+
+    // The same pack prepared again keeps its first sight, so its deadline; the vault-pinned twin shows the same one.
+    await ageFirstSight(pack.planHash, 100_000);
+    const again = await full.post('/api/vaults/svc-vault/deposit-partnerbot-intent', {
+      amountUsdg: '6',
+      receiver: wallet,
+      nowIso: yearAhead,
+      expiresInSeconds: 120,
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.json.pack.planHash).toBe(pack.planHash);
+    expect(again.json.submittableUntil).toBe(new Date(Date.parse(submittableUntil) - 100_000).toISOString());
+
+    // Past that deadline the submission is refused, as the answer said.
+    await ageFirstSight(pack.planHash, 21_000);
+    const late = await full.post('/api/partnerbot/vault-deposit/submit-intent', submitBody(pack, { expiresInSeconds: 120 }));
+    expect(late.json.error.code).toBe('PACK_EXPIRED');
+    expect(late.json.error.message).toContain(new Date(Date.parse(submittableUntil) - 121_000).toISOString());
+  });
+
+  it('labels pack.generatedAt and pack.expiresAt as answer time in the OpenAPI document', async () => {
+    const doc = (await full.get('/api/openapi.json')).json;
+    const pack = doc.components.schemas.VaultDepositPack.properties;
+    expect(pack.generatedAt.description).toMatch(/^Answer time/);
+    expect(pack.expiresAt.description).toMatch(/^Answer time.*submittableUntil/);
+  });
+});
+
 describe('Mode B with every gate open', () => {
   let jobId: string;
   let pack: any;

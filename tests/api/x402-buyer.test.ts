@@ -21,7 +21,7 @@ import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
-import { OpenApiContract, operationsOf } from '../support/openapi-contract';
+import { OpenApiContract, operationsOf, undeclaredFields } from '../support/openapi-contract';
 import { ROOT } from '../support/server';
 import { startChainPaymentLane, type ChainPaymentLane } from '../support/x402-chain-lane';
 import { signAuthorization, v2PaymentHeader } from '../support/x402-payer';
@@ -109,6 +109,9 @@ describe('the paid route against the OpenAPI document', () => {
     const challenge = await lane.server.post(ROUTE, body);
     expect(challenge.status).toBe(402);
     expect(contract.problems(operation, challenge)).toEqual([]);
+    // Every field the challenge sends is declared, so a client generated from the document keeps it.
+    expect(undeclaredFields(doc, operation.op.responses['402'].content['application/json'].schema, challenge.json)).toEqual([]);
+    expect(challenge.json).toMatchObject({ vaultChain: expect.any(Object), x402PaymentChain: expect.any(Object) });
 
     const { account } = await fundedBuyer();
     const required = decodePaymentRequiredHeader(challenge.headers.get('payment-required')!);

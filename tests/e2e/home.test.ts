@@ -70,7 +70,7 @@ describe('home page', () => {
     expect(tickers).not.toContain('TSLA');
     expect(tickers).toContain('MSFT');
 
-    // Reload keeps it (this tab remembers the thesis); Back finds it still in the box.
+    // Reload keeps it (kept with the receipt, for this browser); Back finds it still in the box.
     await page.reload();
     await page.getByTestId('thesis-text').waitFor();
     await page.goBack();

@@ -155,7 +155,10 @@ describe('POST /api/tools/compile-capsule', () => {
     expect(paper.status).toBe(422);
     expect(paper.json.error).toMatchObject({ code: 'CAPSULE_COMPILE', issues: [expect.objectContaining({ code: 'PAPER_COIL' })] });
     const invalid = await server.call('tools.compileCapsule', {
-      coil: rawCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 10_001, rationale: 'x' }] }),
+      coil: rawCoil({
+        assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: 6000, rationale: 'x' }],
+        risk: { ...rawCoil().risk, maxSingleAssetWeightBps: 5000 },
+      }),
     });
     expect(invalid.status).toBe(422);
     expect(invalid.json.error.code).toBe('COIL_INVALID');

@@ -180,11 +180,45 @@ describe('protocol versions and batches', () => {
     expect((await post(ping(1), { 'mcp-protocol-version': '2025-06-18' })).json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 
-  it('refuses an empty batch, a batch over 100 messages and a batch holding initialize, each with one -32600', async () => {
+  it('refuses an empty batch, a batch over 50 messages and a batch holding initialize, each with one -32600', async () => {
     expectJsonRpcError(await post([]), 400, -32600);
-    expectJsonRpcError(await post(Array.from({ length: 101 }, (_, i) => ping(i))), 400, -32600);
+    expectJsonRpcError(await post(Array.from({ length: 51 }, (_, i) => ping(i))), 400, -32600, 'BATCH_TOO_LARGE');
     expectJsonRpcError(await post([INITIALIZE]), 400, -32600);
     expectJsonRpcError(await post([INITIALIZE, ping(1)]), 400, -32600);
+  });
+
+  it('caps a batch at the /trpc batch cap (50): 50 messages are answered, 51 run none and are one BATCH_TOO_LARGE with the invariants', async () => {
+    const fifty = await post(Array.from({ length: 50 }, (_, i) => ping(i)));
+    expect(fifty.status, fifty.text).toBe(200);
+    expect(fifty.json).toHaveLength(50);
+    const over = await post(Array.from({ length: 51 }, (_, i) => oracleCall(i)));
+    expectJsonRpcError(over, 400, -32600, 'BATCH_TOO_LARGE');
+    expect(over.json.error.data.error.issues).toEqual([
+      { code: 'BATCH_TOO_LARGE', message: '51 calls; split them into batches of at most 50' },
+    ]);
+    // None of its tool calls ran: no tool call was logged for its request.
+    const requestId = over.headers.get('x-request-id');
+    expect(server.logs.filter((l) => l.includes('"tool call"') && l.includes(requestId!))).toEqual([]);
+  });
+
+  it('counts a refused oversized batch as one request under POST /mcp, not one per member', async () => {
+    const two = await startServer({
+      allowPostgres: false,
+      env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '300', RATE_LIMIT_NAMESPACE: `mcp-batch-cap-${Date.now()}` },
+    });
+    try {
+      const over = await post(
+        Array.from({ length: 51 }, (_, i) => ping(i)),
+        {},
+        two,
+      );
+      expectJsonRpcError(over, 400, -32600, 'BATCH_TOO_LARGE');
+      // RATE_LIMIT_MAX is 2 there: the batch took one point, so one more message is answered.
+      expect((await post(ping(1), {}, two)).json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      expect((await post(ping(2), {}, two)).status).toBe(429);
+    } finally {
+      await two.stop();
+    }
   });
 
   it('guards each member of a batch: a credential in one is its own -32602 refusal, the others are answered', async () => {
@@ -277,6 +311,24 @@ describe('over stdio, the same JSON-RPC framing', () => {
     expect(await stdio.next()).toEqual([{ jsonrpc: '2.0', id: 3, result: {} }]);
     stdio.write(JSON.stringify(ping(4)));
     expect(await stdio.next()).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+  });
+
+  it('refuses a batch over 50 messages whole, with BATCH_TOO_LARGE and the invariants', async () => {
+    const session = new RawStdio(server.env);
+    try {
+      session.write(JSON.stringify(INITIALIZE));
+      expect((await session.next()).result.protocolVersion).toBe('2025-03-26');
+      session.write(JSON.stringify(Array.from({ length: 51 }, (_, i) => ping(i))));
+      expect(await session.next()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, data: { error: { code: 'BATCH_TOO_LARGE' }, notInvestmentAdvice: true, liveOrderSent: false } },
+      });
+      session.write(JSON.stringify(Array.from({ length: 50 }, (_, i) => ping(i))));
+      expect(await session.next()).toHaveLength(50);
+    } finally {
+      await session.close();
+    }
   });
 
   it('refuses batches in a session that negotiated 2025-06-18', async () => {

@@ -65,16 +65,23 @@ describe('npm run mcp', () => {
     });
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'svc_validate_coil', arguments: { coil: 'not a coil' } } });
     const deadline = Date.now() + 20_000;
-    while ((stdout.match(/\n/g) ?? []).length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // Four responses, and before each tool call's response its log message (docs/mcp-tools.md#logging).
+    while ((stdout.match(/\n/g) ?? []).length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     child.stdin.end();
     const code = await new Promise((r) => child.once('exit', r));
     console.log(`npm run mcp: first protocol byte after ${Math.round(readyMs ?? -1)} ms (spawn to the answer to initialize)`);
 
     expect(code).toBe(0);
     const lines = stdout.split('\n').filter((l) => l.length > 0);
-    expect(lines).toHaveLength(4);
-    const messages = lines.map((l) => JSON.parse(l));
-    for (const m of messages) expect(m.jsonrpc).toBe('2.0');
+    expect(lines).toHaveLength(6);
+    const all = lines.map((l) => JSON.parse(l));
+    for (const m of all) expect(m.jsonrpc).toBe('2.0');
+    const logged = all.filter((m) => m.method === 'notifications/message');
+    expect(logged.map((m) => [m.params.level, m.params.data.tool]).sort()).toEqual([
+      ['info', 'svc_explain_oracle_policy'],
+      ['warning', 'svc_validate_coil'],
+    ]);
+    const messages = all.filter((m) => m.method === undefined);
     expect(messages.map((m) => m.id).sort()).toEqual([1, 2, 3, 4]);
     expect(messages.find((m) => m.id === 2).result.tools).toHaveLength(34);
     expect(messages.find((m) => m.id === 4).result).toMatchObject({ isError: true });

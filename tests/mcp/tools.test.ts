@@ -22,7 +22,7 @@ import { makeFixtures, NOW_ISO, restCall, TOOL_INPUTS, type ToolFixtures } from 
  * schema or an annotation that changes changes it: check the change is meant (the tools are
  * a public interface, interface 4.9), then put the new value here.
  */
-const TOOL_LIST_HASH = '9983e69e1e4a41c3d7b7b14533c2da5bac48f5e0f6756fa1de44f7bfaf4b437d';
+const TOOL_LIST_HASH = 'a37822aa05dc6def26e1814d17389e83186de87d14125c68a7580e79370d9f35';
 
 let server: TestServer;
 let mcp: McpTestClient;
@@ -114,6 +114,29 @@ describe('tools/list', () => {
     }
     // The broker-wallet boundary has no tools.
     expect(tools.filter((t) => /broker_wallet|rail_c/.test(t.name))).toEqual([]);
+  });
+
+  it('has no JSON-schema `type` array in any input or output schema (an anyOf of single types instead)', async () => {
+    // Clients whose schema dialect takes one type per schema (the MCP Inspector's strict
+    // check) cannot read `type: ["string", "null"]`; the 1.0.3 Inspector CLI has no such check.
+    const { tools } = await mcp.client.listTools();
+    const typeArrays: string[] = [];
+    let nullable = 0;
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const record = node as Record<string, unknown>;
+      if (Array.isArray(record.type)) typeArrays.push(path);
+      if (Array.isArray(record.anyOf) && record.anyOf.some((alt) => (alt as { type?: unknown }).type === 'null')) nullable++;
+      for (const [key, value] of Object.entries(record)) walk(value, `${path}.${key}`);
+    };
+    for (const t of tools) {
+      walk(t.inputSchema, `${t.name}.inputSchema`);
+      walk(t.outputSchema, `${t.name}.outputSchema`);
+    }
+    expect(typeArrays).toEqual([]);
+    // The nullable fields are still nullable, as an anyOf.
+    expect(nullable).toBeGreaterThan(0);
   });
 
   it('matches the pinned toolset hash, which the server names in its info, its instructions, tools/list and GET /api/mcp/toolset', async () => {

@@ -67,6 +67,43 @@ export class OpenApiContract {
   }
 }
 
+/**
+ * The fields of an answer that its declared JSON schema does not name, as dotted paths
+ * (`accepts[].outputSchema`): ajv accepts them (the document leaves `additionalProperties`
+ * open), but a client generated from the document would drop them. Follows `$ref` within the
+ * document, `properties`, `items` and the alternatives of `anyOf`/`oneOf`/`allOf` (a key is
+ * declared when any of them names it); `additionalProperties` other than false declares all.
+ */
+export function undeclaredFields(doc: Json, schema: Json, value: unknown, path = ''): string[] {
+  const resolve = (s: Json): Json => {
+    let at = s;
+    while (at && typeof at.$ref === 'string') {
+      at = (at.$ref as string)
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((node: Json, key: string) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    }
+    return at ?? {};
+  };
+  const s = resolve(schema);
+  const alternatives: Json[] = [s, ...['anyOf', 'oneOf', 'allOf'].flatMap((k) => ((s[k] as Json[] | undefined) ?? []).map(resolve))];
+  if (Array.isArray(value)) {
+    const items = alternatives.map((a) => a.items).filter(Boolean);
+    if (!items.length) return [];
+    return value.flatMap((v) => undeclaredFields(doc, { anyOf: items }, v, `${path}[]`));
+  }
+  if (!value || typeof value !== 'object') return [];
+  if (alternatives.some((a) => a.additionalProperties !== undefined && a.additionalProperties !== false)) return [];
+  const out = new Set<string>();
+  for (const [key, v] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    const declaring = alternatives.map((a) => a.properties?.[key]).filter(Boolean);
+    if (!declaring.length) out.add(at);
+    else for (const p of undeclaredFields(doc, { anyOf: declaring }, v, at)) out.add(p);
+  }
+  return [...out];
+}
+
 function escape(template: string): string {
   return template.replace(/~/g, '~0').replace(/\//g, '~1').replace(/[{}]/g, encodeURIComponent);
 }

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromUnits, splitBasketAmount } from '../../src/lib/server/stocks/basket';
+import { splitBasketAmount } from '../../src/lib/server/stocks/basket';
+import { format as fromUnits } from '../../src/lib/shared/usdg';
 import { SvcError } from '../../src/lib/server/errors';
 
 const units = (amount: string) => {

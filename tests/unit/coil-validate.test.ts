@@ -37,8 +37,19 @@ describe('WEIGHTS_SUM', () => {
     expect(validateCoil(withWeights(5000, 2500, 2500)).valid).toBe(true);
   });
 
-  it.each([[0], [-500], [2500.5]])('is an error for the non-positive-integer weight %d', (w) => {
-    const issues = only(withWeights(5000, 5000 - w, w), 'WEIGHTS_SUM');
+  it.each([[0], [-500], [2500.5], [10_001], [1e308]])(
+    'a weight that is not an integer from 1 to 10000 (%d) is not a Coil at all: the schema refuses it before any arithmetic',
+    (w) => {
+      const parsed = coilSchema.safeParse(rawCoil({ assets: [{ ticker: 'SPY', tokenAddress: ADDR.SPY, weightBps: w, rationale: 'x' }] }));
+      expect(parsed.success).toBe(false);
+      expect([...new Set(parsed.error!.issues.map((i) => i.path.join('.')))]).toEqual(['assets.0.weightBps']);
+    },
+  );
+
+  it.each([[0], [-500], [2500.5]])('still reports the non-positive-integer weight %d of an unparsed Coil as WEIGHTS_SUM', (w) => {
+    const coil = { ...withWeights(5000, 2500, 2500) };
+    coil.assets = coil.assets.map((a, i) => (i === 2 ? { ...a, weightBps: w } : a));
+    const issues = only(coil, 'WEIGHTS_SUM');
     expect(issues.some((i) => i.path === 'assets[2].weightBps' && i.severity === 'error')).toBe(true);
   });
 
@@ -177,7 +188,7 @@ describe('validation status (spec 3.4)', () => {
       mode: 'paper',
       executionMode: 'agentic_mcp_enabled',
       assets: [
-        { ticker: 'NVDA', tokenAddress: UNKNOWN_ADDRESS, weightBps: 0, rationale: 'The service placed the order.' },
+        { ticker: 'NVDA', tokenAddress: UNKNOWN_ADDRESS, weightBps: 1, rationale: 'The service placed the order.' },
         { ticker: 'ZZZ', tokenAddress: '0x2222222222222222222222222222222222222222', weightBps: 9000, rationale: 'x' },
         { ticker: 'ZZZ', tokenAddress: '0x2222222222222222222222222222222222222222', weightBps: 9000, rationale: 'x' },
       ],

@@ -11,7 +11,8 @@ import { USDG } from '../../src/lib/server/registry';
 import type { MinedTransaction, TokenTransfer } from '../../src/lib/server/stocks/chain-proof';
 import { reconcileStockReceipt } from '../../src/lib/server/stocks/reconcile';
 import type { StockLaneConfig } from '../../src/lib/server/stocks/lane-config';
-import { calldataCarriesPlan, judgeTransaction, planUsdgBand, usdgUnits, type PlanTerms } from '../../src/lib/server/proof/stock-trade';
+import { calldataCarriesPlan, judgeTransaction, planUsdgBand, type PlanTerms } from '../../src/lib/server/proof/stock-trade';
+import { units as usdgUnits } from '../../src/lib/shared/usdg';
 import type { ProofHolder } from '../../src/lib/server/proof/rule';
 import {
   ProofTransactionTakenError,

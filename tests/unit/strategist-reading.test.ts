@@ -90,7 +90,7 @@ describe('the reading', () => {
         askedBps: 5000,
         keptBps: 4000,
         movedBy: 'cap',
-        note: 'the 4000 bps single-asset cap applied; set userPreferences.maxSingleAssetWeightBps to 5000 or more to keep it',
+        note: 'the 4000 bps single-asset cap applied; set userPreferences.maxSingleAssetWeightBps to 5000 or more (or say "no cap" in the thesis) to keep it',
         source: 'thesis',
       },
       // What the cap left goes to the names the thesis gave the rest to, not to a filler.

@@ -6,7 +6,17 @@ import { SvcError } from './errors';
  */
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Parses an ISO 8601 timestamp into a Date, or returns undefined when it is not one. */
+/**
+ * The instants whose UTC form has a four-digit year: 0000-01-01T00:00:00.000Z to
+ * 9999-12-31T23:59:59.999Z. A zone offset can push a written year past them (`9999-12-31T23:30Z`
+ * is in, `9999-12-31T20:00-05:00` is 10000-01-01T01:00Z), and `toISOString` then writes an
+ * expanded year (`+010000-...`) that no answer, hash or ISO 8601 reader without an agreed
+ * extension expects.
+ */
+const FIRST_INSTANT_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** Parses an ISO 8601 timestamp into a Date, or returns undefined when it is not one (or lies outside four-digit UTC years). */
 export function parseIsoInstant(value: string): Date | undefined {
   const m = ISO_DATE_TIME.exec(value);
   if (!m) return undefined;
@@ -17,6 +27,7 @@ export function parseIsoInstant(value: string): Date | undefined {
   if (Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59) return undefined;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return undefined;
+  if (date.getTime() < FIRST_INSTANT_MS || date.getTime() > LAST_INSTANT_MS) return undefined;
   // Reject rolled-over dates such as 2026-02-30 (Date would quietly move them to March).
   const probe = new Date(Date.UTC(Number(y), month - 1, day));
   if (probe.getUTCMonth() !== month - 1) return undefined;
@@ -91,7 +102,7 @@ export function resolveClock(nowIso: unknown, arrival: ServerTime = readServerCl
       issues: [
         {
           code: 'NOW_ISO_INVALID',
-          message: 'expected e.g. 2026-01-01T00:00:00Z',
+          message: 'expected e.g. 2026-01-01T00:00:00Z, at most 9999-12-31T23:59:59.999Z once converted to UTC',
           path: 'nowIso',
         },
       ],

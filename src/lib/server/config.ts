@@ -30,6 +30,25 @@ function receiptLogOrigin(configured: string | undefined, serviceOrigin: string)
   return origin;
 }
 
+/** MCP_ALLOWED_ORIGINS: comma-separated origins (`scheme://host[:port]`), each normalised as a URL origin. */
+function originList(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return entries.map((entry) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(entry);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin === 'null' || (parsed.pathname !== '/' && parsed.pathname !== '') || parsed.search || parsed.hash)
+      throw new Error('MCP_ALLOWED_ORIGINS must list origins (scheme://host[:port]) separated by commas');
+    return parsed.origin;
+  });
+}
+
 function opt(value: string | undefined): string | undefined {
   const v = value?.trim();
   return v ? v : undefined;
@@ -41,6 +60,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     host: opt(env.HOST) ?? '0.0.0.0',
     origin: opt(env.ORIGIN) ?? `http://localhost:${port}`,
+    /** Origins besides ORIGIN and localhost at PORT whose pages may call `POST /mcp` (http/mcp-origin.ts). */
+    mcpAllowedOrigins: originList(env.MCP_ALLOWED_ORIGINS),
     /**
      * Behind a proxy: the header that carries the client's address (the rate limit counts per
      * client), and for `x-forwarded-for` which entry from the right is the client's. The same

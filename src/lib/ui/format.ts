@@ -1,4 +1,5 @@
 /** Display helpers shared by the pages. */
+import * as usdg from '$lib/shared/usdg';
 
 /** Basis points as a percentage: 2500 → "25.00%". */
 export function bpsToPercent(bps: number, digits = 2): string {
@@ -27,17 +28,14 @@ export function when(iso: string | null | undefined): string {
 export function usdgFromUnits(units: string | bigint): string {
   const value = typeof units === 'bigint' ? units : BigInt(units);
   const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const whole = abs / 1_000_000n;
-  const frac = (abs % 1_000_000n).toString().padStart(6, '0');
-  return `${negative ? '-' : ''}${whole.toLocaleString('en-US')}.${frac} USDG`;
+  const [whole, frac = ''] = usdg.format(negative ? -value : value).split('.');
+  return `${negative ? '-' : ''}${BigInt(whole!).toLocaleString('en-US')}.${frac.padEnd(usdg.USDG_DECIMALS, '0')} USDG`;
 }
 
-/** A decimal USDG string with its six decimals written out: "12.5" → "12.500000 USDG". */
+/** A decimal USDG string with its six decimals written out: "12.5" → "12.500000 USDG"; anything that is not one is shown as typed. */
 export function usdgDecimal(amount: string): string {
-  const match = /^(\d+)(?:\.(\d{0,6}))?$/.exec(amount.trim());
-  if (!match) return `${amount} USDG`;
-  return `${BigInt(match[1]!).toLocaleString('en-US')}.${(match[2] ?? '').padEnd(6, '0')} USDG`;
+  const parsed = usdg.parse(amount.trim());
+  return parsed.ok && parsed.units >= 0n ? usdgFromUnits(parsed.units) : `${amount} USDG`;
 }
 
 /** Seconds left as "14:59" or "1:02:03"; "expired" at or below zero. */

@@ -16,4 +16,5 @@ export type Drift = Out['tools']['driftCheck'];
 export type Capsule = Out['tools']['compileCapsule'];
 export type ShareCard = Out['tools']['shareCard'];
 export type Verification = Out['tools']['verifyCoil'];
-export type ThesisReading = Out['tools']['generateCoil']['reading'];
+/** A reading as a stored thesis carries it (any reader version); a fresh answer's reading is one too. */
+export type ThesisReading = StoredCoil['readings'][number]['reading'];

@@ -56,7 +56,10 @@ export const coilAssetSchema = z.object({
   tokenAddress: chainAddressField(HEX_ADDRESS, 'expected 0x followed by 40 hex digits').describe(
     'the identity (a chain address, never a ticker); must be canonical on chain 4663',
   ),
-  weightBps: z.number().describe('positive integer basis points; all weights sum to exactly 10000'),
+  // Checked here, before any arithmetic: a finite weight such as 1e308 overflowed the sums and
+  // the scores into a 500 (issue 34). The rules between weights (the sum, the single-asset
+  // cap) stay validate.ts's WEIGHTS_SUM issues.
+  weightBps: bps().describe('positive integer basis points, at most 10000; all weights sum to exactly 10000'),
   rationale: z.string().max(1000),
 });
 

@@ -1,8 +1,9 @@
 /**
  * Claim tickets of Coils built in a browser without a wallet session (docs/visibility.md#claiming).
  * The browser holds a random token (an HttpOnly cookie); a ticket row holds its SHA-256, the
- * Coil's manifest hash and the receipt of the build. Claiming copies that Coil and that receipt
- * under the wallet (the public rows stay: they were public from the start) and uses the ticket.
+ * Coil's manifest hash and the receipt of the build. Claiming copies that Coil, that receipt and
+ * the browser's theses of it (coil-reading-repository.ts) under the wallet (the public rows stay:
+ * they were public from the start), then uses the ticket.
  */
 import { hashCanonical } from '../canonical';
 import type { ServerTime } from '../clock';
@@ -11,6 +12,7 @@ import { scoreCoil } from '../coil/health';
 import type { Receipt } from '../receipts/receipt';
 import { issued, type Issued, type ReceiptSignatureBlock } from '../receipts/signature';
 import { getDb } from './client';
+import { claimReadings } from './coil-reading-repository';
 import { saveCoilWithReceipt } from './coil-repository';
 
 export interface ClaimableCoil {
@@ -62,8 +64,15 @@ export type ClaimOutcome = { manifestHash: string; claimed: true } | { manifestH
 /**
  * Claims each named Coil for `owner` when this browser holds an unused ticket for it; a Coil
  * without one (never built here, already claimed, or built in another browser) is refused by
- * name and nothing of it is copied. The ticket is used first (a conditional update), so two
- * concurrent claims of one ticket copy the Coil once.
+ * name and nothing of it is copied. The ticket is used only after the copy is committed: a copy
+ * that fails (the database refused it) leaves the ticket unused, so the browser can claim again
+ * (it was used first, and a failed copy lost the Coil for good, issue 34). The copy and the
+ * ticket live on two connections (the Coil and receipt rows on the row store's own,
+ * db/coil-row-store.ts), so they cannot share one transaction; the copy is idempotent instead
+ * (row ids from manifest hash and owner, inserts that skip an existing row, one log entry per
+ * row), so two concurrent claims of one ticket by one wallet store the Coil once. Two wallets
+ * signed in one after the other in the same browser, claiming the same ticket at the same
+ * instant, may both get the copy of this public Coil; the ticket names the first.
  */
 export async function claimCoils(
   tokenHash: string,
@@ -76,8 +85,7 @@ export async function claimCoils(
   const outcomes: ClaimOutcome[] = [];
   for (const manifestHash of manifestHashes) {
     const id = claimId(tokenHash, manifestHash);
-    const used = await getDb().coilClaim.updateMany({ where: { id, claimedBy: null }, data: { claimedBy: owner, claimedAt: at } });
-    const ticket = used.count === 1 ? await getDb().coilClaim.findUnique({ where: { id } }) : null;
+    const ticket = await getDb().coilClaim.findFirst({ where: { id, claimedBy: null } });
     const row = ticket ? await publicCoilRow(manifestHash) : null;
     const receiptRow = ticket ? await getDb().receipt.findFirst({ where: { receiptId: ticket.receiptId, ownerAddress: null } }) : null;
     const coil = row ? coilSchema.safeParse(JSON.parse(row.manifestJson)) : undefined;
@@ -97,6 +105,8 @@ export async function claimCoils(
       // The service's own row, issued by it: the wallet's copy is a new issuance, signed now.
       receipt: sign(issued(JSON.parse(receiptRow.receiptJson) as Receipt)),
     });
+    await claimReadings(tokenHash, manifestHash, owner, at);
+    await getDb().coilClaim.updateMany({ where: { id, claimedBy: null }, data: { claimedBy: owner, claimedAt: at } });
     outcomes.push({ manifestHash, claimed: true });
   }
   return outcomes;

@@ -250,12 +250,13 @@ async function callRest(request: DispatchRequest, resolved: { route: RouteEntry;
   return jsonAnswer(200, JSON.stringify(data), procedureHeaders(resHeaders, request.cookies));
 }
 
-const batchTooLarge = (calls: number) =>
-  asTrpcError(
-    new SvcError('BATCH_TOO_LARGE', `A batch may carry at most ${MAX_BATCH_CALLS} calls; none of this batch's calls ran`, {
-      issues: [{ code: 'BATCH_TOO_LARGE', message: `${calls} calls; split them into batches of at most ${MAX_BATCH_CALLS}` }],
-    }),
-  );
+/** A batch over MAX_BATCH_CALLS, refused whole: a /trpc batch, and an MCP JSON-RPC batch (src/mcp/framing.ts). */
+export const batchTooLargeError = (calls: number) =>
+  new SvcError('BATCH_TOO_LARGE', `A batch may carry at most ${MAX_BATCH_CALLS} calls; none of this batch's calls ran`, {
+    issues: [{ code: 'BATCH_TOO_LARGE', message: `${calls} calls; split them into batches of at most ${MAX_BATCH_CALLS}` }],
+  });
+
+const batchTooLarge = (calls: number) => asTrpcError(batchTooLargeError(calls));
 
 /** The answer of /trpc, and the procedures tRPC ran for it (their rate keys, for the log and the front's limit). */
 export interface TrpcAnswer {

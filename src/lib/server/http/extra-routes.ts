@@ -76,11 +76,14 @@ async function shareCardPngAnswer(params: Record<string, string>, request: Dispa
 
 async function shareCardImageAnswer(params: Record<string, string>, request: DispatchRequest, format: 'svg' | 'png'): Promise<ApiAnswer> {
   const receiptId = params.receiptId!;
-  if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
-  const ctx = contextOfRequest(request);
-  // What a session may read, a shared cache must not keep for others.
-  const cacheControl = (await ctx.getSession()) ? 'private, max-age=86400' : 'public, max-age=86400, immutable';
   try {
+    // The image never shows `nowIso`, but a malformed one is refused as on every other route
+    // (it was ignored: 200).
+    resolveClock(request.url.searchParams.get('nowIso') ?? undefined, request.serverTime);
+    if (!RECEIPT_ID.test(receiptId)) return receiptNotFound();
+    const ctx = contextOfRequest(request);
+    // What a session may read, a shared cache must not keep for others.
+    const cacheControl = (await ctx.getSession()) ? 'private, max-age=86400' : 'public, max-age=86400, immutable';
     // An image escapes the JSON answer finishing, so the card's texts are scanned on the way
     // (storedShareCard refuses as POST /api/tools/share-card does: 422 SHARE_CARD_REJECTED).
     const stored = await storedShareCard(ctx, receiptId);

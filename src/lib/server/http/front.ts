@@ -36,6 +36,7 @@ import {
   answerRest,
   answerTrpc,
   answerTrpcRefusal,
+  MAX_BATCH_CALLS,
   restErrorAnswer,
   routeIndex,
   TRPC_PREFIX,
@@ -50,6 +51,7 @@ import { extraRouteAtPath, resolveExtraRoute, type ExtraRoute } from './extra-ro
 import { logger, logInternalError } from '../logger';
 import { consumeRateLimit, countCall, knownSpent } from '../rate-limit/counters';
 import { hasDotSegment } from './request-target';
+import { checkMcpOrigin } from './mcp-origin';
 
 export type Surface = 'rest' | 'trpc' | 'mcp';
 
@@ -222,6 +224,8 @@ export function createApiFront(doors: ApiDoors): ApiFront {
     async function guardThenDispatch(): Promise<ApiAnswer> {
       if (refusedTarget) throw pathMalformed('a path segment is "." or ".." (literal or percent-encoded); send the resolved path');
       if (decodedOrUndefined(url.pathname) === undefined) throw pathMalformed('the path is not valid percent-encoded UTF-8');
+      // DNS-rebinding protection, before anything of the request is read (http/mcp-origin.ts).
+      if (surface === 'mcp') checkMcpOrigin(request.headers);
       // (Not for /mcp: a tool call there counts against its own tool, never against `POST /mcp`,
       // and which of the two a message is shows only in its body.)
       const spent = surface === 'mcp' ? undefined : knownSpent(request.clientAddress, routing.key);
@@ -264,9 +268,11 @@ export function createApiFront(doors: ApiDoors): ApiFront {
         return answered;
       }
       if (surface === 'mcp') {
-        // One point under `POST /mcp` per message that calls no tool, each message of a batch too.
-        for (const message of Array.isArray(mcpBody) ? mcpBody : [mcpBody])
-          if (!callsTool(message)) await countCall(request.clientAddress, routing.key);
+        // One point under `POST /mcp` per message that calls no tool, each message of a batch too;
+        // a batch over the cap runs none of its messages (the door refuses it): one point.
+        const messages = Array.isArray(mcpBody) ? mcpBody : [mcpBody];
+        if (messages.length > MAX_BATCH_CALLS) await countCall(request.clientAddress, routing.key);
+        else for (const message of messages) if (!callsTool(message)) await countCall(request.clientAddress, routing.key);
         return doors.answerMcp({
           requestId,
           clientAddress: request.clientAddress,

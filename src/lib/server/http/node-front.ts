@@ -10,7 +10,7 @@ import { config } from '../config';
 import { closeDb } from '../db/client';
 import { closeCoilRows } from '../db/coil-row-store';
 import { isApiTarget, type ApiFront, type ApiRequest } from './front';
-import { logger } from '../logger';
+import { logger, logInternalError } from '../logger';
 import { closeRateLimiter } from '../rate-limit/counters';
 
 const NODE_FRONT = Symbol.for('svc.nodeApiFront');
@@ -19,6 +19,12 @@ export interface NodeFront {
   /** Whether a raw request target is the API's (else the server hands it to SvelteKit): `isApiTarget`, http/front.ts. */
   isApiTarget(target: string): boolean;
   serve(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Logs, once, a failure the Node server caught outside the API front (a page's or an asset's
+   * request, a rejection nobody awaited: scripts/server-guards.mjs), through the app's logger
+   * (its secret scrub included).
+   */
+  logFailure(error: unknown, where: Record<string, unknown>): void;
   /**
    * Closes the app's connections (database clients and pools, the rate-limit store) once the
    * server has stopped taking requests: open sockets to PostgreSQL or Redis would otherwise keep
@@ -69,19 +75,25 @@ function apiRequestOf(req: IncomingMessage): ApiRequest {
 }
 
 function serveWith(front: ApiFront, req: IncomingMessage, res: ServerResponse): void {
-  front.answer(apiRequestOf(req)).then(
-    (answer) => {
+  // Started inside a promise, so that even a synchronous throw of the front's entry answers
+  // this request instead of reaching the process (issue 34 item 3).
+  Promise.resolve()
+    .then(() => front.answer(apiRequestOf(req)))
+    .then((answer) => {
       // Node leaves the body of a HEAD answer out itself.
       res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
       res.end(answer.body);
-    },
-    (error: unknown) => {
+    })
+    .catch((error: unknown) => {
       // The front answers every failure itself; reaching here is a bug of the front.
       logger.error({ event: 'front_failed', name: error instanceof Error ? error.name : typeof error }, 'API front failed');
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error', issues: [] } }));
-    },
-  );
+    });
 }
 
 /** Makes the front available to scripts/start.mjs, which imports the built app first. */
@@ -89,6 +101,7 @@ export function publishNodeFront(front: ApiFront): void {
   const nodeFront: NodeFront = {
     isApiTarget,
     serve: (req, res) => serveWith(front, req, res),
+    logFailure: logInternalError,
     close: async () => {
       await Promise.allSettled([closeDb(), closeCoilRows(), closeRateLimiter()]);
     },

@@ -80,12 +80,6 @@ export function planUsdgBand(plan: Pick<PlanTerms, 'side' | 'inputUnits' | 'maxS
     : slippageBand(plan.inputUnits, plan.maxSlippageBps, plan.inputUnits);
 }
 
-/** USDG amount (a validated decimal string with at most 6 decimals) in 6-decimal units. */
-export function usdgUnits(amount: string): bigint {
-  const [whole, fraction = ''] = amount.split('.');
-  return BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, '0').slice(0, 6) || '0');
-}
-
 function netDelta(tx: MinedTransaction, token: string, holder: string): bigint {
   let delta = 0n;
   for (const t of tx.transfers) {

@@ -21,3 +21,20 @@ export function readableOwners(viewer: StoredRowViewer): readonly (string | null
 export function mayRead(owner: string | null, viewer: StoredRowViewer): boolean {
   return readableOwners(viewer).includes(owner);
 }
+
+/**
+ * Who is reading a thesis and its reading (docs/visibility.md#the-thesis-and-its-reading): the
+ * wallet of the caller's session, and the hash of the browser's claim token when the caller
+ * holds one (the web app's cookie). A thesis is a person's own words, so it is stricter than a
+ * receipt: a row saved without a wallet is not public, it is the building browser's.
+ */
+export interface ReadingViewer {
+  wallet: StoredRowViewer;
+  builderTokenHash?: string;
+}
+
+/** Whether `viewer` may read a thesis saved by that wallet or that browser (a shared copy is read by naming its card instead). */
+export function mayReadThesis(row: { ownerAddress: string | null; builderTokenHash: string | null }, viewer: ReadingViewer): boolean {
+  if (row.ownerAddress !== null) return row.ownerAddress === viewer.wallet;
+  return row.builderTokenHash !== null && row.builderTokenHash === viewer.builderTokenHash;
+}

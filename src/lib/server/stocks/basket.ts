@@ -12,10 +12,9 @@ import { SvcError, findSvcError, type ErrorIssue } from '../errors';
 import type { StockBasketStore, StoredBasketLeg } from './basket-store';
 import { STOCK_INTENT_INVALID, type StockIntentInput } from './intent';
 import { prepareStockCommand, type PrepareDeps } from './prepare';
+import * as usdg from '../../shared/usdg';
 
-/** USDG has 6 decimals: amounts are split in these units so that the shares add up exactly. */
-const USDG_DECIMALS = 6;
-const UNITS_PER_USDG = 10n ** BigInt(USDG_DECIMALS);
+/** Amounts are split in USDG's 6-decimal units (shared/usdg.ts) so that the shares add up exactly. */
 const DECIMAL_AMOUNT = /^(0|[1-9]\d{0,17})(\.\d{1,6})?$/;
 const TOTAL_BPS = 10_000n;
 
@@ -32,19 +31,6 @@ export interface BasketShare extends BasketAsset {
   amountUsdg: string;
 }
 
-/** "25.5" → 25_500_000n; the caller has checked the shape. */
-export function toUnits(amount: string): bigint {
-  const [whole, fraction = ''] = amount.split('.');
-  return BigInt(whole ?? '0') * UNITS_PER_USDG + BigInt(fraction.padEnd(USDG_DECIMALS, '0'));
-}
-
-/** 25_500_000n → "25.5" (no trailing zeros, no exponent). */
-export function fromUnits(units: bigint): string {
-  const whole = units / UNITS_PER_USDG;
-  const fraction = (units % UNITS_PER_USDG).toString().padStart(USDG_DECIMALS, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole.toString();
-}
-
 /**
  * The total split by weight (ALLOCATION_RULE). Refuses, never repairs: a total that is not a
  * positive decimal with at most 6 places, or weights that are not positive integers summing to
@@ -52,7 +38,7 @@ export function fromUnits(units: bigint): string {
  */
 export function splitBasketAmount(totalAmountUsdg: string, assets: readonly BasketAsset[]): BasketShare[] {
   const issues: ErrorIssue[] = [];
-  if (!DECIMAL_AMOUNT.test(totalAmountUsdg) || toUnits(totalAmountUsdg) === 0n) {
+  if (!DECIMAL_AMOUNT.test(totalAmountUsdg) || usdg.units(totalAmountUsdg) === 0n) {
     issues.push({
       code: 'BASKET_AMOUNT_INVALID',
       path: 'totalAmountUsdg',
@@ -73,7 +59,7 @@ export function splitBasketAmount(totalAmountUsdg: string, assets: readonly Bask
   if (issues.length)
     throw new SvcError('BASKET_INVALID', 'The basket cannot be split: ' + issues.map((i) => i.message).join('; '), { issues });
 
-  const total = toUnits(totalAmountUsdg);
+  const total = usdg.units(totalAmountUsdg);
   const shares = assets.map((a, index) => {
     const exact = total * BigInt(a.weightBps);
     return { index, units: exact / TOTAL_BPS, remainder: exact % TOTAL_BPS };
@@ -89,7 +75,7 @@ export function splitBasketAmount(totalAmountUsdg: string, assets: readonly Bask
     ticker: a.ticker,
     tokenAddress: a.tokenAddress,
     weightBps: a.weightBps,
-    amountUsdg: fromUnits(shares[i]!.units),
+    amountUsdg: usdg.format(shares[i]!.units),
   }));
 }
 
@@ -143,7 +129,9 @@ export function basketTerms(input: Pick<BasketPlanInput, 'maxSlippageBps' | 'ris
   if (
     total !== undefined &&
     DECIMAL_AMOUNT.test(input.totalAmountUsdg) &&
-    toUnits(input.totalAmountUsdg) > BigInt(Math.floor(total * 1e6))
+    // A limit too large for a float's units (1e308) bounds nothing; BigInt(Infinity) would throw.
+    Number.isFinite(total * 1e6) &&
+    usdg.units(input.totalAmountUsdg) > BigInt(Math.floor(total * 1e6))
   ) {
     issues.push({
       code: 'BASKET_TOTAL_ABOVE_COIL_LIMIT',
@@ -286,10 +274,10 @@ export async function planBasket(input: BasketPlanInput & { renewBasketHash?: st
     planHash: l.planHash,
   }));
   const basketHash = computeBasketHash(storedLegs);
-  const totalAmountUsdg = fromUnits(toUnits(input.totalAmountUsdg));
+  const totalAmountUsdg = usdg.format(usdg.units(input.totalAmountUsdg));
   if (planned.length > 0)
     await deps.baskets.ensure({ basketHash, generatedAt: deps.now, totalAmountUsdg, legs: storedLegs, createdAt: deps.serverTime });
-  const sum = (list: BasketLeg[]) => fromUnits(list.reduce((s, l) => s + toUnits(l.amountUsdg), 0n));
+  const sum = (list: BasketLeg[]) => usdg.format(list.reduce((s, l) => s + usdg.units(l.amountUsdg), 0n));
   const plannedAmountUsdg = sum(planned);
   return {
     generatedAt: deps.now.toISOString(),

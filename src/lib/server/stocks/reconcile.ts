@@ -8,7 +8,8 @@ import { SvcError } from '../errors';
 import { BROKER_CHAIN_ID, USDG } from '../registry';
 import { extractTxHashes } from '../vaults/mode-b';
 import { readPartnerJob } from '../partner/agent-api';
-import { judgeTransaction, usdgUnits, type Judgement, type PlanTerms, type SenderFlows } from '../proof/stock-trade';
+import { judgeTransaction, type Judgement, type PlanTerms, type SenderFlows } from '../proof/stock-trade';
+import * as usdg from '../../shared/usdg';
 import { bindingOutranks, type ClaimStanding, type ProofBinding, type ProofCheck } from '../proof/rule';
 import { executorsOf, notePartnerWallet, senderBinding } from './executor';
 import { readTransactionProof, type ChainRead, type MinedTransaction } from './chain-proof';
@@ -62,7 +63,7 @@ function planTermsOf(record: StockReceiptRecord): PlanTerms {
     side: intent.side,
     targetTokenAddress: record.targetTokenAddress,
     usdgAddress: USDG.address,
-    inputUnits: usdgUnits(intent.inputAmount),
+    inputUnits: usdg.units(intent.inputAmount),
     maxSlippageBps: intent.maxSlippageBps,
     firstPreparedAt: record.firstPreparedAt,
     executors: executorsOf(record),

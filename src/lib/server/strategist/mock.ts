@@ -210,7 +210,7 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
   const pinnedTotal = [...plan.pinWeights.values()].reduce((s, w) => s + w, 0);
   const remainder = TOTAL_BPS - pinnedTotal;
 
-  if (tolerance === 'low' && !plan.only && plan.pins.length === 0 && candidates.size > 0) {
+  if (tolerance === 'low' && !plan.only && plan.pinWeights.size === 0 && candidates.size > 0) {
     addCandidate(candidates, plan, 'SGOV', 3, 'defensive ballast for a low risk tolerance');
     addCandidate(candidates, plan, 'SPY', 2, 'defensive ballast for a low risk tolerance');
   }
@@ -294,9 +294,11 @@ export function mockDraft(request: StrategistRequest, plan: ThesisPlan): BasketD
     memo.push(
       `${p.target} was pinned at ${p.askedBps} bps; the single-asset cap of ${cap} bps moved it to ${p.keptBps} bps (${p.keptBps - p.askedBps} bps). To keep it, set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.askedBps / p.tickers.length)} or more.`,
     );
-  for (const p of plan.pins.filter((x) => x.movedBy === 'rounding')) memo.push(`${p.target}: ${p.note}.`);
+  for (const p of plan.pins.filter((x) => x.movedBy === 'rounding' || (!x.movedBy && x.note))) memo.push(`${p.target}: ${p.note}.`);
   for (const p of plan.pins.filter((x) => x.movedBy === 'excluded'))
-    memo.push(`${p.target} was pinned at ${p.askedBps} bps, but every asset of it is excluded: the weight went to the rest of the basket.`);
+    memo.push(
+      `${p.target} was pinned at ${p.askedBps} bps, but ${p.note ?? 'every asset of it is excluded: the weight went to the rest of the basket'}.`,
+    );
 
   // The rest of the basket.
   const weights = new Map(plan.pinWeights);

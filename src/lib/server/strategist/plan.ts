@@ -90,6 +90,8 @@ function toleranceOf(request: StrategistRequest, riskWords: ThesisReading['riskW
 /** Integer shares of `total` in proportion to `asked`, summing exactly to `total` (largest remainders, then order). */
 function scaleTo(asked: number[], total: number): number[] {
   const sum = asked.reduce((s, a) => s + a, 0);
+  // Nothing asked (every pin excluded): nothing to share out, rather than 0/0 shares.
+  if (sum <= 0) return asked.map(() => 0);
   const exact = asked.map((a) => (a * total) / sum);
   const out = exact.map((e) => Math.floor(e + 1e-9));
   let left = total - out.reduce((s, x) => s + x, 0);
@@ -134,8 +136,13 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   const corrections = request.corrections;
   const riskTolerance = toleranceOf(request, words.riskWords);
   const tolerance = riskTolerance.value;
-  const capFromPreferences = request.userPreferences?.maxSingleAssetWeightBps !== undefined;
-  let cap = request.userPreferences?.maxSingleAssetWeightBps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
+  // The cap: the person's (userPreferences, else one the thesis states: "max 60% per position"),
+  // else the default for the tolerance; "no cap" in the thesis lifts the default to the pins below.
+  const statedCap = words.capWords.find((w) => w.bps !== undefined && w.bps >= 1 && w.bps <= TOTAL_BPS);
+  const liftedBy = request.userPreferences?.maxSingleAssetWeightBps === undefined && !statedCap ? words.capWords[0] : undefined;
+  const capFromPreferences =
+    request.userPreferences?.maxSingleAssetWeightBps !== undefined || statedCap !== undefined || liftedBy !== undefined;
+  let cap = request.userPreferences?.maxSingleAssetWeightBps ?? statedCap?.bps ?? DEFAULT_CAP_BY_TOLERANCE[tolerance];
   const mentions = words.mentions;
   const wanted = mentions.filter((m) => m.polarity === 'include' && m.target.kind !== 'unfit');
   const correctedIn = new Set(corrections?.included ?? []);
@@ -143,7 +150,19 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
 
   // Exclusions: a ticker excluded by name always; one excluded through a theme unless the thesis
   // names it as wanted; a correction wins over both.
-  const namedWanted = new Set(wanted.flatMap((m) => (m.target.kind === 'asset' ? [m.target.ticker] : [])));
+  // What the thesis names as wanted, and where it last does. A name the thesis wants is kept when
+  // a theme holding it is ruled out ("keep Apple, dump the rest of big tech"), unless the thesis
+  // corrects itself after naming it ("Apple, Microsoft and Meta ... actually drop the social media one").
+  // A theme that is one asset ("oil", "T-bills") counts as named for the basket.
+  const singleTicker = (m: Mention) => {
+    if (m.target.kind === 'asset') return m.target.ticker;
+    if (m.target.kind !== 'theme') return undefined;
+    const strong = Object.entries(m.target.theme.affinity).filter(([, a]) => (a ?? 0) >= 2);
+    return strong.length === 1 ? strong[0]![0] : undefined;
+  };
+  const namedAt = new Map<string, number>();
+  for (const m of wanted)
+    if (m.target.kind === 'asset') namedAt.set(m.target.ticker, Math.max(namedAt.get(m.target.ticker) ?? -1, m.start));
   const excluded = new Map<string, { because: string; source: 'thesis' | 'correction' }>();
   for (const t of correctedOut) excluded.set(t, { because: 'excluded by a correction', source: 'correction' });
   for (const m of mentions)
@@ -152,7 +171,7 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   for (const m of mentions) {
     if (m.polarity === 'include' || m.target.kind !== 'theme') continue;
     for (const t of themeMembers(m.target.theme))
-      if (!excluded.has(t) && !namedWanted.has(t) && !correctedIn.has(t))
+      if (!excluded.has(t) && !(namedAt.has(t) && (!m.corrects || namedAt.get(t)! > m.start)) && !correctedIn.has(t))
         excluded.set(t, { because: becauseOf(m, m.target.theme), source: 'thesis' });
   }
 
@@ -183,7 +202,21 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
       seenPins.add(key);
       const exact = m.pinBps!;
       if (m.target.kind === 'asset') {
-        if (excluded.has(m.target.ticker)) continue;
+        // A pin on what the same thesis rules out ("20% Tesla ... avoid Tesla"): the exclusion
+        // wins (the reader fails closed) and the reading says so.
+        if (excluded.has(m.target.ticker)) {
+          pins.push({
+            target: m.target.ticker,
+            tickers: [],
+            askedBps: Math.round(exact),
+            keptBps: 0,
+            exact: 0,
+            affinity: {},
+            source: 'thesis',
+            movedBy: 'excluded',
+          });
+          continue;
+        }
         pins.push({
           target: m.target.ticker,
           tickers: [m.target.ticker],
@@ -234,15 +267,31 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   const total = pins.reduce((s, p) => s + p.exact, 0);
   // Pins that name every position and leave less than 1% (three thirds, 33% each): the residual goes to them, never to a new line.
   const complete = pins.length > 0 && !unpinnedWanted && total > TOTAL_BPS - ROUNDING_RESIDUAL_BPS - 1e-6;
+  // Pins that leave a rest round down, so the residual goes to what takes the rest ("a third
+  // Amazon, a third Google, the rest Apple": Apple holds 3334), never to a pinned name.
   const rounded = scaleTo(
     pins.map((p) => p.exact),
-    complete ? TOTAL_BPS : Math.round(total),
+    complete ? TOTAL_BPS : restTakers.length > 0 ? Math.floor(total + 1e-6) : Math.round(total),
   );
   pins.forEach((p, i) => {
     p.keptBps = rounded[i] ?? 0;
     if (!p.movedBy && p.keptBps !== p.askedBps && p.source === 'thesis' && complete && Math.abs(total - TOTAL_BPS) > 1e-6)
       p.movedBy = 'rounding';
   });
+  // A complete set of pins the person's own cap holds as written ("a third each" under a 3333
+  // bps cap) but not with the rounding residual on top: the residual still goes to a named
+  // position (3334), and the cap moves by that residual only, never to a new 1 bps line.
+  let roundingLift: { from: number; to: number } | undefined;
+  const heaviest = Math.max(0, ...pins.map((p) => (p.tickers.length === 1 ? p.keptBps : 0)));
+  if (
+    complete &&
+    heaviest > cap &&
+    pins.every((p) => p.tickers.length === 1 && Math.floor(p.exact + 1e-6) <= cap) &&
+    heaviest - cap < ROUNDING_RESIDUAL_BPS
+  ) {
+    roundingLift = { from: cap, to: heaviest };
+    cap = heaviest;
+  }
 
   // The rest: what the pins keep leaves, for the names that take it ("split the rest between the two index funds").
   const restAffinity: Record<string, number> = {};
@@ -252,6 +301,17 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
       for (const [t, a = 0] of Object.entries(m.target.theme.affinity))
         if (a >= 2 && !excluded.has(t) && !assetPinned.has(t)) restAffinity[t] = Math.max(restAffinity[t] ?? 0, a);
   }
+  /** "no cap" in the thesis: the default cap rises to the heaviest pin, so the pins are kept as written. */
+  const liftCap = () => {
+    if (!liftedBy) return;
+    const heaviestPin = Math.max(0, ...pins.map((p) => (p.tickers.length ? Math.ceil(p.keptBps / p.tickers.length) : 0)));
+    if (heaviestPin <= cap) return;
+    for (const p of pins)
+      if (p.tickers.length && p.keptBps / p.tickers.length > cap)
+        p.note = `the thesis lifted the ${DEFAULT_CAP_BY_TOLERANCE[tolerance]} bps default single-asset cap ("${liftedBy.text}") to ${heaviestPin} bps to keep this pin`;
+    cap = heaviestPin;
+  };
+  liftCap();
   const capped = (p: WorkingPin) => Math.min(p.keptBps, p.tickers.length * cap);
   const rest = TOTAL_BPS - pins.reduce((s, p) => s + capped(p), 0);
   const restTickers = Object.keys(restAffinity);
@@ -267,18 +327,21 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
       source: 'thesis',
     });
   }
+  liftCap();
   for (const p of pins) {
     const room = p.tickers.length * cap;
     if (p.keptBps > room) {
-      p.note = `the ${cap} bps single-asset cap applied; set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.keptBps / p.tickers.length)} or more to keep it`;
+      p.note = `the ${cap} bps single-asset cap applied${statedCap ? ` ("${statedCap.text}")` : ''}; set userPreferences.maxSingleAssetWeightBps to ${Math.ceil(p.keptBps / p.tickers.length)} or more (or say "no cap" in the thesis) to keep it`;
       p.keptBps = room;
       p.movedBy = 'cap';
     }
   }
   for (const p of pins) {
+    if (p.movedBy === 'excluded' && p.tickers.length === 0 && p.affinity[p.target] === undefined && /^[A-Z]+$/.test(p.target))
+      p.note = `the thesis also rules out ${p.target}; the exclusion wins, so the ${p.askedBps} bps went to the rest of the basket (a correction can include it)`;
     if (p.movedBy === 'sum') p.note = `the pinned weights summed to ${Math.round(askedSum)} bps; each was scaled down in proportion`;
     if (p.movedBy === 'rounding')
-      p.note = `the weights asked for summed to ${Math.round(total * 100) / 100} bps; the residual went to the named positions`;
+      p.note = `the weights asked for summed to ${Math.round(total * 100) / 100} bps; the residual went to the named positions${roundingLift ? `, and the ${roundingLift.from} bps single-asset cap moved to ${roundingLift.to} bps to hold it` : ''}`;
   }
   const pinWeights = new Map<string, number>();
   for (const p of pins) {
@@ -317,7 +380,8 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
     if (m.pinBps !== undefined && !corrections?.pinned) continue;
     if (m.rest && !corrections?.pinned) continue;
     const factor = m.scope ? SCOPE_FACTOR[m.scope] : 1;
-    if (m.target.kind === 'asset') add(m.target.ticker, NAMED_POINTS * factor, `named in the thesis ("${m.text}")`, true);
+    const single = singleTicker(m);
+    if (single !== undefined) add(single, NAMED_POINTS * factor, `named in the thesis ("${m.text}")`, true);
     else if (m.target.kind === 'theme') {
       const hit = themeHits.get(m.target.theme.id) ?? { theme: m.target.theme, texts: [], factor };
       hit.texts.push(m.text);
@@ -336,7 +400,7 @@ export function planThesis(request: StrategistRequest, nlp: ThesisNlp = thesisNl
   // unrelated name (three funds under the 3000 bps low-risk default, or two left when the thesis
   // bets against one) gets the smallest default cap the funds it may hold can meet. Only the
   // strategist's own default moves, never a cap the person set.
-  const broadOnly = pins.length === 0 && !request.basketContext?.assets?.length && ranked.every((c) => BROAD_FUNDS.includes(c.ticker));
+  const broadOnly = pinWeights.size === 0 && !request.basketContext?.assets?.length && ranked.every((c) => BROAD_FUNDS.includes(c.ticker));
   const broadLeft = BROAD_FUNDS.filter((t) => !excluded.has(t));
   if (!capFromPreferences && broadOnly && broadLeft.length > 0) {
     const even = Math.ceil(TOTAL_BPS / broadLeft.length / 50) * 50;

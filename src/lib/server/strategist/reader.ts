@@ -39,6 +39,8 @@ export interface Mention {
   /** A weight the thesis pinned on it, in bps (exact: a third is 3333.33...), and the words that pinned it. */
   pinBps?: number;
   pinText?: string;
+  /** Ruled out in a sentence that corrects itself ("actually drop the social media one"): it wins over an earlier naming. */
+  corrects?: boolean;
   /** It takes (a share of) the weight the pins leave: "the rest in index funds". */
   rest?: boolean;
   /** Token range [start, end). */
@@ -60,6 +62,11 @@ export interface ThesisWords {
   restEven: boolean;
   /** The words of a negative or short weight ("-30% TSLA", "short 20% of QQQ"): a long-only basket refuses them. */
   negativeWeights: string[];
+  /**
+   * The person's own word on the single-asset cap: a cap they state ("max 60% per position", in
+   * bps) or a lift ("no cap", "concentration is fine": their pins are kept above the default).
+   */
+  capWords: Array<{ text: string; bps?: number }>;
   /** Bullish words (stance only: a holding is already long). */
   bullishWords: number;
   notUnderstood: string[];
@@ -100,10 +107,18 @@ const CLITICS: ReadonlyMap<string, string> = new Map(Object.entries(W.clitics));
 const PREFERENCE_WORDS: ReadonlySet<string> = new Set(LEXICON.cues.preferenceWords);
 const MOVING_VERBS: ReadonlySet<string> = new Set(LEXICON.cues.movingVerbs);
 const NEGATIVE_SIGNS: ReadonlySet<string> = new Set(LEXICON.cues.negativeSigns);
+const SELF_CORRECTIONS: readonly string[] = W.selfCorrections;
+const INTENSIFIERS: ReadonlySet<string> = new Set(W.intensifiers);
+const RISING: ReadonlySet<string> = new Set(W.risingWords);
+const CAP_SCOPE: ReadonlySet<string> = new Set(W.capScope);
+const SEPARABLE_EXCLUDE: ReadonlySet<string> = new Set(LEXICON.cues.separableExclude);
+/** Words between a separable verb and its object, or between the object and its particle ("cut my Google shares loose"). */
+const OBJECT_FILLERS: ReadonlySet<string> = new Set(LEXICON.words.objectFillers);
 const PREFER_VERBS: ReadonlySet<string> = new Set(['prefer', 'prefers', 'preferred', 'preferring', 'preferable']);
 const JOINERS: ReadonlySet<string> = new Set(['and', 'then', '&', 'et', 'und', 'y', 'puis', 'dann', 'luego']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'am', 's']);
 const PRONOUNS: ReadonlySet<string> = new Set(['it', 'its', 'they', 'them', 'those', 'these', 'that', 'this', 'one']);
+const HUNDREDS: ReadonlyArray<readonly string[]> = LEXICON.weights.hundreds.map((h) => h.split(' ')).sort((a, b) => b.length - a.length);
 const ELISION = /^(l|d|j|qu|n|s|c|m|t)'(.{2,})$/;
 
 export function normalizeWord(word: string): string {
@@ -265,23 +280,43 @@ class Lexicon {
 
   /** The longest entry that matches at `i`, and how many tokens it covers. */
   match(tokens: readonly Token[], i: number, usable: (j: number) => boolean): { entry: Entry; length: number } | undefined {
+    const plain = this.matchAt(tokens, i, usable, false);
+    // A cue phrase with an adverb inside it ("steering well clear of", "totally done with").
+    // Only when an adverb follows within the next three words (most cue matches skip this second pass).
+    if (!this.byLemma || ![1, 2, 3].some((d) => INTENSIFIERS.has(tokens[i + d]?.norm ?? ''))) return plain;
+    const loose = this.matchAt(tokens, i, usable, true);
+    return loose && (!plain || loose.length > plain.length) ? loose : plain;
+  }
+
+  private matchAt(
+    tokens: readonly Token[],
+    i: number,
+    usable: (j: number) => boolean,
+    skipIntensifiers: boolean,
+  ): { entry: Entry; length: number } | undefined {
     const first = tokens[i];
     if (!first) return undefined;
     const forms = wordForms(first.norm);
-    if (this.byLemma && !forms.includes(first.lemma)) forms.push(first.lemma);
+    const stems = this.byLemma ? [first.lemma, ...verbStems(first.norm)] : [];
+    for (const f of stems) if (!forms.includes(f)) forms.push(f);
     for (const form of forms) {
       for (const entry of this.exact.get(form) ?? []) {
         const n = entry.words.length;
-        if (n > 1 && form !== first.norm) continue; // plurals and lemmas only for single words
+        // Plurals only for single words; a lemma also for the first word of a cue phrase ("steering clear of" is "steer clear of").
+        if (n > 1 && form !== first.norm && !stems.includes(form)) continue;
         let ok = true;
+        let at = i + 1;
         for (let k = 1; k < n; k++) {
-          const t = tokens[i + k];
-          if (!t || !usable(i + k) || t.norm !== entry.words[k] || t.newlineBefore) {
+          while (skipIntensifiers && tokens[at] && INTENSIFIERS.has(tokens[at]!.norm) && tokens[at]!.norm !== entry.words[k] && usable(at))
+            at++;
+          const t = tokens[at];
+          if (!t || !usable(at) || t.norm !== entry.words[k] || t.newlineBefore) {
             ok = false;
             break;
           }
+          at++;
         }
-        if (ok) return { entry, length: n };
+        if (ok && (!skipIntensifiers || at - i > n)) return { entry, length: at - i };
       }
     }
     if (first.kind === 'word') {
@@ -299,6 +334,21 @@ class Lexicon {
       for (const e of list) if (e.words.length === 1 && e.words[0]!.length >= minLength) out.push({ word: e.words[0]!, effect: e.effect });
     return out;
   }
+}
+
+/**
+ * The stems a verb form may have ("steering" → steer, "giving" → give, "dumped" → dump,
+ * "slipping" → slip): the library's lemma misses some of them when it reads the word as a noun.
+ */
+function verbStems(norm: string): string[] {
+  const out: string[] = [];
+  for (const suffix of ['ing', 'ed']) {
+    if (norm.length < suffix.length + 3 || !norm.endsWith(suffix)) continue;
+    const base = norm.slice(0, -suffix.length);
+    out.push(base, `${base}e`);
+    if (base.length > 2 && base[base.length - 1] === base[base.length - 2]) out.push(base.slice(0, -1));
+  }
+  return out;
 }
 
 function wordForms(norm: string): string[] {
@@ -485,6 +535,15 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
       addMention({ kind: 'asset', ticker: LOWER_TICKERS.get(t.norm)!, via: 'ticker' }, i, i + 1);
       continue;
     }
+    // "SQQQ", "$SH": an inverse fund bets against the asset it inverts.
+    const inverted = LEXICON.assets.inverseFunds[symbol];
+    if (inverted) {
+      addMention({ kind: 'asset', ticker: inverted, via: 'ticker' }, i, i + 1);
+      const m = mentions[mentions.length - 1]!;
+      m.polarity = 'bearish';
+      m.cue = `${t.raw}, an inverse fund`;
+      continue;
+    }
     // "Meta" with a capital is the company; "meta" in prose is not.
     if (t.raw === 'Meta') {
       addMention({ kind: 'asset', ticker: 'META', via: 'company' }, i, i + 1);
@@ -504,6 +563,22 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   }
   qualifyByMarket(mentions, tokens, text);
   dropAttachedWords(mentions, tokens);
+  // "cut Google loose", "kick my Tesla shares out": a phrasal verb of leaving out around its object.
+  for (const m of mentions) {
+    let v = m.start - 1;
+    while (v >= 0 && v > m.start - 4 && OBJECT_FILLERS.has(tokens[v]!.norm)) v--;
+    let p = m.end;
+    while (p < tokens.length && p < m.end + 3 && OBJECT_FILLERS.has(tokens[p]!.norm)) p++;
+    const verb = tokens[v];
+    const particle = tokens[p];
+    if (!verb || !particle || verb.kind !== 'word' || owner[v] !== undefined || owner[p] !== undefined) continue;
+    const pair = [verb.norm, verb.lemma].find((form) => SEPARABLE_EXCLUDE.has(`${form} ${particle.norm}`));
+    if (!pair) continue;
+    owner[v] = 'cue';
+    owner[p] = 'cue';
+    m.polarity = 'exclude';
+    m.cue = `${verb.raw} … ${particle.raw}`;
+  }
 
   // 2. Risk words.
   const riskWords: Array<RiskWord & { start: number }> = [];
@@ -595,6 +670,22 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
       continue;
     }
     // "minus 10% oil", "negative 5% QQQ": a sign in words, read with its number.
+    const spelledAfterSign =
+      NEGATIVE_SIGNS.has(t.norm) && tokens[i + 1] ? (readSpelledWeight(lexicon, tokens, i + 1) ?? readFraction(tokens, i + 1)) : undefined;
+    if (spelledAfterSign) {
+      for (let k = i; k < spelledAfterSign.end; k++) owner[k] = 'weight';
+      items.push({
+        type: 'weight',
+        bps: spelledAfterSign.bps,
+        text: slice(i, spelledAfterSign.end),
+        start: i,
+        end: spelledAfterSign.end,
+        each: false,
+        negative: true,
+      });
+      i = spelledAfterSign.end - 1;
+      continue;
+    }
     if (NEGATIVE_SIGNS.has(t.norm) && tokens[i + 1]?.kind === 'number') {
       const weight = readWeight(lexicon, tokens, i + 1);
       if (weight?.type === 'weight') {
@@ -603,6 +694,21 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
         i = weight.end - 1;
         continue;
       }
+    }
+    const spelled = readSpelledWeight(lexicon, tokens, i);
+    if (spelled) {
+      for (let k = i; k < spelled.end; k++) owner[k] = 'weight';
+      items.push({
+        type: 'weight',
+        bps: spelled.bps,
+        text: slice(i, spelled.end),
+        start: i,
+        end: spelled.end,
+        each: false,
+        negative: false,
+      });
+      i = spelled.end - 1;
+      continue;
     }
     const hit = lexicon.cues.match(tokens, i, free);
     if (hit) {
@@ -671,9 +777,15 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
   cancelNegatedCues(items);
   applyScopes(items, tokens);
   applyPredicates(items);
+  applyNamePredicates(items);
+  applyAppositions(items);
+  shareClauseWithAlso(items);
+  markDestinations(items);
+  markSelfCorrections(items, tokens);
   const equalWeight = items.some((it) => it.type === 'cue' && it.cue === 'equalWeight');
   readBareNumbers(items);
   const negativeWeights: string[] = [];
+  const capWords = readCapWords(items);
   const restEven = bindWeights(items, equalWeight, negativeWeights);
 
   const kept = mentions
@@ -692,6 +804,7 @@ export function readThesisWords(thesis: string, nlp: ThesisNlp): ThesisWords {
     equalWeight,
     restEven,
     negativeWeights,
+    capWords,
     bullishWords: items.filter((it) => it.type === 'cue' && it.cue === 'bullishPredicate').length,
     notUnderstood,
   };
@@ -713,11 +826,17 @@ function dropAttachedWords(mentions: Array<Mention & { vague?: boolean }>, token
       (tokens[m.start - 1]?.kind === 'number' ||
         (prev && !prev.vague && prev.end === m.start) ||
         (next && !next.vague && next.start === m.end + 1 && tokens[m.end]!.norm === 'of'));
+    const heading =
+      m.target.kind === 'theme' &&
+      m.target.theme.id === 'everything' &&
+      next !== undefined &&
+      next.start === m.end + 1 &&
+      ['in', 'of', 'across'].includes(tokens[m.end]!.norm);
     const allMoney =
       m.target.kind === 'theme' &&
       m.target.theme.id === 'everything' &&
       [m.start - 1, m.start - 2].some((j) => j >= 0 && (MOVING_VERBS.has(tokens[j]!.norm) || MOVING_VERBS.has(tokens[j]!.lemma)));
-    if (attached || allMoney) mentions.splice(k, 1);
+    if (attached || allMoney || heading) mentions.splice(k, 1);
   }
 }
 
@@ -828,6 +947,38 @@ function readWeight(
   return { type: 'weight', bps: Math.abs(bps), start: i, end: u.end, negative: value < 0 };
 }
 
+/**
+ * "twenty-five percent", "forty per cent", "a hundred percent": a number in words (a tens word,
+ * a ones word, or both) read as a weight only when a percent or basis-point word follows it.
+ */
+function readSpelledWeight(lexicon: Compiled, tokens: readonly Token[], i: number): { bps: number; end: number } | undefined {
+  const { cardinals } = LEXICON.weights;
+  let value: number | undefined;
+  let end = i;
+  for (const h of HUNDREDS) {
+    if (h.every((w, k) => tokens[i + k]?.norm === w)) {
+      value = 100;
+      end = i + h.length;
+      break;
+    }
+  }
+  if (value === undefined) {
+    const first = cardinals[tokens[i]!.norm];
+    if (first === undefined) return undefined;
+    value = first;
+    end = i + 1;
+    const next = tokens[end];
+    const ones = next ? cardinals[next.norm] : undefined;
+    if (first >= 20 && first % 10 === 0 && ones !== undefined && ones > 0 && ones < 10) {
+      value += ones;
+      end++;
+    }
+  }
+  const hit = lexicon.cues.match(tokens, end, () => true);
+  if (hit?.entry.effect.type !== 'cue' || (hit.entry.effect.cue !== 'percent' && hit.entry.effect.cue !== 'bps')) return undefined;
+  return { bps: hit.entry.effect.cue === 'percent' ? value * 100 : value, end: end + hit.length };
+}
+
 /** "$5k", "$5,000", "€2.5K": a sum of money (the currency sign just before it). */
 function readAmount(tokens: readonly Token[], i: number): { value: number; start: number; end: number } | undefined {
   const sign = tokens[i - 1];
@@ -846,16 +997,18 @@ function readAmount(tokens: readonly Token[], i: number): { value: number; start
 
 /**
  * "AAPL 25 / MSFT 25 / NVDA 50": numbers with no unit, each right beside a name, that sum to 100
- * are percentages. Anything else is left as a number (a year, a count, a price).
+ * are percentages (to 10000, basis points). Anything else is left as a number (a year, a count, a price).
  */
 function readBareNumbers(items: Item[]): void {
   const beside = (k: number) => items[k - 1]?.type === 'mention' || items[k + 1]?.type === 'mention';
   const bare = items.flatMap((x, k) => (x.type === 'bare' && x.value > 0 && beside(k) ? [k] : []));
   const sum = bare.reduce((s, k) => s + (items[k] as { value: number }).value, 0);
-  if (bare.length < 2 || sum < 99 || sum > 101) return;
+  // Summing to 100 they are percentages; to 10000, basis points ("MSFT 3300, GOOGL 3300, AMZN 3400").
+  const scale = sum >= 99 && sum <= 101 ? 100 : sum >= 9_999 && sum <= 10_001 ? 1 : 0;
+  if (bare.length < 2 || scale === 0) return;
   for (const k of bare) {
     const x = items[k] as { value: number; text: string; start: number; end: number };
-    items[k] = { type: 'weight', bps: x.value * 100, text: x.text, start: x.start, end: x.end, each: false, negative: false };
+    items[k] = { type: 'weight', bps: x.value * scale, text: x.text, start: x.start, end: x.end, each: false, negative: false };
   }
 }
 
@@ -874,7 +1027,15 @@ function readFraction(tokens: readonly Token[], i: number): { bps: number; end: 
   return undefined;
 }
 
-const EXCLUDING: ReadonlySet<string> = new Set(['exclude', 'doubt', 'bearish', 'bearishPredicate', 'excludePredicate']);
+const EXCLUDING: ReadonlySet<string> = new Set([
+  'exclude',
+  'excludeNext',
+  'insteadOf',
+  'doubt',
+  'bearish',
+  'bearishPredicate',
+  'excludePredicate',
+]);
 
 /**
  * Double negations cancel: "not overvalued", "won't crash", "never sell", "not worried about",
@@ -1041,10 +1202,26 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
         }
         break;
       case 'cue':
+        // "Liquidate Apple and spread it across ...": after a sale named its object, "and" with a
+        // cue of another kind starts a new clause.
+        if (forward?.covered && !forward.negation && joinedByAnd(k) && !EXCLUDING.has(it.cue) && it.cue !== 'also' && it.cue !== 'each')
+          forward = undefined;
         switch (it.cue) {
           case 'exclude':
           case 'bearish':
-          case 'doubt':
+          case 'doubt': {
+            // "AMD though, I've given up on them", "other than that": a pronoun object speaks of
+            // the name before it, and what follows is not ruled out.
+            const object = items[k + 1];
+            if (object?.type === 'word' && PRONOUNS.has(object.norm) && items[k + 2]?.type !== 'mention') {
+              const back = nearestMentionBefore(items, k);
+              if (back?.polarity === 'include') {
+                back.polarity = it.cue === 'bearish' ? 'bearish' : it.cue === 'doubt' ? 'unsure' : 'exclude';
+                back.cue = `${it.text} ${tokens[object.start]!.raw}`;
+              }
+              forward = undefined;
+              break;
+            }
             forward = {
               polarity: it.cue === 'bearish' ? 'bearish' : it.cue === 'doubt' ? 'unsure' : 'exclude',
               cue: it.text,
@@ -1057,6 +1234,7 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             scope = undefined;
             listOnly = true;
             break;
+          }
           case 'include':
           case 'destination':
             // "sell everything and buy Apple": a positive verb joined by "and" ends a sale even
@@ -1086,6 +1264,13 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             }
             break;
           }
+          case 'excludeNext':
+            if (items[k + 1]?.type === 'mention') forward = { polarity: 'exclude', cue: it.text, single: true, covered: false };
+            break;
+          case 'insteadOf':
+            forward = { polarity: 'exclude', cue: it.text, single: false, covered: false, listScope: true };
+            listOnly = true;
+            break;
           case 'preferOver': {
             const before = mentionBefore(k);
             if (before && nextIsMention(k)) {
@@ -1124,10 +1309,24 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
             listOnly = true;
             break;
           case 'contrast':
-          case 'scopeEnd':
+          case 'scopeEnd': {
+            // "every stock but Tesla", "everything but Google": after a theme of everything, "but" is "except".
+            const head = items[k - 1];
+            if (
+              normalizeWord(it.text) === 'but' &&
+              head?.type === 'mention' &&
+              head.mention.target.kind === 'theme' &&
+              (head.mention.target.theme.each || head.mention.target.theme.id === 'everything') &&
+              nextIsMention(k)
+            ) {
+              forward = { polarity: 'exclude', cue: `${head.mention.text} ${it.text}`, single: false, covered: false, listScope: true };
+              listOnly = true;
+              break;
+            }
             end();
             clauseStart = k + 1;
             break;
+          }
           default:
             break;
         }
@@ -1173,6 +1372,128 @@ function applyScopes(items: Item[], tokens: readonly Token[]): void {
   backwardNegations(items, tokens);
 }
 
+/** "rotate out of big tech (apple, microsoft, google)": a bracketed list right after a name is that name, and shares its polarity. */
+function applyAppositions(items: Item[]): void {
+  for (let k = 1; k < items.length; k++) {
+    const open = items[k]!;
+    const head = items[k - 1]!;
+    if (open.type !== 'punct' || open.norm !== '(' || head.type !== 'mention' || head.mention.polarity === 'include') continue;
+    const inside: Mention[] = [];
+    let n = k + 1;
+    for (; n < items.length; n++) {
+      const x = items[n]!;
+      if (x.type === 'punct' && x.norm === ')') break;
+      if (x.type === 'mention') inside.push(x.mention);
+      else if (!((x.type === 'punct' && x.level === 'comma') || x.type === 'word')) break;
+    }
+    if (items[n]?.type !== 'punct' || (items[n] as { norm: string }).norm !== ')') continue;
+    for (const m of inside)
+      if (m.polarity === 'include') {
+        m.polarity = head.mention.polarity;
+        m.cue = head.mention.cue;
+      }
+  }
+}
+
+/** "Nasdaq down, oil higher": a bearish word right after a name speaks of that name only. */
+function applyNamePredicates(items: Item[]): void {
+  for (let k = 1; k < items.length; k++) {
+    const it = items[k]!;
+    // "Oil: down 30%": a colon may stand between.
+    const gap = items[k - 1]?.type === 'punct' && (items[k - 1] as { level: string }).level === 'soft' ? 2 : 1;
+    const before = items[k - gap];
+    if (it.type !== 'cue' || it.cue !== 'bearishAfterName' || before?.type !== 'mention') continue;
+    if (before.mention.polarity === 'include') {
+      before.mention.polarity = 'bearish';
+      before.mention.cue = it.text;
+    }
+  }
+}
+
+/**
+ * "Crypto will crash and take Coinbase with it", "Tesla is overvalued, and Rivian too": a name
+ * followed by "with it" or "too" shares what its sentence said of the name before it.
+ */
+function shareClauseWithAlso(items: Item[]): void {
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.type !== 'mention' || it.mention.polarity !== 'include') continue;
+    const after = items[k + 1];
+    const before = items[k - 1];
+    const next =
+      after?.type === 'cue' && after.cue === 'also' ? after : before?.type === 'cue' && before.cue === 'alsoBefore' ? before : undefined;
+    if (!next) continue;
+    const from = next === before ? k - 2 : k - 1;
+    for (let b = from; b >= 0; b--) {
+      const x = items[b]!;
+      if (x.type === 'punct' && x.level === 'sentence') break;
+      // "buy Microsoft with it" is the money, not the clause before.
+      if (x.type === 'cue' && (x.cue === 'include' || x.cue === 'destination')) break;
+      if (x.type !== 'mention') continue;
+      if (x.mention.polarity !== 'include') {
+        it.mention.polarity = x.mention.polarity;
+        it.mention.cue = `${x.mention.cue ?? ''} … ${next.text}`.trim();
+      }
+      break;
+    }
+  }
+}
+
+/**
+ * Moving money: "offload Tesla and shove all of it into T-bills", "take my Amazon money off the
+ * table and stick it in cash". When every wanted name of the thesis comes after a name its own
+ * sentence sold or ruled out, those names are where the money goes, and only them: the basket is
+ * the destination (no broad funds added beside it).
+ */
+function markDestinations(items: Item[]): void {
+  const destinations: Mention[] = [];
+  let soldInSentence = false;
+  let wantedElsewhere = false;
+  for (const it of items) {
+    if (it.type === 'punct' && it.level === 'sentence') soldInSentence = false;
+    if (it.type !== 'mention') continue;
+    const m = it.mention;
+    if (m.polarity === 'exclude') soldInSentence = true;
+    else if (m.polarity === 'include' && m.target.kind !== 'unfit') {
+      if (soldInSentence) destinations.push(m);
+      else wantedElsewhere = true;
+    }
+  }
+  if (wantedElsewhere) return;
+  for (const m of destinations) m.scope ??= 'only';
+}
+
+/** "... actually drop the social media one, on second thought": an exclusion in a sentence that corrects itself. */
+function markSelfCorrections(items: Item[], tokens: readonly Token[]): void {
+  const sentences: Item[][] = [[]];
+  for (const it of items) {
+    if (it.type === 'punct' && it.level === 'sentence') sentences.push([]);
+    else sentences[sentences.length - 1]!.push(it);
+  }
+  for (const sentence of sentences) {
+    if (sentence.length === 0) continue;
+    const from = Math.ceil(sentence[0]!.start);
+    const to = Math.max(...sentence.map((x) => ('end' in x ? x.end : Math.ceil(x.start) + 1)));
+    const said = ` ${tokens
+      .slice(from, to)
+      .map((t) => t.norm)
+      .join(' ')} `;
+    if (!SELF_CORRECTIONS.some((c) => said.includes(` ${c} `))) continue;
+    for (const x of sentence) if (x.type === 'mention' && x.mention.polarity !== 'include') x.mention.corrects = true;
+  }
+}
+
+/** The mention nearest before `k`: in its sentence, else in the sentence before. */
+function nearestMentionBefore(items: readonly Item[], k: number): Mention | undefined {
+  let sentences = 0;
+  for (let n = k - 1; n >= 0; n--) {
+    const x = items[n]!;
+    if (x.type === 'mention') return x.mention;
+    if (x.type === 'punct' && x.level === 'sentence' && items[n + 1]?.type !== 'punct' && ++sentences > 1) return undefined;
+  }
+  return undefined;
+}
+
 /**
  * "Tesla is not for me", "crypto's not my thing": a negated copula after a name, with nothing
  * named in its scope, rules out the name before it.
@@ -1182,10 +1503,27 @@ function backwardNegations(items: Item[], tokens: readonly Token[]): void {
     const it = items[k]!;
     if (it.type !== 'cue' || !it.negation) continue;
     const copula = tokens[it.start - 1];
-    if (!copula || !COPULAS.has(copula.norm)) continue;
     let named = false;
-    for (let n = k + 1; n < items.length && items[n]!.start <= it.negation.runEnd; n++) if (items[n]!.type === 'mention') named = true;
+    let rising = false;
+    for (let n = k + 1; n < items.length && items[n]!.start <= it.negation.runEnd; n++) {
+      const x = items[n]!;
+      if (x.type === 'mention') named = true;
+      if ((x.type === 'word' && RISING.has(x.norm)) || (x.type === 'cue' && x.cue === 'bullishPredicate')) rising = true;
+    }
     if (named) continue;
+    // "The S&P can't keep going up", "Nvidia won't go higher": a negated rise bets against the name before it.
+    if (rising) {
+      for (let b = k - 1; b >= 0; b--) {
+        const x = items[b]!;
+        if ((x.type === 'punct' && x.level !== 'soft') || (x.type === 'cue' && (x.cue === 'contrast' || x.cue === 'scopeEnd'))) break;
+        if (x.type === 'mention' && x.mention.polarity !== 'bearish') {
+          x.mention.polarity = 'bearish';
+          x.mention.cue = `${it.text} … rise`;
+        }
+      }
+      continue;
+    }
+    if (!copula || !COPULAS.has(copula.norm)) continue;
     for (let b = k - 1; b >= 0; b--) {
       const x = items[b]!;
       if (x.type === 'punct' && x.level !== 'soft') break;
@@ -1214,7 +1552,20 @@ function applyPredicates(items: Item[]): void {
     let b = k - 1;
     let onlyPredicate = true;
     let refersBack = false;
-    for (; b >= 0 && !boundary(items[b]!); b--) {
+    // "Meta, Apple, Google, all going lower": a sentence that is only a list before the predicate names its subject.
+    let start = k - 1;
+    while (start >= 0 && !(items[start]!.type === 'punct' && (items[start] as { level: string }).level === 'sentence')) start--;
+    const span = items.slice(start + 1, k);
+    const onlyList =
+      span.some((x) => x.type === 'mention') &&
+      span.every(
+        (x) =>
+          x.type === 'mention' ||
+          (x.type === 'punct' && (x.level === 'comma' || x.level === 'soft')) ||
+          (x.type === 'word' && (LIST_GLUE.has(x.norm) || STOPWORDS.has(x.norm))),
+      );
+    if (onlyList) for (const x of span) if (x.type === 'mention') before.push(x.mention);
+    for (; !onlyList && b >= 0 && !boundary(items[b]!); b--) {
       const x = items[b]!;
       if (x.type === 'mention') before.push(x.mention);
       else if (x.type === 'word' && PRONOUNS.has(x.norm)) refersBack = true;
@@ -1229,7 +1580,9 @@ function applyPredicates(items: Item[]): void {
     }
     const previous: Mention[] = [];
     if (before.length === 0 && after.length === 0 && (onlyPredicate || refersBack) && b >= 0) {
-      for (let p = b - 1; p >= 0 && !boundary(items[p]!); p--) {
+      let from = b - 1;
+      while (from >= 0 && items[from]!.type === 'punct') from--;
+      for (let p = from; p >= 0 && !boundary(items[p]!); p--) {
         const x = items[p]!;
         if (x.type === 'mention') previous.push(x.mention);
       }
@@ -1240,6 +1593,36 @@ function applyPredicates(items: Item[]): void {
       m.cue = it.text;
     }
   }
+}
+
+/**
+ * The person's word on the cap. "max 60% per position", "no more than 35% in any one name": a
+ * cap word, then a weight that no name follows, states the cap (the weight is the cap's, not a
+ * pin, so it is taken out of the items). "no cap", "concentration is fine": a lift.
+ */
+function readCapWords(items: Item[]): Array<{ text: string; bps?: number }> {
+  const out: Array<{ text: string; bps?: number }> = [];
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.type !== 'cue') continue;
+    if (it.cue === 'liftCap') out.push({ text: it.text });
+    if (it.cue !== 'capAt') continue;
+    const weight = items[k + 1];
+    if (weight?.type !== 'weight' || weight.negative || weight.amount !== undefined || weight.bps <= 0) continue;
+    // Only a weight said of every position is a cap: "max 60% per position", "no more than 35% in any one name" ("Nvidia at max 50%" is a pin).
+    let n = k + 2;
+    while (
+      items[n]?.type === 'word' &&
+      BIND_FILLERS.has((items[n] as { norm: string }).norm) &&
+      !CAP_SCOPE.has((items[n] as { norm: string }).norm)
+    )
+      n++;
+    const scoped = items[n];
+    if (!((scoped?.type === 'word' && CAP_SCOPE.has(scoped.norm)) || (scoped?.type === 'cue' && scoped.cue === 'each'))) continue;
+    out.push({ text: `${it.text} ${weight.text}`, bps: Math.round(weight.bps) });
+    items.splice(k + 1, 1);
+  }
+  return out;
 }
 
 /**
@@ -1265,7 +1648,9 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
     (it.type === 'word' && BIND_FILLERS.has(it.norm)) ||
     (it.type === 'punct' && BIND_FILLERS.has(it.norm)) ||
     (it.type === 'cue' && (it.cue === 'include' || it.cue === 'each' || it.cue === 'destination'));
+  const boundWeights = new Set<string>();
   const pin = (m: Mention, bps: number, text: string) => {
+    boundWeights.add(text);
     m.pinBps = bps;
     m.pinText = text;
     if (bps === 0) {
@@ -1347,6 +1732,16 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
         restEven = true;
     }
   }
+  // "sell short Palantir, size it at 30%": a weight bound to no name, in a sentence that shorts or
+  // bets against one, sizes that short.
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.type !== 'weight' || it.negative || it.amount !== undefined || boundWeights.has(it.text) || forecast(k)) continue;
+    const [s, e] = sentenceOf(k);
+    const shorted = items.slice(s, e + 1).find((x) => x.type === 'mention' && x.mention.polarity === 'bearish' && x.mention.cue) as
+      { mention: Mention } | undefined;
+    if (shorted) negativeWeights.push(`${shorted.mention.cue} ${shorted.mention.text} … ${it.text}`);
+  }
   // Sums of money: the bound sums' shares ("$6k in SPY and $4k in SGOV" is 60/40); an unbound sum is the total when only one is bound.
   const bound = items.flatMap((x, k) => {
     if (x.type !== 'weight' || x.amount === undefined) return [];
@@ -1369,8 +1764,11 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
       x.type === 'mention' && wanted(x.mention) && !(x.mention as { vague?: boolean }).vague ? [x.mention] : [],
     );
     const distinct = namedFirst(dedupeTargets(named));
+    // "every single stock plus SPY and QQQ, equal weight": a list theme is one share per member.
+    const shares = (m: Mention) => (m.target.kind === 'theme' && m.target.theme.each ? (m.target.theme.members?.length ?? 1) : 1);
+    const totalShares = distinct.reduce((sum, m) => sum + shares(m), 0);
     if (distinct.length > 0 && distinct.every((m) => m.pinBps === undefined && !m.rest)) {
-      distinct.forEach((m) => pin(m, 10_000 / distinct.length, 'equal weight'));
+      distinct.forEach((m) => pin(m, (10_000 * shares(m)) / totalShares, 'equal weight'));
     }
   }
   return restEven;
@@ -1382,6 +1780,7 @@ function bindWeights(items: Item[], equalWeight: boolean, negativeWeights: strin
  */
 function namedFirst(mentions: Mention[]): Mention[] {
   const assets = mentions.filter((m) => m.target.kind === 'asset');
+  if (mentions.some((m) => m.target.kind === 'theme' && m.target.theme.each)) return mentions;
   return assets.length >= 2 ? assets : mentions;
 }
 

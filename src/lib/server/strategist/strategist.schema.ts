@@ -1,5 +1,6 @@
 /** What the strategist (strategist/index.ts) answers, as answers show it. */
 import { z } from 'zod';
+import { correctionsSchema, thesisReadingSchema } from './types';
 
 export const providerMetaOut = z.object({
   provider: z.enum(['mock', 'partner']),
@@ -27,3 +28,14 @@ export const strategistStatusFields = {
   fallbackToMock: z.boolean(),
   disclaimers: z.array(z.string()),
 };
+
+/**
+ * A thesis kept with the receipt of the generation that read it (db/coil-reading-repository.ts).
+ * `reader` is any version: a reading stored by an earlier reader is shown as it was read.
+ */
+export const keptReadingOut = z.object({
+  receiptId: z.string().describe('the receipt of the generation that read this thesis'),
+  thesis: z.string().describe('the thesis as written'),
+  reading: thesisReadingSchema.extend({ reader: z.string() }),
+  corrections: correctionsSchema.optional().describe('the corrections that generation applied, as sent'),
+});

@@ -4,6 +4,15 @@
  */
 const ERROR_ENVELOPE_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
 
+/** The images never show `nowIso`; a malformed one is refused as on every route. */
+const NOW_ISO_QUERY = {
+  name: 'nowIso',
+  in: 'query',
+  required: false,
+  description: 'accepted as on every route; the image does not depend on it',
+  schema: { type: 'string' },
+};
+
 export const EXTRA_OPENAPI_PATHS: Record<string, Record<string, unknown>> = {
   '/share-card/{receiptId}.svg': {
     get: {
@@ -12,9 +21,13 @@ export const EXTRA_OPENAPI_PATHS: Record<string, Record<string, unknown>> = {
       description:
         'A 1200x630 SVG picture of the thesis card (title, assets and weights, receipt id, disclaimer) built from the stored receipt and Coil; the same card as POST /api/tools/share-card returns as JSON (its imageUrl). Every piece of text is XML-escaped, the image has no script and no external reference, and it never carries a performance claim. 404 RECEIPT_NOT_FOUND for an unknown receipt id.',
       tags: ['tools'],
-      parameters: [{ name: 'receiptId', in: 'path', required: true, schema: { type: 'string', pattern: '^hrcpt_[0-9a-f]{32}$' } }],
+      parameters: [
+        { name: 'receiptId', in: 'path', required: true, schema: { type: 'string', pattern: '^hrcpt_[0-9a-f]{32}$' } },
+        NOW_ISO_QUERY,
+      ],
       responses: {
         '200': { description: 'The card', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+        '400': { description: 'A malformed nowIso (NOW_ISO_INVALID)', content: { 'application/json': { schema: ERROR_ENVELOPE_REF } } },
         '404': { description: 'No stored receipt has this id', content: { 'application/json': { schema: ERROR_ENVELOPE_REF } } },
         '422': {
           description: 'The stored Coil carries a performance claim (SHARE_CARD_REJECTED)',
@@ -30,9 +43,13 @@ export const EXTRA_OPENAPI_PATHS: Record<string, Record<string, unknown>> = {
       description:
         'The same 1200x630 card as GET /api/share-card/{receiptId}.svg, rendered to PNG from that SVG (for link previews: Open Graph and Twitter cards show no SVG). 404 RECEIPT_NOT_FOUND for an unknown receipt id.',
       tags: ['tools'],
-      parameters: [{ name: 'receiptId', in: 'path', required: true, schema: { type: 'string', pattern: '^hrcpt_[0-9a-f]{32}$' } }],
+      parameters: [
+        { name: 'receiptId', in: 'path', required: true, schema: { type: 'string', pattern: '^hrcpt_[0-9a-f]{32}$' } },
+        NOW_ISO_QUERY,
+      ],
       responses: {
         '200': { description: 'The card', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+        '400': { description: 'A malformed nowIso (NOW_ISO_INVALID)', content: { 'application/json': { schema: ERROR_ENVELOPE_REF } } },
         '404': { description: 'No stored receipt has this id', content: { 'application/json': { schema: ERROR_ENVELOPE_REF } } },
         '422': {
           description: 'The stored Coil carries a performance claim (SHARE_CARD_REJECTED)',

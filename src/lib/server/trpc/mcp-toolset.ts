@@ -109,9 +109,35 @@ export function jsonSchemaOf(schema: unknown, io: 'input' | 'output'): JsonSchem
   if (!schema) return { type: 'object', properties: {} };
   // `unrepresentable: 'any'`: a refinement zod cannot express in JSON Schema is still
   // checked by the procedure itself; the document just says less about it.
-  const json = z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const json = withoutTypeArrays(z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any', target: 'draft-2020-12' })) as Record<
+    string,
+    unknown
+  >;
   delete json.$schema;
   return json.type === 'object' ? (json as JsonSchemaObject) : ({ type: 'object', ...json } as JsonSchemaObject);
+}
+
+/**
+ * The same schema with every `type` array (zod writes `.nullable()` of a primitive as
+ * `type: ["string", "null"]`) rewritten as the equivalent `anyOf` of single types (one type:
+ * that type), because clients whose schema dialect takes one type per schema (the MCP
+ * Inspector's strict check among them) cannot read a type array. The other keywords stay
+ * where they are: those that constrain one type (`minLength`, `minimum`, ...) ignore a value
+ * of another type, and `enum`, `const` and `description` hold for the whole, as before.
+ */
+function withoutTypeArrays(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutTypeArrays);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = key === 'type' ? value : withoutTypeArrays(value);
+  if (!Array.isArray(out.type)) return out;
+  const types = out.type as string[];
+  delete out.type;
+  if (types.length === 1) return { type: types[0], ...out };
+  const alternatives = types.map((type) => ({ type }));
+  if (out.anyOf === undefined) return { anyOf: alternatives, ...out };
+  // Already an anyOf: both must hold.
+  return { ...out, allOf: [...((out.allOf as unknown[] | undefined) ?? []), { anyOf: alternatives }] };
 }
 
 export interface BoundTool {

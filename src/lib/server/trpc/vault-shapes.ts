@@ -4,6 +4,7 @@
  * families' procedures: vaults, vault-rail, vault-analysis and partnerbot. Shapes of domain
  * types live beside the types (vaults/*.schema.ts, vaults/pack-shapes.ts).
  */
+import { z } from 'zod';
 import type { ServiceConfig } from '../config';
 import { brokerChainClient } from '../chain-client';
 import { createRpcChainReader, type ChainReader } from '../vaults/chain';
@@ -11,7 +12,7 @@ import type { RequestClocks } from '../clock';
 import { depositPackSightings } from '../db/vault-deposit-job-repository';
 import { buildDepositPack, type DepositPackDeps, type DepositPackRequest, type DepositPackResult } from '../vaults/deposit-pack';
 import { modeBConfigOf, type ModeBConfig } from '../vaults/mode-b-gates';
-import type { ModeBSettings } from '../vaults/mode-b';
+import { submittableUntil, type ModeBSettings } from '../vaults/mode-b';
 import { depositVerificationSchema, observedDepositEventSchema } from '../vaults/completion';
 import { depositGateSchema } from '../vaults/deposit-gate';
 import { depositPackRequestShape, depositPackResultShape } from '../vaults/pack-shapes';
@@ -64,10 +65,10 @@ export async function buildSightedDepositPack(
   request: DepositPackRequest,
   cfg: ServiceConfig,
   clocks: RequestClocks,
-): Promise<DepositPackResult> {
+): Promise<DepositPackResult & { submittableUntil: string }> {
   const result = await buildDepositPack(request, depositPackDepsFor(cfg, clocks.answerTime));
-  await depositPackSightings.firstSight(result.pack.planHash, clocks.serverTime);
-  return result;
+  const firstSeenAt = await depositPackSightings.firstSight(result.pack.planHash, clocks.serverTime);
+  return { ...result, submittableUntil: submittableUntil(result.pack, firstSeenAt).toISOString() };
 }
 
 /** The answer of a route that builds a sighted pack: the pack, with the chain blocks and where its ack pins were read. */
@@ -134,6 +135,19 @@ export const packRequestShape = {
 export const prepareOutputShape = {
   ...depositPackResultShape.shape,
   ...chainBlockFields,
+};
+
+/** This server's Mode B deadline of a pack, beside the pack (which its answer-time fields would not move). */
+export const submittableUntilField = z
+  .string()
+  .describe(
+    "The server's clock: a Mode B submission of this pack (POST /api/partnerbot/vault-deposit/submit-intent) is accepted until this instant, the pack's lifetime counted from this server's first sight of it. Not pack.expiresAt, which is answer time (nowIso) and part of the hashed pack.",
+  );
+
+/** The answer of the routes that build a pack a Mode B submission starts from (its first sight stored). */
+export const sightedPrepareOutputShape = {
+  ...prepareOutputShape,
+  submittableUntil: submittableUntilField,
 };
 
 // The deposit pack's own request and result shapes live with the pack in the vaults domain

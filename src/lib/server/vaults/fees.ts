@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { SvcError } from '../errors';
 import { formatUsdgUnits } from './amount';
+import * as usdg from '../../shared/usdg';
 
 export const FEE_SCHEDULE = {
   scheduleVersion: 'svc-vault-fees-1.0.0',
@@ -32,22 +33,20 @@ export const FEE_SCHEDULE = {
     'USDG 6-decimal units, rounded down; the protocol share is rounded down, so rounding dust stays with the creator and never costs a depositor',
 } as const;
 
-const UNITS_PER_USDG = 1_000_000n;
 /** The largest amount the calculator accepts (well above any single vault). */
-export const MAX_USDG_UNITS = 10n ** 15n * UNITS_PER_USDG;
+export const MAX_USDG_UNITS = usdg.units('1000000000000000');
 
 /** A USDG decimal string: digits, optionally a point and at most 6 decimals. */
 export const usdgDecimal = z
   .string()
   .regex(/^\d{1,16}(\.\d{1,6})?$/, 'expected a USDG decimal string with at most 6 decimal places, e.g. "1250.5"');
 
-/** Parses a USDG decimal string into 6-decimal units. */
+/** Parses a USDG decimal string (`usdgDecimal`: no sign) into 6-decimal units. */
 export function parseUsdgUnits(value: string): bigint {
-  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(value);
-  if (!m) throw new SvcError('INPUT_INVALID', 'not a USDG decimal string');
-  const units = BigInt(m[1]!) * UNITS_PER_USDG + BigInt((m[2] ?? '').padEnd(6, '0'));
-  if (units > MAX_USDG_UNITS) throw new SvcError('INPUT_INVALID', 'amount too large');
-  return units;
+  const parsed = usdg.parse(value);
+  if (!parsed.ok || value.startsWith('-')) throw new SvcError('INPUT_INVALID', 'not a USDG decimal string');
+  if (parsed.units > MAX_USDG_UNITS) throw new SvcError('INPUT_INVALID', 'amount too large');
+  return parsed.units;
 }
 
 export interface UsdgAmount {

@@ -87,6 +87,21 @@ export interface PackSightingStore {
   firstSight(planHash: string, at: ServerTime): Promise<ServerTime>;
 }
 
+/** A pack's lifetime (`expiresInSeconds`), as its own two answer-time fields carry it. */
+function packLifetimeMs(pack: Pick<DepositPack, 'generatedAt' | 'expiresAt'>): number {
+  return Date.parse(pack.expiresAt) - Date.parse(pack.generatedAt);
+}
+
+/**
+ * The last instant, on the server's clock, a Mode B submission of this pack is accepted: its
+ * lifetime counted from this server's first sight of it, never from its `generatedAt` (the
+ * caller's `nowIso`), so the pack's own `expiresAt` is not this deadline. The one rule the
+ * submission checks and the prepare answers show (`submittableUntil`).
+ */
+export function submittableUntil(pack: Pick<DepositPack, 'generatedAt' | 'expiresAt'>, firstSeenAt: ServerTime): ServerTime {
+  return serverTimeAfter(firstSeenAt, packLifetimeMs(pack));
+}
+
 function refuse(code: string, message: string, path?: string): never {
   throw new SvcError(code, message, { issues: [{ code, message, ...(path ? { path } : {}) }] });
 }
@@ -177,15 +192,12 @@ export async function submitModeBIntent(input: SubmitIntentInput, deps: SubmitDe
       'confirmPlanHash',
     );
   }
-  // An expiry is a check: the server's clock, counted from the server's first sight of the
-  // pack, never from its generatedAt (the caller's `nowIso`).
-  const lifetimeMs = Date.parse(pack.expiresAt) - Date.parse(pack.generatedAt);
   const firstSeenAt = await deps.sightings.firstSight(pack.planHash, deps.serverTime);
-  const deadline = serverTimeAfter(firstSeenAt, lifetimeMs);
+  const deadline = submittableUntil(pack, firstSeenAt);
   if (deps.serverTime.getTime() > deadline.getTime()) {
     refuse(
       'PACK_EXPIRED',
-      `The pack expired at ${deadline.toISOString()}, ${lifetimeMs / 1000} s after this server first saw it; prepare a new one`,
+      `The pack expired at ${deadline.toISOString()}, ${packLifetimeMs(pack) / 1000} s after this server first saw it; prepare a new one`,
       'packGeneratedAt',
     );
   }

@@ -41,8 +41,14 @@ export const packShape = z
     receiver: address0x,
     receiverMustBeDepositor: z.literal(true),
     ackHashes: z.object({ risk: bytes32_0x, jurisdiction: bytes32_0x }),
-    generatedAt: z.string(),
-    expiresAt: z.string(),
+    generatedAt: z
+      .string()
+      .describe("Answer time: the request's nowIso when given, else the server's clock at the request; part of the hashed pack"),
+    expiresAt: z
+      .string()
+      .describe(
+        'Answer time: generatedAt plus the lifetime, part of the hashed pack. Never a deadline the server checks: a Mode B submission is accepted until submittableUntil (server clock, from its first sight of the pack)',
+      ),
     planHash: z
       .string()
       .describe(

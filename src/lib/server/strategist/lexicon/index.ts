@@ -39,6 +39,8 @@ export const CUE_KINDS = [
   'bearishPredicate',
   /** Rules out what its clause names before it, else after it, else in the clause before ("Tesla? Hard pass."). */
   'excludePredicate',
+  /** A bearish word that speaks only of the name right before it ("Nasdaq down", "oil lower"); elsewhere it is not a cue. */
+  'bearishAfterName',
   /** A bullish predicate (the stance only). */
   'bullishPredicate',
   /** A positive word: ends an exclusion that already covered a name ("sell Tesla and buy Apple"). */
@@ -62,10 +64,20 @@ export const CUE_KINDS = [
   'split',
   /** "X over Y" between two names: Y is left out. */
   'preferOver',
+  /** Leaves out only the name right after it ("nothing oil-related"); before anything else it is not a cue ("nothing else"). */
+  'excludeNext',
+  /** "X rather than Y", "X instead of Y", "as opposed to": the list right after it is left out, no more. */
+  'insteadOf',
   /** "rather X than Y", "X is better than Y": what follows is left out. */
   'preferThan',
   /** "..., and Meta with it", "Amazon too": the name after a comma shares the clause before. */
   'also',
+  /** "no cap", "concentration is fine": the person lifts the default single-asset cap to what they pinned. */
+  'liftCap',
+  /** "max", "no more than" before a weight that names no asset ("max 60% per position"): the person's single-asset cap. */
+  'capAt',
+  /** "... and so will Coinbase", "same for Meta": the name right after it shares what its sentence said of the name before. */
+  'alsoBefore',
   /** "from", "out of": where money leaves, when the clause moves money ("move everything from Coinbase into Nvidia"). */
   'source',
 ] as const;
@@ -80,6 +92,8 @@ const themeSchema = z.object({
   affinity: z.partialRecord(ticker, z.number().int().min(1).max(5)),
   members: z.array(ticker).optional(),
   vague: z.boolean().optional(),
+  /** A list, not a sector ("every single stock"): with equal weight each member takes one share. */
+  each: z.boolean().optional(),
 });
 
 export const lexiconFilesSchema = z.object({
@@ -87,6 +101,8 @@ export const lexiconFilesSchema = z.object({
     about,
     lowercaseTickers: z.array(ticker),
     assets: z.record(ticker, z.object({ companies: z.array(phrase), people: z.array(phrase), products: z.array(phrase) })),
+    /** An inverse fund the registry lacks → the registry asset it bets against ("SQQQ" → QQQ). */
+    inverseFunds: z.record(z.string().regex(/^[A-Z]{2,5}$/), ticker),
   }),
   themes: z.object({ about, themes: z.array(themeSchema).min(1) }),
   noRegistryFit: z.object({
@@ -102,6 +118,8 @@ export const lexiconFilesSchema = z.object({
     /** Verbs that move money: with a source ("from X") or a destination after a name ("moving my Amazon into Microsoft"), the name is sold. */
     movingVerbs: phrases,
     negativeSigns: phrases,
+    /** Phrasal verbs of leaving out that wrap their object ("cut Google loose", "kick Tesla out"): verb (by lemma) and particle. */
+    separableExclude: phrases,
   }),
   risk: z.object({ about, low: phrases, medium: phrases, high: phrases }),
   weights: z.object({
@@ -111,6 +129,10 @@ export const lexiconFilesSchema = z.object({
     numerators: z.record(phrase, z.number().int().min(1).max(9)),
     denominators: z.record(phrase, z.number().int().min(2).max(10)),
     fixed: z.record(phrase, z.number().positive().max(10_000)),
+    /** Numbers in words, read as a weight only before a percent or basis-point word. */
+    cardinals: z.record(phrase, z.number().int().min(0).max(90)),
+    /** "a hundred", "one hundred": 100 in words. */
+    hundreds: phrases,
   }),
   words: z.object({
     about,
@@ -122,6 +144,16 @@ export const lexiconFilesSchema = z.object({
     /** Words around a percentage that make it a forecast, not a weight ("down 30%", "a 20% correction", "15% a year"). */
     forecastWords: phrases,
     notMisspellings: phrases,
+    /** Words between a separable verb, its object and its particle ("cut my Google shares loose"). */
+    objectFillers: phrases,
+    /** After "max 30%": words that make it a cap on every position ("per position", "in any one name"), not a pin. */
+    capScope: phrases,
+    /** "actually", "on second thought": what the sentence rules out after one overrides what was named before it. */
+    selfCorrections: phrases,
+    /** Adverbs a cue phrase may carry inside it ("steering well clear of", "totally done with"). */
+    intensifiers: phrases,
+    /** Words of rising: negated after a name ("the S&P can't keep going up", "won't go higher") they bet against it. */
+    risingWords: phrases,
     clitics: z.record(z.string().min(1), phrase),
   }),
 });

@@ -6,13 +6,15 @@
 import { scoreCoil } from '../../coil/health';
 import type { Coil } from '../../coil/manifest';
 import { recordCoilClaim } from '../../db/coil-claim-repository';
+import { readingsOf, saveCoilReading, type KeptReading } from '../../db/coil-reading-repository';
 import { saveCoilWithReceipt, storedCoilsVisibleTo, type StoredCoils } from '../../db/coil-repository';
-import { ensureClaimTokenHash } from '../../cookies/claim-cookie';
+import { claimTokenHashOf, ensureClaimTokenHash } from '../../cookies/claim-cookie';
 import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
 import { logReasonOf, receiptLogStatus, type ReceiptLogStatus } from '../../receipts/log-policy';
 import { buildReceipt, type Receipt, type ReceiptKind } from '../../receipts/receipt';
 import { signIssued, type Issued, type ReceiptSignatureBlock } from '../../receipts/signature';
 import { serviceSigner } from '../../signing-key';
+import type { ReadingViewer } from '../../receipts/visibility';
 import type { RequestContext } from '../context';
 
 /**
@@ -125,4 +127,35 @@ export async function ticketBuiltCoil(ctx: RequestContext, receipt: Receipt): Pr
   if (await ctx.getSession()) return;
   const tokenHash = ensureClaimTokenHash(ctx);
   if (tokenHash) await recordCoilClaim(tokenHash, receipt.manifestHash, receipt.receiptId, ctx.serverTime);
+}
+
+/** Who reads a thesis in this call: the session's wallet and the browser's claim token (receipts/visibility.ts `mayReadThesis`). */
+export async function readingViewerOf(ctx: RequestContext): Promise<ReadingViewer> {
+  return { wallet: (await ctx.getSession())?.address ?? null, builderTokenHash: claimTokenHashOf(ctx) };
+}
+
+/** The caller's own readings of a stored Coil, newest first (docs/visibility.md#the-thesis-and-its-reading). */
+export async function readingsOfCaller(ctx: RequestContext, manifestHash: string): Promise<KeptReading[]> {
+  return readingsOf(manifestHash, await readingViewerOf(ctx));
+}
+
+/**
+ * Keeps the thesis and its reading with the generation's receipt, under the session's wallet,
+ * or, without one, under the building browser's claim token (the web app's door). A call with
+ * neither (REST or MCP without a session) keeps nothing: nobody could ever read it back, and
+ * its answer already holds the reading.
+ */
+export async function keepReading(ctx: RequestContext, receipt: Receipt, kept: Omit<KeptReading, 'receiptId'>): Promise<void> {
+  const owner = (await ctx.getSession())?.address ?? null;
+  const builderTokenHash = owner === null ? (ensureClaimTokenHash(ctx) ?? null) : null;
+  if (owner === null && builderTokenHash === null) return;
+  await saveCoilReading({
+    ...kept,
+    receiptId: receipt.receiptId,
+    manifestHash: receipt.manifestHash,
+    ownerAddress: owner,
+    builderTokenHash,
+    sharedAs: null,
+    storedAt: ctx.serverTime,
+  });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { publicProcedure, rest, stampedOutput } from '../../init';
-import { packRequestShape, prepareOutputShape, sightedDepositPackAnswer, vaultInputErrorCode } from '../../vault-shapes';
+import { packRequestShape, sightedDepositPackAnswer, sightedPrepareOutputShape, vaultInputErrorCode } from '../../vault-shapes';
 
 export const prepareCommandProcedure = publicProcedure
   .meta({
@@ -14,7 +14,7 @@ export const prepareCommandProcedure = publicProcedure
     ),
   })
   .input(z.object(packRequestShape))
-  .output(stampedOutput(prepareOutputShape))
+  .output(stampedOutput(sightedPrepareOutputShape))
   .mutation(({ ctx, input }) => {
     return sightedDepositPackAnswer(input, ctx);
   });

@@ -20,7 +20,7 @@ import {
 } from '../../../strategist/types';
 import type { RequestContext } from '../../context';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
-import { forkParentFor, persistReceipt } from '../../procedure-kit/coil-store';
+import { forkParentFor, keepReading, persistReceipt } from '../../procedure-kit/coil-store';
 import { promptErrorCode } from '../../procedure-kit/input-error-codes';
 import { strategistConfigOf } from '../../procedure-kit/strategist-config';
 
@@ -88,5 +88,6 @@ export const generateProcedure = publicProcedure
         asked: 'generated_coil',
       },
     );
+    await keepReading(ctx, receipt, { thesis: input.prompt, reading: response.reading, corrections: input.corrections });
     return { ...response, receipt, receiptLog };
   });

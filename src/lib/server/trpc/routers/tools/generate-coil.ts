@@ -8,7 +8,7 @@ import { generateCoil } from '../../../strategist';
 import { providerMetaOut } from '../../../strategist/strategist.schema';
 import { correctionsSchema, thesisPromptSchema, thesisReadingSchema } from '../../../strategist/types';
 import { nowIsoField, publicProcedure } from '../../init';
-import { issueReceipt, ticketBuiltCoil, withForkParent } from '../../procedure-kit/coil-store';
+import { issueReceipt, keepReading, ticketBuiltCoil, withForkParent } from '../../procedure-kit/coil-store';
 import { strategistConfigOf } from '../../procedure-kit/strategist-config';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
 import { toolsMeta } from './meta';
@@ -53,5 +53,6 @@ export const generateCoilProcedure = publicProcedure
       asked: 'generated_coil',
     });
     await ticketBuiltCoil(ctx, receipt);
+    await keepReading(ctx, receipt, { thesis: input.prompt, reading: generated.reading, corrections: input.corrections });
     return toolAnswer('generate-coil', ctx, { ...generated, coil, receipt, receiptLog });
   });

@@ -8,7 +8,8 @@ import { renderProvenance } from '../../../receipts/provenance';
 import type { StoredReceipt } from '../../../db/coil-repository';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
-import { storedCoilsOf } from '../../procedure-kit/coil-store';
+import { readingsOfCaller, storedCoilsOf } from '../../procedure-kit/coil-store';
+import { keptReadingOut } from '../../../strategist/strategist.schema';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
 import { manifestHashParam, manifestNotFound } from './manifest-hash';
 import { toolsMeta } from './meta';
@@ -17,13 +18,15 @@ import { toolsMeta } from './meta';
 const STORED_COIL_RECEIPTS = 20;
 
 export const storedCoilProcedure = publicProcedure
-  .meta(
-    toolsMeta(
+  .meta({
+    ...toolsMeta(
       'GET',
       '/coil/manifests/{manifestHash}',
-      'A stored Coil by its manifest hash, with its health, stored receipts and provenance',
+      "A stored Coil by its manifest hash, with its health, stored receipts, provenance and the caller's own theses of it",
     ),
-  )
+    // The caller's own thesis, read back: their words, not statements of the service.
+    callerPaths: ['readings'],
+  })
   .input(z.object({ manifestHash: manifestHashParam, nowIso: nowIsoField }))
   .output(
     toolFields('stored-coil', {
@@ -37,13 +40,22 @@ export const storedCoilProcedure = publicProcedure
       health: healthOut,
       receipts: z.array(receiptOut),
       provenance: provenanceOut,
+      readings: z
+        .array(keptReadingOut)
+        .describe(
+          "the caller's own theses that generated this Coil and how each was read, newest first: those of the session's wallet, or of this browser (its claim cookie) when built without one; empty for anyone else (docs/visibility.md#the-thesis-and-its-reading)",
+        ),
     }),
   )
   .query(async ({ ctx, input }) => {
     const rows = await storedCoilsOf(ctx);
     const stored = coilSchema.safeParse(await rows.coil(input.manifestHash));
     if (!stored.success) throw manifestNotFound('No Coil with this manifest hash is stored', 'generate, validate or receipt a Coil first');
-    const [lineage, strategists] = await Promise.all([rows.lineage(input.manifestHash), rows.coilingStrategists(input.manifestHash)]);
+    const [lineage, strategists, readings] = await Promise.all([
+      rows.lineage(input.manifestHash),
+      rows.coilingStrategists(input.manifestHash),
+      readingsOfCaller(ctx, input.manifestHash),
+    ]);
     const receiptIds = lineage.get(input.manifestHash)?.receiptIds.slice(0, STORED_COIL_RECEIPTS) ?? [];
     const receipts = (await Promise.all(receiptIds.map((id) => rows.receipt(id)))).filter((r): r is StoredReceipt => r !== undefined);
     return toolAnswer('stored-coil', ctx, {
@@ -53,5 +65,6 @@ export const storedCoilProcedure = publicProcedure
       health: scoreCoil(stored.data),
       receipts,
       provenance: renderProvenance(input.manifestHash, (h) => lineage.get(h)),
+      readings,
     });
   });

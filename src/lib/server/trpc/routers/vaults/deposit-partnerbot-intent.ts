@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { publicProcedure, rest, stampedOutput } from '../../init';
-import { packRequestShape, prepareOutputShape, sightedDepositPackAnswer, vaultInputErrorCode } from '../../vault-shapes';
+import { packRequestShape, sightedDepositPackAnswer, sightedPrepareOutputShape, vaultInputErrorCode } from '../../vault-shapes';
 import { slugInput } from './inputs';
 
 export const depositPartnerbotIntentProcedure = publicProcedure
@@ -14,7 +14,7 @@ export const depositPartnerbotIntentProcedure = publicProcedure
     ),
   })
   .input(z.object({ slug: slugInput, ...packRequestShape }).omit({ vaultId: true }))
-  .output(stampedOutput(prepareOutputShape))
+  .output(stampedOutput(sightedPrepareOutputShape))
   .mutation(({ ctx, input }) => {
     const { slug, amountUsdg, receiver, expiresInSeconds } = input;
     return sightedDepositPackAnswer({ vaultId: slug, amountUsdg, receiver, expiresInSeconds }, ctx);
