@@ -1,4 +1,5 @@
-// The stdio MCP server (src/mcp/stdio.ts) as one module plain node runs: the server code uses
+// The stdio MCP server (src/mcp/stdio.ts), and the signing keys' command (src/admin/keys.ts,
+// `npm run keys`), as modules plain node runs: the server code uses
 // SvelteKit's aliases and Vite's `import.meta.glob` (the bundled migrations), so it is built
 // by Vite's SSR build like the app, into build-mcp/. scripts/start.mjs runs this build in the
 // same step as the app's.
@@ -21,12 +22,13 @@ export default defineConfig({
     external: ['better-sqlite3', 'pg', '@prisma/client', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'ioredis'],
   },
   build: {
-    ssr: 'src/mcp/stdio.ts',
+    ssr: true,
     outDir: 'build-mcp',
     emptyOutDir: true,
     target: 'node20',
     rollupOptions: {
-      output: { entryFileNames: 'stdio.js' },
+      input: { stdio: 'src/mcp/stdio.ts', keys: 'src/admin/keys.ts' },
+      output: { entryFileNames: '[name].js' },
       onwarn(warning, warn) {
         // A "use strict" directive inside a CommonJS dependency (apg-js, under the SIWE
         // parser): bundled ESM is strict anyway.

@@ -14,8 +14,7 @@ import { logger } from '$lib/server/logger';
 import { publishNodeFront } from '$lib/server/http/node-front';
 import { initRateLimiter } from '$lib/server/rate-limit/counters';
 import { readServerClock } from '$lib/server/clock';
-import { registerSigningKey } from '$lib/server/db/receipt-log-repository';
-import { serviceSigner } from '$lib/server/signing-key';
+import { readySigner } from '$lib/server/signing-key';
 import { keepCheckpointing } from '$lib/server/trpc/procedure-kit/tlog';
 import { apiFront } from './api-front';
 
@@ -25,10 +24,11 @@ export const init: ServerInit = async () => {
     { event: 'migrations', provider: report.provider, applied: report.applied, alreadyApplied: report.alreadyApplied },
     'database ready',
   );
-  // The signing key is loaded (or made, on first start) and published before the first request,
-  // so a key that cannot be read stops the start instead of failing answers.
-  const signer = serviceSigner(config());
-  await registerSigningKey(signer, readServerClock());
+  // The signing key is taken (loaded, or made on first start) and published before the first
+  // request, so a key that cannot be read, a retired or revoked key, or a second key beside the
+  // one the other instances on PostgreSQL sign with stops the start with the reason instead of
+  // failing answers (signing-key.ts).
+  const signer = await readySigner(config(), readServerClock());
   logger.info({ event: 'signing_key', keyId: signer.keyId }, 'receipt signing key ready');
   // The checkpointed receipt log gets a new signed checkpoint at least every interval while it grows.
   keepCheckpointing(config());

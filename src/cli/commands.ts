@@ -25,6 +25,7 @@ import {
   type Receipt,
   type ReceiptKind,
 } from '../lib/server/receipts/receipt';
+import { inclusionPasses, inclusionVerdict } from '../lib/server/receipts/inclusion-rule';
 import { checkSignature, signedPayload, type PublishedKey } from '../lib/server/receipts/signature';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../lib/server/registry';
 import { generateCoil } from '../lib/server/strategist';
@@ -124,6 +125,20 @@ export interface VerifyOptions extends KeyOptions {
   proof?: string;
   /** Where to fetch it. */
   proofUrl?: string;
+  /** Inclusion is needed whatever the receipt's age or log status (receipts/inclusion-rule.ts). */
+  requireInclusion?: boolean;
+  /** The log's checkpoint interval in seconds (default 60, RECEIPT_LOG_CHECKPOINT_INTERVAL_SECONDS's). */
+  checkpointInterval?: string;
+}
+
+const DEFAULT_CHECKPOINT_INTERVAL_SECONDS = 60;
+
+function checkpointIntervalOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_CHECKPOINT_INTERVAL_SECONDS;
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(seconds))
+    throw new UsageError('BAD_OPTION', '--checkpoint-interval must be a whole number of seconds');
+  return seconds;
 }
 
 /** A proof file's text, read from a file or fetched. */
@@ -178,13 +193,37 @@ export async function verifyCommand(file: string, options: VerifyOptions): Promi
   const keySetAnswer = await loadKeySetAnswer(options);
   const keys = keySetOf(keySetAnswer);
   const proofText = await loadProofText(options);
+  const checkpointIntervalSeconds = checkpointIntervalOf(options.checkpointInterval);
   const failures: string[] = [];
   const id = receipt.receiptId as string;
+  // The inclusion first: a revoked key's receipt verifies only under a checkpoint signed before the revocation.
+  let inclusion: Json | null = null;
+  if (options.inclusion) {
+    const check = checkInclusion(receipt, readJsonFile(options.inclusion, 'inclusion proof'), keys);
+    failures.push(...check.failures);
+    inclusion = { ok: check.ok, failures: check.failures, headSignature: check.head.signature.status };
+  }
+  let proof: Json | null = null;
+  if (proofText !== undefined) {
+    proof = proofCheckOf(receipt, proofText, keySetAnswer);
+    failures.push(...(proof.failures as string[]));
+  }
+  const block = checkSignature(receipt, keys);
+  const proofAt = proof?.ok ? (((proof.checkpoint as Json | null)?.time as string | null | undefined) ?? null) : null;
+  const verdict = inclusionVerdict({
+    logged: block.logged,
+    signedAt: block.signedAt,
+    proof: proof ? (proof.ok ? { ok: true, at: proofAt } : { ok: false }) : inclusion?.ok ? { ok: true, at: null } : null,
+    now: new Date(),
+    checkpointIntervalSeconds,
+    required: options.requireInclusion,
+  });
+  const signatureOptions = { includedUnderCheckpointAt: verdict.provenAt };
   let hashes: Json;
   if (id.startsWith('hrcpt_')) {
     const coilValue = options.coil ? readJsonFile(options.coil, 'Coil') : embeddedCoil;
     if (coilValue !== undefined) {
-      const verification = verifyReceipt(parseCoil(coilValue, 'the Coil'), receipt, keys);
+      const verification = verifyReceipt(parseCoil(coilValue, 'the Coil'), receipt, keys, signatureOptions);
       failures.push(...verification.mismatches.map((m) => `MISMATCH_${m}`));
       hashes = { recomputedFromCoil: true, checked: verification.checked, mismatches: verification.mismatches };
     } else {
@@ -204,31 +243,23 @@ export async function verifyCommand(file: string, options: VerifyOptions): Promi
     }
   } else {
     const subject = options.subject ? readJsonFile(options.subject, 'subject') : undefined;
-    const verification = verifyArtifactReceipt(receipt, subject, keys);
+    const verification = verifyArtifactReceipt(receipt, subject, keys, signatureOptions);
     failures.push(...verification.mismatches.map((m) => `MISMATCH_${m}`));
     hashes = { recomputedFromSubject: subject !== undefined, checked: verification.checked, mismatches: verification.mismatches };
   }
-  const signature = checkSignature(receipt, keys);
+  const signature = checkSignature(receipt, keys, signatureOptions);
   if (signature.status !== 'valid' && !failures.includes('MISMATCH_signature'))
     failures.push(`SIGNATURE_${signature.status.toUpperCase()}`);
-  let inclusion: Json | null = null;
-  if (options.inclusion) {
-    const check = checkInclusion(receipt, readJsonFile(options.inclusion, 'inclusion proof'), keys);
-    failures.push(...check.failures);
-    inclusion = { ok: check.ok, failures: check.failures, headSignature: check.head.signature.status };
-  }
-  let proof: Json | null = null;
-  if (proofText !== undefined) {
-    proof = proofCheckOf(receipt, proofText, keySetAnswer);
-    failures.push(...(proof.failures as string[]));
-  }
+  if (!inclusionPasses(verdict) && verdict.status !== 'failed') failures.push('INCLUSION_REQUIRED');
   const ok = failures.length === 0;
   return {
     exitCode: ok ? EXIT.success : EXIT.verificationFailed,
-    result: { receiptId: id, ok, failures, signature, hashes, inclusion, proof },
+    result: { receiptId: id, ok, failures, signature, hashes, inclusion, proof, inclusionStatus: verdict.status },
     summary: ok
-      ? `verified: ${id} is signed by key ${signature.keyId}${inclusion ? ' and included in the signed log head' : ''}${
-          proof ? ` and is entry ${proof.index as number} of the log under its signed checkpoint` : ''
+      ? `verified: ${id} is signed by key ${signature.keyId}${signature.signedAt ? ` at ${signature.signedAt}` : ''}${
+          inclusion ? ' and included in the signed log head' : ''
+        }${proof ? ` and is entry ${proof.index as number} of the log under its signed checkpoint` : ''}${
+          verdict.status === 'not_logged' ? ' (inclusion: not_logged)' : ''
         }`
       : `NOT verified: ${id}: ${failures.join(', ')}`,
   };

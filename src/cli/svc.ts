@@ -29,7 +29,7 @@ interface CommandSpec {
 const COMMANDS: Record<string, CommandSpec> = {
   verify: {
     usage:
-      'svc verify <receipt.json> (--keys <keys.json> | --keys-url <url>) [--coil <coil.json>] [--subject <artifact.json>] [--inclusion <inclusion.json>] [--proof <receipt.tlog-proof> | --proof-url <url>] [--json]',
+      'svc verify <receipt.json> (--keys <keys.json> | --keys-url <url>) [--coil <coil.json>] [--subject <artifact.json>] [--inclusion <inclusion.json>] [--proof <receipt.tlog-proof> | --proof-url <url>] [--require-inclusion] [--checkpoint-interval <seconds>] [--json]',
     help: [
       "Checks a receipt without trusting the service: the service's Ed25519 signature against its key set (an unsigned receipt",
       'fails), every load-bearing hash recomputed from the Coil (from --coil, or the answer the file holds) or, for an arcpt_',
@@ -39,6 +39,11 @@ const COMMANDS: Record<string, CommandSpec> = {
       "SHA-256(salt || the receipt's bytes), salt from its extra line, is in the checkpointed log under the checkpoint it holds,",
       "signed by a note verifier key of the key set (checkpointLog.noteVerifierKeys); the checkpoint's signed time is printed.",
       '--keys is the saved answer of GET /api/receipts/keys; --keys-url fetches it (with --proof-url, the only network use).',
+      "The signature block's signedAt must fall in its key's period, and a revoked key's receipt fails unless it was signed",
+      'before the revocation and a proof file shows it under a checkpoint signed before it. A receipt whose block says',
+      'logged: true needs a proof once it is older than one checkpoint interval (--checkpoint-interval, default 60 s);',
+      '--require-inclusion needs one always. A receipt the service did not log verifies by signature and key period',
+      '(inclusion: not_logged).',
     ].join('\n'),
     options: {
       ...KEY_OPTIONS,
@@ -47,6 +52,8 @@ const COMMANDS: Record<string, CommandSpec> = {
       inclusion: { type: 'string' },
       proof: { type: 'string' },
       'proof-url': { type: 'string' },
+      'require-inclusion': { type: 'boolean' },
+      'checkpoint-interval': { type: 'string' },
     },
     positionals: 1,
     run: ([file], v) =>
@@ -58,6 +65,8 @@ const COMMANDS: Record<string, CommandSpec> = {
         inclusion: v.inclusion as string | undefined,
         proof: v.proof as string | undefined,
         proofUrl: v['proof-url'] as string | undefined,
+        requireInclusion: v['require-inclusion'] === true,
+        checkpointInterval: v['checkpoint-interval'] as string | undefined,
       }),
   },
   'log-consistency': {

@@ -7,8 +7,7 @@ import { config } from '$lib/server/config';
 import { applyMigrations } from '$lib/server/db/migrate';
 import { logger } from '$lib/server/logger';
 import { readServerClock } from '$lib/server/clock';
-import { registerSigningKey } from '$lib/server/db/receipt-log-repository';
-import { serviceSigner } from '$lib/server/signing-key';
+import { readySigner } from '$lib/server/signing-key';
 import { connectGuarded, createMcpServer } from './server';
 import { framedStdioTransport } from './stdio-framing';
 
@@ -18,7 +17,7 @@ logger.info(
   'database ready',
 );
 
-await registerSigningKey(serviceSigner(config()), readServerClock());
+await readySigner(config(), readServerClock());
 
 const server = createMcpServer({ transport: 'stdio' });
 const transport = framedStdioTransport();

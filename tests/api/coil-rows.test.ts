@@ -51,6 +51,8 @@ function pair(n: number, at: Date, parent: string | null = null): CoilWithReceip
       receiptJson: `{"receiptId":"${n}"}`,
       createdAt: at,
       storedAt: at,
+      signatureJson: '{"alg":"Ed25519"}',
+      signedAt: at,
     },
   };
 }

@@ -81,7 +81,9 @@ describe('@persistence signed receipts', () => {
   it('signs every receipt with the configured key, deterministically, and publishes only its public half', async () => {
     const a = await issue('signed-a');
     const b = await issue('signed-a');
-    expect(b.text).toBe(a.text);
+    // The body and id are the request's; only the signature block (the server's signedAt) differs.
+    const unsigned = (answer: { receipt: Record<string, unknown> }) => ({ ...answer, receipt: { ...answer.receipt, signature: null } });
+    expect(unsigned(JSON.parse(b.text))).toEqual(unsigned(JSON.parse(a.text)));
     expect(a.receipt.signature).toMatchObject({ alg: 'Ed25519', keyId: KEY_ID });
     const keys = (await server.get('/api/receipts/keys')).json;
     expect(keys).toMatchObject({ signingKeyId: KEY_ID, notInvestmentAdvice: true, liveOrderSent: false });
@@ -363,7 +365,9 @@ describe('@persistence what the log keeps (issue 34 item 2)', () => {
       expect(refused.json).toMatchObject({ notInvestmentAdvice: true, liveOrderSent: false });
     }
     const asked = (await server.post('/api/tools/receipt', { coil, kind: 'validation', nowIso })).json;
-    expect(asked.receipt).toEqual(validated.receipt);
+    // The same body and id; each issuance has its own signature block, which says whether it was logged.
+    expect({ ...asked.receipt, signature: null }).toEqual({ ...validated.receipt, signature: null });
+    expect([validated.receipt.signature.logged, asked.receipt.signature.logged]).toEqual([false, true]);
     expect(asked.receiptLog).toMatchObject({ logged: true, reason: 'explicit_receipt' });
 
     const proof = await server.get(`/api/receipts/log/proof/${id}`);

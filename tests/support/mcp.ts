@@ -94,3 +94,25 @@ export async function connectHttp(server: TestServer, headers: Record<string, st
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
   return new McpTestClient(client, server.secrets());
 }
+
+/**
+ * An answer with each receipt signature block's `signedAt` and `value` masked: a receipt is
+ * signed when it is issued, at the server's clock, so two doors asked the same give the same
+ * body, id, key and `logged`, and differ only there (docs/trust-model.md#the-signature-block).
+ */
+export function withSignatureTimesMasked<T>(value: T): T {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, item] of Object.entries(v)) {
+      const block = item as Record<string, unknown> | null;
+      out[k] =
+        k === 'signature' && block && typeof block === 'object' && 'signedAt' in block
+          ? { ...block, signedAt: '(signed at issuance)', value: '(signed at issuance)' }
+          : walk(item);
+    }
+    return out;
+  };
+  return walk(value) as T;
+}

@@ -22,7 +22,16 @@ import {
   receiptLeafHash,
   signedTreeHead,
 } from '../../src/lib/server/receipts/log';
-import { checkSignature, keyIdOf, publishedKey, signDocument, signReceiptsIn, type Signer } from '../../src/lib/server/receipts/signature';
+import {
+  checkSignature,
+  keyIdOf,
+  publishedKey,
+  signDocument,
+  signIssued,
+  signIssuedIn,
+  type Issued,
+  type Signer,
+} from '../../src/lib/server/receipts/signature';
 import { buildReceipt } from '../../src/lib/server/receipts/receipt';
 import { makeCoil } from '../support/coils';
 
@@ -120,13 +129,24 @@ describe('signatures', () => {
     expect(checkSignature({ ...receipt, signature: 'x' }, keysOf(signer)).status).toBe('malformed');
   });
 
-  it('signs every issued receipt in an answer once, and leaves other objects alone', () => {
-    const answer = { tool: 'x', receipt, nested: [{ receipt }], other: { receiptVersion: 'vault-1', receiptId: 'v' } };
-    const signed = signReceiptsIn(answer, signer);
-    expect(checkSignature(signed.receipt as unknown as Record<string, unknown>, keysOf(signer)).status).toBe('valid');
+  it('signs every receipt the service issued in an answer, and never an object of the same shape it did not (issue 34 item 5)', () => {
+    const echoed = JSON.parse(JSON.stringify(receipt)) as typeof receipt;
+    const answer = { tool: 'x', receipt, nested: [{ receipt }], echoed, other: { receiptVersion: 'vault-1', receiptId: 'v' } };
+    const at = new Date('2026-11-27T00:00:05.000Z');
+    const signed = signIssuedIn(answer, signer, at);
+    expect(checkSignature(signed.receipt as unknown as Record<string, unknown>, keysOf(signer))).toMatchObject({
+      status: 'valid',
+      signedAt: at.toISOString(),
+      logged: false,
+    });
     expect((signed.nested[0]!.receipt as unknown as { signature?: unknown }).signature).toBeDefined();
+    // A caller's copy has every field of an issued receipt, and is still not signed.
+    expect(signed.echoed).toBe(echoed);
+    expect((signed.echoed as unknown as { signature?: unknown }).signature).toBeUndefined();
     expect(signed.other).toBe(answer.other);
-    expect(signReceiptsIn({ a: 1 }, signer)).toEqual({ a: 1 });
+    expect(signIssuedIn({ a: 1 }, signer, at)).toEqual({ a: 1 });
+    // A cast does not get past the brand either: only the builders' own objects are signed.
+    expect(() => signIssued(echoed as Issued<typeof echoed>, signer, at, false)).toThrow(/only a receipt the service issued/);
   });
 });
 

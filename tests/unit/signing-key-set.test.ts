@@ -39,7 +39,7 @@ it('reuses a recent read for a key it holds, reads again for a key it lacks, and
   const repository = await import('../../src/lib/server/db/receipt-log-repository');
   const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   const own = loadSigner({ databaseUrl: url, signingKey: pem, signingKeyFile: undefined });
-  await repository.registerSigningKey(own, readServerClock());
+  await (await import('../../src/lib/server/db/signing-key-repository')).takeGivenKey(own, readServerClock(), { shared: false });
   expect((await repository.signingKeysToCheck(own.keyId)).map((k) => k.kid)).toEqual([own.keyId]);
 
   const other = await registeredElsewhere();

@@ -10,6 +10,7 @@ import type { ServerTime } from '../clock';
 import { coilSchema } from '../coil/manifest';
 import { scoreCoil } from '../coil/health';
 import type { Receipt } from '../receipts/receipt';
+import { issued, type Issued, type ReceiptSignatureBlock } from '../receipts/signature';
 import { getDb } from './client';
 import { claimReadings } from './coil-reading-repository';
 import { saveCoilWithReceipt } from './coil-repository';
@@ -73,7 +74,14 @@ export type ClaimOutcome = { manifestHash: string; claimed: true } | { manifestH
  * signed in one after the other in the same browser, claiming the same ticket at the same
  * instant, may both get the copy of this public Coil; the ticket names the first.
  */
-export async function claimCoils(tokenHash: string, manifestHashes: string[], owner: string, at: ServerTime): Promise<ClaimOutcome[]> {
+export async function claimCoils(
+  tokenHash: string,
+  manifestHashes: string[],
+  owner: string,
+  at: ServerTime,
+  /** Signs the wallet's copy of the receipt (logged): the procedure holds the service's key. */
+  sign: (receipt: Issued<Receipt>) => Receipt & { signature: ReceiptSignatureBlock },
+): Promise<ClaimOutcome[]> {
   const outcomes: ClaimOutcome[] = [];
   for (const manifestHash of manifestHashes) {
     const id = claimId(tokenHash, manifestHash);
@@ -94,7 +102,8 @@ export async function claimCoils(tokenHash: string, manifestHashes: string[], ow
       storedAt: at,
       // A claim is a wallet's save of its own build: logged under the wallet, with its own salt.
       logged: true,
-      receipt: JSON.parse(receiptRow.receiptJson) as Receipt,
+      // The service's own row, issued by it: the wallet's copy is a new issuance, signed now.
+      receipt: sign(issued(JSON.parse(receiptRow.receiptJson) as Receipt)),
     });
     await claimReadings(tokenHash, manifestHash, owner, at);
     await getDb().coilClaim.updateMany({ where: { id, claimedBy: null }, data: { claimedBy: owner, claimedAt: at } });

@@ -18,6 +18,7 @@ import type { LineageNode } from '../receipts/provenance';
 import { MAX_LINEAGE_DEPTH } from '../receipts/provenance';
 import type { PassportStats } from '../receipts/passport';
 import type { Receipt } from '../receipts/receipt';
+import { LEGACY_SIGNATURE, type LegacySignature, type ReceiptSignatureBlock } from '../receipts/signature';
 import { mayRead, readableOwners, type StoredRowViewer } from '../receipts/visibility';
 import { getDb } from './client';
 import { readLineageRows, writeCoilWithReceipt } from './coil-row-store';
@@ -43,9 +44,21 @@ export function receiptRowId(receiptId: string, ownerAddress: string | null): st
   return hashCanonical(['receipt', receiptId, ownerAddress]);
 }
 
+/** A stored receipt as reads serve it: with the signature stored with its row, or the legacy mark (docs/trust-model.md#legacy-receipts). */
+export type StoredReceipt = Receipt & { signature: ReceiptSignatureBlock | LegacySignature };
+
+/** A stored row's receipt with its stored signature (rows from before signing at issuance: `{ status: "legacy" }`). */
+export function storedReceiptOf(row: { receiptJson: string; signatureJson: string | null }): StoredReceipt {
+  const receipt = JSON.parse(row.receiptJson) as Receipt;
+  return { ...receipt, signature: row.signatureJson ? (JSON.parse(row.signatureJson) as ReceiptSignatureBlock) : LEGACY_SIGNATURE };
+}
+
 /** Saves a Coil and its receipt together (the common case of every tool): resolves once both are committed. */
-export async function saveCoilWithReceipt(input: SaveCoilInput & { receipt: Receipt }): Promise<void> {
-  const { coil, receipt, ownerAddress, storedAt } = input;
+export async function saveCoilWithReceipt(
+  input: SaveCoilInput & { receipt: Receipt & { signature: ReceiptSignatureBlock } },
+): Promise<void> {
+  const { coil, ownerAddress, storedAt } = input;
+  const { signature, ...receipt } = input.receipt;
   await writeCoilWithReceipt({
     logged: input.logged,
     coil: {
@@ -76,6 +89,8 @@ export async function saveCoilWithReceipt(input: SaveCoilInput & { receipt: Rece
       // storedAt) index to createdAt, needs a schema migration, so both stay.
       createdAt: storedAt,
       storedAt,
+      signatureJson: canonicalJson(signature),
+      signedAt: new Date(signature.signedAt),
     },
   });
 }
@@ -95,7 +110,7 @@ export interface StoredReceiptRow {
 }
 
 export interface StoredCoils {
-  receipt(receiptId: string): Promise<Receipt | undefined>;
+  receipt(receiptId: string): Promise<StoredReceipt | undefined>;
   /** The rows of a receipt id the viewer may read: its own wallet's first, then the public one. */
   receiptRows(receiptId: string): Promise<StoredReceiptRow[]>;
   /** The Coil as first stored under this manifest hash, of the rows the viewer may read. */
@@ -115,7 +130,7 @@ export function storedCoilsVisibleTo(viewer: StoredRowViewer): StoredCoils {
   return {
     async receipt(receiptId) {
       const row = await getDb().receipt.findFirst({ where: { receiptId, ...visible }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-      return row ? (JSON.parse(row.receiptJson) as Receipt) : undefined;
+      return row ? storedReceiptOf(row) : undefined;
     },
     async receiptRows(receiptId) {
       const rows = await getDb().receipt.findMany({

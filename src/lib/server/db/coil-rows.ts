@@ -31,6 +31,9 @@ export interface ReceiptRow {
   receiptJson: string;
   createdAt: Date;
   storedAt: Date;
+  /** The signature block the receipt was signed with at issuance, JSON (issue 36 item 3). */
+  signatureJson: string;
+  signedAt: Date;
 }
 
 /** A stored Coil and its receipt: written together, each once (INSERT ... ON CONFLICT DO NOTHING). */
@@ -83,6 +86,8 @@ export const RECEIPT_COLUMNS = [
   'receiptJson',
   'createdAt',
   'storedAt',
+  'signatureJson',
+  'signedAt',
 ] as const;
 
 /** A row's values in column order, with its timestamps written the way the database's Prisma adapter writes them. */
@@ -115,6 +120,8 @@ export function receiptValues(row: ReceiptRow, timestamp: (date: Date) => string
     row.receiptJson,
     timestamp(row.createdAt),
     timestamp(row.storedAt),
+    row.signatureJson,
+    timestamp(row.signedAt),
   ];
 }
 

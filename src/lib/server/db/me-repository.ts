@@ -6,6 +6,7 @@
 import { afterCursor, toPage, type Page, type PageCursor } from './page-cursor';
 import type { Coil as CoilRow, Receipt as ReceiptRow } from '$generated/prisma-sqlite/client';
 import { getDb } from './client';
+import { storedReceiptOf } from './coil-repository';
 import type { CoilRow as StoredCoilRow, ReceiptRow as StoredReceiptRow } from './coil-rows';
 
 /** A saved Coil as its owner reads it: its columns, its manifest parsed and its name read from it. */
@@ -16,7 +17,10 @@ export type OwnedCoil = Pick<StoredCoilRow, 'id' | 'slug' | 'manifestHash' | 'pa
 };
 
 /** A saved receipt as its owner reads it: its columns and the receipt document parsed. */
-export type OwnedReceipt = Omit<StoredReceiptRow, 'ownerAddress' | 'receiptJson' | 'createdAt' | 'storedAt'> & {
+export type OwnedReceipt = Omit<
+  StoredReceiptRow,
+  'ownerAddress' | 'receiptJson' | 'createdAt' | 'storedAt' | 'signatureJson' | 'signedAt'
+> & {
   createdAt: string;
   receipt: Record<string, unknown>;
 };
@@ -52,7 +56,7 @@ function toOwnedReceipt(row: ReceiptRow): OwnedReceipt {
     validationStatus: row.validationStatus,
     coilSlug: row.coilSlug,
     createdAt: row.createdAt.toISOString(),
-    receipt: parseDocument(row.receiptJson),
+    receipt: storedReceiptOf(row) as unknown as Record<string, unknown>,
   };
 }
 

@@ -3,15 +3,14 @@
  * the first log, closed; `TlogEntry`, the checkpointed log; `SigningKey`; receipts/log.ts,
  * receipts/tlog.ts, receipts/signature.ts). Entries are appended by the tool calls' own row
  * store in the receipt's transaction (db/coil-rows-sqlite.ts, db/coil-rows-postgres.ts); this
- * module only reads them, into a Merkle tree per log kept in memory (below). Keys are registered once and never deleted, so a receipt signed with a retired key
- * still verifies.
+ * module only reads them, into a Merkle tree per log kept in memory (below). Keys are
+ * registered (db/signing-key-repository.ts) and never deleted, so a receipt signed with a
+ * retired key still verifies.
  */
-import type { ServerTime } from '../clock';
 import { leafHashOf, MerkleTree, type ReadonlyMerkleTree, type TiledMerkleTree } from '../receipts/merkle';
 import { tlogLeafHash } from '../receipts/tlog';
-import { publishedKey, type PublishedKey, type Signer } from '../receipts/signature';
+import { keyStatusOf, type PublishedKey } from '../receipts/signature';
 import { getDb, type Db } from './client';
-import { isUniqueViolation } from './unique-violation';
 
 /**
  * The log's Merkle tree is kept in memory, one per database client, and brought up to date on
@@ -176,8 +175,10 @@ export async function receiptLogEntryOf(receiptJson: string): Promise<{ index: n
 }
 
 /** The checkpointed log's entry of a receipt row (by the row's id), with its salt; null when the row is not logged. */
-export async function tlogEntryOfRow(receiptRowId: string): Promise<{ index: number; salt: string; entry: string } | null> {
-  return getDb().tlogEntry.findUnique({ where: { receiptRowId }, select: { index: true, salt: true, entry: true } });
+export async function tlogEntryOfRow(
+  receiptRowId: string,
+): Promise<{ index: number; salt: string; entry: string; appendedAt: Date } | null> {
+  return getDb().tlogEntry.findUnique({ where: { receiptRowId }, select: { index: true, salt: true, entry: true, appendedAt: true } });
 }
 
 /** The entries [from, to) of the checkpointed log, in order (an entry bundle, a level-0 tile). */
@@ -202,42 +203,15 @@ export async function tlogEntries(from: number, to: number): Promise<Buffer[]> {
  */
 const KEY_SET_REUSE_MS = 1_000;
 
-let keySetRead: { db: Db; at: number; keys: Promise<PublishedKey[]> } | undefined;
+let keySetRead: { db: Db; at: number; keys: Promise<StoredSigningKey[]> } | undefined;
 
-let registered: Promise<void> | undefined;
-let registeredKeyId: string | undefined;
-
-/**
- * Publishes the signer's public key, once per process: its `validFrom` is this server's clock
- * at the first registration anywhere. A key registered for the first time closes the period of
- * every key still open (rotation: docs/trust-model.md#rotation).
- */
-export function registerSigningKey(signer: Signer, at: ServerTime): Promise<void> {
-  if (registered && registeredKeyId === signer.keyId) return registered;
-  registeredKeyId = signer.keyId;
-  registered = (async () => {
-    const db = getDb();
-    if (await db.signingKey.findUnique({ where: { keyId: signer.keyId } })) return;
-    const key = publishedKey(signer.publicKey, at.toISOString(), null);
-    try {
-      await db.$transaction([
-        db.signingKey.updateMany({ where: { validUntil: null }, data: { validUntil: at } }),
-        db.signingKey.create({ data: { keyId: key.kid, algorithm: 'Ed25519', publicKey: key.x, validFrom: at } }),
-      ]);
-    } catch (error) {
-      // Another instance with the same key registered it first.
-      if (!isUniqueViolation(error)) throw error;
-    }
-    keySetRead = undefined;
-  })().catch((error: unknown) => {
-    registered = undefined;
-    throw error;
-  });
-  return registered;
+/** Drops the kept key set: the next check reads the table (after this process changed it). */
+export function forgetKeySet(): void {
+  keySetRead = undefined;
 }
 
 /** Every key the service has signed with, oldest first, as the database holds them now. */
-export async function publishedSigningKeys(): Promise<PublishedKey[]> {
+export async function publishedSigningKeys(): Promise<StoredSigningKey[]> {
   const db = getDb();
   const read = { db, at: performance.now(), keys: readSigningKeys(db) };
   keySetRead = read;
@@ -252,7 +226,7 @@ export async function publishedSigningKeys(): Promise<PublishedKey[]> {
  * `KEY_SET_REUSE_MS` from this database when it holds `keyId` (or no key id is named), else
  * the database's set now.
  */
-export async function signingKeysToCheck(keyId: string | null): Promise<PublishedKey[]> {
+export async function signingKeysToCheck(keyId: string | null): Promise<StoredSigningKey[]> {
   const kept = keySetRead;
   if (kept && kept.db === getDb() && performance.now() - kept.at < KEY_SET_REUSE_MS) {
     const keys = await kept.keys.catch(() => undefined);
@@ -261,16 +235,29 @@ export async function signingKeysToCheck(keyId: string | null): Promise<Publishe
   return publishedSigningKeys();
 }
 
-async function readSigningKeys(db: Db): Promise<PublishedKey[]> {
-  const rows = await db.signingKey.findMany({ orderBy: [{ validFrom: 'asc' }, { keyId: 'asc' }] });
-  return rows.map((r) => ({
-    kid: r.keyId,
-    kty: 'OKP' as const,
-    crv: 'Ed25519' as const,
-    x: r.publicKey,
-    alg: 'EdDSA' as const,
-    use: 'sig' as const,
-    validFrom: r.validFrom.toISOString(),
-    validUntil: r.validUntil ? r.validUntil.toISOString() : null,
-  }));
+/** A key as the table holds it, with its status and revocation always said. */
+export type StoredSigningKey = Required<PublishedKey>;
+
+async function readSigningKeys(db: Db): Promise<StoredSigningKey[]> {
+  const rows = await db.signingKey.findMany({
+    orderBy: [{ validFrom: 'asc' }, { keyId: 'asc' }],
+    select: { keyId: true, publicKey: true, validFrom: true, validUntil: true, revokedAt: true, revocationReason: true },
+  });
+  return rows.map((r) => {
+    const validUntil = r.validUntil ? r.validUntil.toISOString() : null;
+    const revokedAt = r.revokedAt ? r.revokedAt.toISOString() : null;
+    return {
+      kid: r.keyId,
+      kty: 'OKP' as const,
+      crv: 'Ed25519' as const,
+      x: r.publicKey,
+      alg: 'EdDSA' as const,
+      use: 'sig' as const,
+      validFrom: r.validFrom.toISOString(),
+      validUntil,
+      status: keyStatusOf({ validUntil, revokedAt }),
+      revokedAt,
+      revocationReason: r.revocationReason,
+    };
+  });
 }

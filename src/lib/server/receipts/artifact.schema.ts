@@ -1,7 +1,7 @@
 /** Artifact receipts (receipts/artifact.ts) and their verification, as answers show them and callers send them back. */
 import { z } from 'zod';
 import { ARTIFACT_RECEIPT_KINDS } from './artifact';
-import { signatureBlockOut, signatureCheckOut } from './signature.schema';
+import { receiptSignatureOut, signatureCheckOut } from './signature.schema';
 
 const receiptFields = {
   receiptVersion: z.string(),
@@ -14,7 +14,11 @@ const receiptFields = {
   oraclePolicyVersion: z.string(),
   anchoring: z.literal('paper'),
   liveOrderSent: z.literal(false),
-  signature: signatureBlockOut.optional().describe('added by the service to every receipt it issues; covers every other field'),
+  signature: receiptSignatureOut
+    .optional()
+    .describe(
+      'signed by the service once, when it issued the receipt (stored with the row and served as stored); covers every other field and the block itself',
+    ),
 };
 
 export const artifactReceiptOut = z

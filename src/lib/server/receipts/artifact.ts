@@ -17,7 +17,7 @@ import { isCredentialFieldName } from '../guards/credential-guard';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
 import { canonicalJson, hashCanonical, sha256Hex } from '../canonical';
 import { compareSignature, fieldChecks, stampedVersionsCurrent } from './field-checks';
-import { checkSignature, type PublishedKey, type SignatureCheck } from './signature';
+import { checkSignature, issued, type Issued, type PublishedKey, type SignatureCheck, type SignatureCheckOptions } from './signature';
 
 export const ARTIFACT_RECEIPT_VERSION = 'svc-artifact-receipt-1.0.0';
 export const ARTIFACT_RECEIPT_ID_PREFIX = 'arcpt_';
@@ -82,8 +82,8 @@ export function buildArtifactReceipt<B, K extends ArtifactReceiptKind>(
   subject: B,
   now: Date,
   manifestHash: string | null = null,
-): ArtifactReceipt<B, K> {
-  return sealArtifact(kind, subject, now, manifestHash);
+): Issued<ArtifactReceipt<B, K>> {
+  return issued(sealArtifact(kind, subject, now, manifestHash));
 }
 
 /** A self-contained receipt (its subject embedded as `binding`): see SELF_CONTAINED_KINDS. */
@@ -92,9 +92,9 @@ export function buildBoundReceipt<B, K extends ArtifactReceiptKind>(
   binding: B,
   now: Date,
   manifestHash: string | null = null,
-): ArtifactReceipt<B, K> & { binding: B } {
+): Issued<ArtifactReceipt<B, K> & { binding: B }> {
   if (!SELF_CONTAINED_KINDS.has(kind)) throw new Error(`${kind} receipts do not embed their subject`);
-  return sealArtifact(kind, binding, now, manifestHash) as ArtifactReceipt<B, K> & { binding: B };
+  return issued(sealArtifact(kind, binding, now, manifestHash) as ArtifactReceipt<B, K> & { binding: B });
 }
 
 function sealArtifact<B, K extends ArtifactReceiptKind>(
@@ -139,6 +139,7 @@ export function verifyArtifactReceipt(
   receipt: Record<string, unknown>,
   subject?: unknown,
   keys?: readonly PublishedKey[],
+  signatureOptions?: SignatureCheckOptions,
 ): ArtifactVerification {
   const kind = receipt.kind;
   const knownKind = typeof kind === 'string' && (ARTIFACT_RECEIPT_KINDS as readonly string[]).includes(kind);
@@ -157,7 +158,7 @@ export function verifyArtifactReceipt(
     compare('binding', subjectHashOf(subject), receipt.binding === undefined ? null : subjectHashOf(receipt.binding));
   compare('anchoring', 'paper', receipt.anchoring);
   compare('liveOrderSent', false, receipt.liveOrderSent);
-  const signature = checkSignature(receipt, keys);
+  const signature = checkSignature(receipt, keys, signatureOptions);
   compareSignature(compare, signature);
   return {
     ...outcome(),

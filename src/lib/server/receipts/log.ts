@@ -131,7 +131,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 
 /** Checks a head someone sent: its shape and its signature against the key set. */
 export function checkTreeHead(head: unknown, keys: readonly PublishedKey[]): HeadCheck {
-  if (!isRecord(head)) return { ok: false, wellFormed: false, signature: { status: 'absent', keyId: null, key: null } };
+  if (!isRecord(head))
+    return { ok: false, wellFormed: false, signature: { status: 'absent', keyId: null, key: null, signedAt: null, logged: null } };
   const wellFormed =
     head.logVersion === LOG_VERSION &&
     Number.isInteger(head.treeSize) &&

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { validationStatusOut } from '../coil/validation.schema';
 import { RECEIPT_KINDS } from './receipt';
-import { signatureBlockOut, signatureCheckOut } from './signature.schema';
+import { receiptSignatureOut, signatureCheckOut } from './signature.schema';
 
 export const receiptOut = z
   .object({
@@ -22,7 +22,11 @@ export const receiptOut = z
     compilerVersion: z.string(),
     generatedAt: z.string(),
     liveOrderSent: z.literal(false),
-    signature: signatureBlockOut.optional().describe('added by the service to every receipt it issues; covers every other field'),
+    signature: receiptSignatureOut
+      .optional()
+      .describe(
+        'signed by the service once, when it issued the receipt (stored with the row and served as stored); covers every other field and the block itself',
+      ),
   })
   .describe('A deterministic content-addressed fingerprint, signed by the service; not onchain anchoring');
 

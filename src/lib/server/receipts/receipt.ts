@@ -13,7 +13,7 @@ import { validateCoil, type ValidationStatus } from '../coil/validate';
 import { ORACLE_POLICY_VERSION, REGISTRY_VERSION } from '../registry';
 import { hashCanonical, sha256Hex, canonicalJson } from '../canonical';
 import { compareSignature, fieldChecks, stampedVersionsCurrent } from './field-checks';
-import { checkSignature, type PublishedKey, type SignatureCheck } from './signature';
+import { checkSignature, issued, type Issued, type PublishedKey, type SignatureCheck, type SignatureCheckOptions } from './signature';
 
 export const RECEIPT_VERSION = 'svc-coil-receipt-1.0.0';
 export const COMPILER_VERSION = 'svc-coil-compiler-1.0.0';
@@ -59,8 +59,11 @@ export function coilIdOf(manifestHash: string): string {
   return `coil_${manifestHash.slice(0, 24)}`;
 }
 
-/** Builds the receipt of a Coil at `now`; the same Coil, kind and time give the same receipt. */
-export function buildReceipt(coil: Coil, kind: ReceiptKind, now: Date): Receipt {
+/**
+ * Builds the receipt of a Coil at `now`; the same Coil, kind and time give the same receipt. It
+ * is the service's own (`Issued`): the one kind of value the service signs.
+ */
+export function buildReceipt(coil: Coil, kind: ReceiptKind, now: Date): Issued<Receipt> {
   const manifestHash = manifestHashOf(coil);
   const generatedAt = now.toISOString();
   const receipt: Receipt = {
@@ -81,7 +84,7 @@ export function buildReceipt(coil: Coil, kind: ReceiptKind, now: Date): Receipt 
   };
   if (coil.parentManifestHash) receipt.parentManifestHash = coil.parentManifestHash;
   if (kind === 'risk_fuse') receipt.fuseChecksum = riskAudit(coil).fuseChecksum;
-  return receipt;
+  return issued(receipt);
 }
 
 export interface Verification {
@@ -111,7 +114,12 @@ export interface Verification {
  * malformed block) is the mismatch `signature`; a receipt without one is reported as such
  * (`signature.status: "absent"`) and judged on its hashes alone.
  */
-export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>, keys?: readonly PublishedKey[]): Verification {
+export function verifyReceipt(
+  coil: Coil,
+  receipt: Record<string, unknown>,
+  keys?: readonly PublishedKey[],
+  signatureOptions?: SignatureCheckOptions,
+): Verification {
   const manifestHash = manifestHashOf(coil);
   const weightsChecksum = weightsChecksumOf(coil);
   const coilId = coilIdOf(manifestHash);
@@ -134,7 +142,7 @@ export function verifyReceipt(coil: Coil, receipt: Record<string, unknown>, keys
   if (needsFuses) compare('fuseChecksum', fuseChecksum, receipt.fuseChecksum);
   compare('anchoring', 'paper', receipt.anchoring);
   if (receipt.liveOrderSent !== undefined) compare('liveOrderSent', false, receipt.liveOrderSent);
-  const signature = checkSignature(receipt, keys);
+  const signature = checkSignature(receipt, keys, signatureOptions);
   compareSignature(compare, signature);
 
   return {

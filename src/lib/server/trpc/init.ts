@@ -21,8 +21,7 @@ import { requireWellFormedInput } from '../guards/input-text';
 import { logger, logInternalError } from '../logger';
 import { countCall } from '../rate-limit/counters';
 import { asTrpcError, toSvcError } from './error-map';
-import { signReceiptsIn } from '../receipts/signature';
-import { serviceSigner } from '../signing-key';
+import { isSignedReceiptVersion } from '../receipts/signature';
 import { rateKeyOf } from './route-table';
 import { STAMPED_FAMILIES, type SvcMeta } from './meta';
 
@@ -123,8 +122,10 @@ function answerTimeOf(raw: unknown, ctx: RequestContext): AnswerTime {
  *    guards/finish-answer.ts on the result object (or the error), before anything serialises
  *    it. The output schema has already stamped the invariants on an answer (the output parser
  *    runs inside); an error of a tool or autonomy procedure is stamped here (`errorOfCall`);
- * 6. the signature: every Coil and artifact receipt in the answer is signed with the
- *    service's key (receipts/signature.ts `signReceiptsIn`), the one place receipts are signed.
+ * 6. the signature check: receipts are signed where they are issued (procedure-kit/tool-answer.ts
+ *    `signedAnswer`, coil-store.ts `persistReceipt`), only the branded values the receipt builders
+ *    make (issue 34 item 5); a receipt of a signed version leaving without a signature block is
+ *    logged here as the bug it is (`unsigned_receipt`), never signed by its shape.
  *
  * One middleware rather than four: tRPC copies its options and the context at every layer;
  * a call of `system.health` through the server-side caller took 48 µs with four and takes
@@ -192,13 +193,27 @@ const serviceMiddleware = t.middleware(async ({ ctx, meta, path, getRawInput, ne
     const { answer, report } = finishAnswer(result.data, { ...options, guardClaims });
     if (report.secretScrubbed)
       logger.error({ event: 'secret_scrubbed', ...where }, 'a configuration secret was about to leave in a response');
-    return { ...result, data: signReceiptsIn(answer, serviceSigner(ctx.config)) };
+    const unsigned = unsignedReceiptPath(answer);
+    if (unsigned !== null)
+      logger.error({ event: 'unsigned_receipt', ...where, unsignedPath: unsigned }, 'a receipt left without a signature');
+    return { ...result, data: answer };
   } catch (error) {
     if (!(error instanceof OutputGuardBlocked)) throw error;
     logger.error({ event: 'output_guard', ...where, blockedPath: error.blockedPath }, 'execution claim blocked');
     throw asTrpcError(errorOfCall(error, meta));
   }
 });
+
+/** The path of the first receipt of a signed version without a signature block in an answer, or null. */
+function unsignedReceiptPath(value: unknown, path = '', depth = 0): string | null {
+  if (depth > 64 || value === null || typeof value !== 'object') return null;
+  if (isSignedReceiptVersion(value) && (value as Record<string, unknown>).signature === undefined) return path || '/';
+  for (const [key, item] of Object.entries(value)) {
+    const found = unsignedReceiptPath(item, `${path}/${key}`, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
 
 /** Every procedure starts here. */
 export const publicProcedure = t.procedure.use(serviceMiddleware);

@@ -12,6 +12,8 @@ import { claimTokenHashOf, ensureClaimTokenHash } from '../../cookies/claim-cook
 import { COIL_FORK_PATHS, resolveForkParent, type ForkReference, type ForkReferencePaths } from '../../receipts/lineage';
 import { logReasonOf, receiptLogStatus, type ReceiptLogStatus } from '../../receipts/log-policy';
 import { buildReceipt, type Receipt, type ReceiptKind } from '../../receipts/receipt';
+import { signIssued, type Issued, type ReceiptSignatureBlock } from '../../receipts/signature';
+import { serviceSigner } from '../../signing-key';
 import type { ReadingViewer } from '../../receipts/visibility';
 import type { RequestContext } from '../context';
 
@@ -58,38 +60,48 @@ export interface PersistOptions {
   asked?: 'generated_coil' | 'explicit_receipt';
 }
 
+/** A Coil receipt as the service issued and signed it. */
+export type SignedReceipt = Receipt & { signature: ReceiptSignatureBlock };
+
 /**
  * Saves a Coil and its receipt under the caller's wallet when signed in (else under no
  * wallet: the store still keeps them for lineage, provenance and passports), appending the
- * row to the receipt log when someone asked to keep it (receipts/log-policy.ts). Answers what
- * happened to the caller's row, for the answer's `receiptLog`.
+ * row to the receipt log when someone asked to keep it (receipts/log-policy.ts). The receipt is
+ * signed here, once, at the server's clock, and each row stores the signature it was signed
+ * with (its block says whether that row is logged); reads serve the stored signature (issue
+ * 36 item 3). Answers the caller's row's receipt, signed, and what the log did with it.
  */
 export async function persistReceipt(
   ctx: RequestContext,
   coil: Coil,
-  receipt: Receipt,
+  receipt: Issued<Receipt>,
   options: PersistOptions = {},
-): Promise<ReceiptLogStatus> {
+): Promise<{ receipt: SignedReceipt; receiptLog: ReceiptLogStatus }> {
   const owner = (await ctx.getSession())?.address ?? null;
-  const saveUnder = (ownerAddress: string | null, logged: boolean) =>
-    saveCoilWithReceipt({
-      coil,
-      manifestHash: receipt.manifestHash,
-      ownerAddress,
-      agentId: options.agentId ?? null,
-      score: scoreCoil(coil).total,
-      storedAt: ctx.serverTime,
-      receipt,
-      logged,
-    });
+  const signer = serviceSigner(ctx.config);
+  const saveUnder = (ownerAddress: string | null, logged: boolean): SignedReceipt => {
+    const signed = signIssued(receipt, signer, ctx.serverTime, logged);
+    saves.push(
+      saveCoilWithReceipt({
+        coil,
+        manifestHash: receipt.manifestHash,
+        ownerAddress,
+        agentId: options.agentId ?? null,
+        score: scoreCoil(coil).total,
+        storedAt: ctx.serverTime,
+        receipt: signed,
+        logged,
+      }),
+    );
+    return signed;
+  };
+  const saves: Promise<void>[] = [];
   const reason = logReasonOf(options.asked, owner);
   const logged = reason !== 'not_requested';
-  await Promise.all(
-    options.shared && owner !== null
-      ? [saveUnder(owner, logged), saveUnder(null, options.asked !== undefined)]
-      : [saveUnder(owner, logged)],
-  );
-  return receiptLogStatus(reason, receipt.receiptId);
+  const signed = saveUnder(owner, logged);
+  if (options.shared && owner !== null) saveUnder(null, options.asked !== undefined);
+  await Promise.all(saves);
+  return { receipt: signed, receiptLog: receiptLogStatus(reason, receipt.receiptId) };
 }
 
 /**
@@ -102,10 +114,8 @@ export async function issueReceipt(
   coil: Coil,
   kind: ReceiptKind,
   options: Omit<PersistOptions, 'shared'> = {},
-): Promise<{ receipt: Receipt; receiptLog: ReceiptLogStatus }> {
-  const receipt = buildReceipt(coil, kind, ctx.answerTime);
-  const receiptLog = await persistReceipt(ctx, coil, receipt, options);
-  return { receipt, receiptLog };
+): Promise<{ receipt: SignedReceipt; receiptLog: ReceiptLogStatus }> {
+  return persistReceipt(ctx, coil, buildReceipt(coil, kind, ctx.answerTime), options);
 }
 
 /**

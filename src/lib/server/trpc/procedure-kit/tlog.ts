@@ -13,15 +13,7 @@
  */
 import type { ServiceConfig } from '../../config';
 import { readServerClock } from '../../clock';
-import {
-  logTree,
-  receiptLogEntryOf,
-  receiptLogWithTiles,
-  registerSigningKey,
-  TLOG,
-  tlogEntries,
-  tlogEntryOfRow,
-} from '../../db/receipt-log-repository';
+import { logTree, receiptLogEntryOf, receiptLogWithTiles, TLOG, tlogEntries, tlogEntryOfRow } from '../../db/receipt-log-repository';
 import { SvcError } from '../../errors';
 import { logger } from '../../logger';
 import { tilesOfHead, tilesOfInclusionAnswer } from '../../receipts/log';
@@ -36,7 +28,7 @@ import {
   TILE_WIDTH,
   tlogLeafHash,
 } from '../../receipts/tlog';
-import { serviceSigner } from '../../signing-key';
+import { readySigner } from '../../signing-key';
 import type { RequestContext } from '../context';
 import { receiptNotFound, receiptNotLogged } from '../routers/receipt-log/meta';
 import { storedCoilsOf } from './coil-store';
@@ -87,10 +79,9 @@ export async function currentCheckpoint(cfg: ServiceConfig, signer: Signer, now:
 export function keepCheckpointing(cfg: ServiceConfig): void {
   const everyMs = Math.max(1, cfg.receiptLog.checkpointIntervalSeconds) * 1000;
   const timer = setInterval(() => {
-    const signer = serviceSigner(cfg);
     const now = readServerClock();
-    registerSigningKey(signer, now)
-      .then(() => currentCheckpoint(cfg, signer, now))
+    readySigner(cfg, now)
+      .then((signer) => currentCheckpoint(cfg, signer, now))
       .catch((error: unknown) =>
         logger.warn({ event: 'checkpoint_failed', name: (error as Error)?.name }, 'a checkpoint could not be signed'),
       );

@@ -5,6 +5,7 @@ import { receiptLogOut } from '../../../receipts/log.schema';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { shareCardOut } from '../../../coil/share-card.schema';
 import { persistReceipt } from '../../procedure-kit/coil-store';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 import { shareUrlBaseField } from '../../procedure-kit/share-card';
 import { pathReceiptOut } from '../../../receipts/artifact.schema';
 import { meta, pathDeps } from './meta';
@@ -57,6 +58,6 @@ export const compileBrokerPathProcedure = publicProcedure
       serviceOrigin: ctx.config.origin,
       shareUrlBase: input.shareUrlBase,
     });
-    const coilReceiptLog = await persistReceipt(ctx, input.coil, path.coilReceipt);
-    return { generatedAt: ctx.answerTime.toISOString(), ...path, coilReceiptLog };
+    const { receipt: coilReceipt, receiptLog: coilReceiptLog } = await persistReceipt(ctx, input.coil, path.coilReceipt);
+    return { generatedAt: ctx.answerTime.toISOString(), ...signedAnswer(ctx, { ...path, coilReceipt }), coilReceiptLog };
   });

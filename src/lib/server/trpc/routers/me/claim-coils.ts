@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { claimCoils } from '../../../db/coil-claim-repository';
 import { claimTokenHashOf } from '../../../cookies/claim-cookie';
+import { signIssued } from '../../../receipts/signature';
+import { serviceSigner } from '../../../signing-key';
 import { nowIsoField, publicProcedure } from '../../init';
 import { CLAIM_LIST_LIMIT } from './claim-limits';
 import { meMeta, requireSession } from './meta';
@@ -32,7 +34,9 @@ export const claimCoilsProcedure = publicProcedure
     const tokenHash = claimTokenHashOf(ctx);
     const unique = [...new Set(input.manifestHashes)];
     const results = tokenHash
-      ? await claimCoils(tokenHash, unique, session.address, ctx.serverTime)
+      ? await claimCoils(tokenHash, unique, session.address, ctx.serverTime, (receipt) =>
+          signIssued(receipt, serviceSigner(ctx.config), ctx.serverTime, true),
+        )
       : unique.map((manifestHash) => ({ manifestHash, claimed: false as const, reason: 'NO_CLAIM_TICKET' as const }));
     return { results, claimedCount: results.filter((r) => r.claimed).length };
   });

@@ -79,11 +79,15 @@ export const generateProcedure = publicProcedure
       corrections: input.corrections,
     };
     const response = await runStrategist(request, { config: strategistConfigOf(ctx.config), now: ctx.answerTime });
-    const receipt = buildReceipt(response.manifest, 'coil_manifest', ctx.answerTime);
-    const receiptLog = await persistReceipt(ctx, response.manifest, receipt, {
-      agentId: response.providerMeta.provider,
-      asked: 'generated_coil',
-    });
+    const { receipt, receiptLog } = await persistReceipt(
+      ctx,
+      response.manifest,
+      buildReceipt(response.manifest, 'coil_manifest', ctx.answerTime),
+      {
+        agentId: response.providerMeta.provider,
+        asked: 'generated_coil',
+      },
+    );
     await keepReading(ctx, receipt, { thesis: input.prompt, reading: response.reading, corrections: input.corrections });
     return { ...response, receipt, receiptLog };
   });

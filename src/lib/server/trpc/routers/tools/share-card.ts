@@ -52,10 +52,10 @@ export const shareCardProcedure = publicProcedure
     const receipt = buildReceipt(coil, 'coil_manifest', ctx.answerTime);
     const card = shareCardOrRefusal({ coil, receipt, serviceOrigin: ctx.config.origin, shareUrlBase: input.shareUrlBase });
     // Issuing a card is the act of sharing it: the Coil and the card become public.
-    const receiptLog = await persistReceipt(ctx, coil, receipt, { shared: true });
+    const { receipt: signed, receiptLog } = await persistReceipt(ctx, coil, receipt, { shared: true });
     // The thesis is the person's own: public only when they ask, as a copy bound to this card.
     const thesisShared = input.shareThesis
       ? await shareReading(receipt.manifestHash, await readingViewerOf(ctx), receipt.receiptId, ctx.serverTime)
       : false;
-    return toolAnswer('share-card', ctx, { card, receipt, receiptLog, thesisShared });
+    return toolAnswer('share-card', ctx, { card, receipt: signed, receiptLog, thesisShared });
   });

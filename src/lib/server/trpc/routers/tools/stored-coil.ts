@@ -5,7 +5,7 @@ import { healthOut } from '../../../coil/health.schema';
 import { coilSchema } from '../../../coil/manifest';
 import { provenanceOut } from '../../../receipts/provenance.schema';
 import { renderProvenance } from '../../../receipts/provenance';
-import type { Receipt } from '../../../receipts/receipt';
+import type { StoredReceipt } from '../../../db/coil-repository';
 import { receiptOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { readingsOfCaller, storedCoilsOf } from '../../procedure-kit/coil-store';
@@ -57,7 +57,7 @@ export const storedCoilProcedure = publicProcedure
       readingsOfCaller(ctx, input.manifestHash),
     ]);
     const receiptIds = lineage.get(input.manifestHash)?.receiptIds.slice(0, STORED_COIL_RECEIPTS) ?? [];
-    const receipts = (await Promise.all(receiptIds.map((id) => rows.receipt(id)))).filter((r): r is Receipt => r !== undefined);
+    const receipts = (await Promise.all(receiptIds.map((id) => rows.receipt(id)))).filter((r): r is StoredReceipt => r !== undefined);
     return toolAnswer('stored-coil', ctx, {
       manifestHash: input.manifestHash,
       coiledBy: strategists.filter((s): s is 'mock' | 'partner' => s === 'mock' || s === 'partner'),

@@ -4,7 +4,7 @@ import { verifyArtifactReceipt } from '../../../receipts/artifact';
 import { artifactVerificationOut, receiptInput } from '../../../receipts/artifact.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
-import { keysToCheck } from '../../service-keys';
+import { inclusionOut, receiptChecks, withInclusion } from '../../procedure-kit/receipt-checks';
 import { toolsMeta } from './meta';
 
 export const verifyArtifactReceiptProcedure = publicProcedure
@@ -16,9 +16,11 @@ export const verifyArtifactReceiptProcedure = publicProcedure
       nowIso: nowIsoField,
     }),
   )
-  .output(toolFields('verify-artifact-receipt', { verification: artifactVerificationOut }))
-  .mutation(async ({ ctx, input }) =>
-    toolAnswer('verify-artifact-receipt', ctx, {
-      verification: verifyArtifactReceipt(input.receipt, input.subject, await keysToCheck(ctx, input.receipt)),
-    }),
-  );
+  .output(toolFields('verify-artifact-receipt', { verification: artifactVerificationOut.extend({ inclusion: inclusionOut }) }))
+  .mutation(async ({ ctx, input }) => {
+    // Artifact receipts are never logged: their blocks say `logged: false`, verified by signature and key period.
+    const checks = await receiptChecks(ctx, input.receipt, undefined);
+    return toolAnswer('verify-artifact-receipt', ctx, {
+      verification: withInclusion(verifyArtifactReceipt(input.receipt, input.subject, checks.keys, checks.signatureOptions), checks),
+    });
+  });

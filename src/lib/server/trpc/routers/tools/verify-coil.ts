@@ -5,7 +5,7 @@ import { verificationOut } from '../../../receipts/receipt.schema';
 import { nowIsoField, publicProcedure } from '../../init';
 import { withForkParent } from '../../procedure-kit/coil-store';
 import { toolAnswer, toolFields } from '../../procedure-kit/tool-answer';
-import { keysToCheck } from '../../service-keys';
+import { inclusionOut, proofFileField, receiptChecks, withInclusion } from '../../procedure-kit/receipt-checks';
 import { coilField, toolsMeta } from './meta';
 
 export const verifyCoilProcedure = publicProcedure
@@ -14,10 +14,11 @@ export const verifyCoilProcedure = publicProcedure
     z.object({
       coil: coilField,
       receipt: z.record(z.string(), z.unknown()).describe('a receipt as issued; any field may be wrong'),
+      proof: proofFileField,
       nowIso: nowIsoField,
     }),
   )
-  .output(toolFields('verify-coil', { verification: verificationOut }))
+  .output(toolFields('verify-coil', { verification: verificationOut.extend({ inclusion: inclusionOut }) }))
   .mutation(async ({ ctx, input }) => {
     // A fork sent without its parent's hash is completed the way the tool that issued the
     // receipt completed it; the receipt's own parentManifestHash is the version to check.
@@ -30,6 +31,8 @@ export const verifyCoilProcedure = publicProcedure
       forkOf: 'coil.forkOf',
       parentManifestHash: asSent === input.coil ? 'coil.parentManifestHash' : 'receipt.parentManifestHash',
     });
-    const keys = await keysToCheck(ctx, input.receipt);
-    return toolAnswer('verify-coil', ctx, { verification: verifyReceipt(coil, input.receipt, keys) });
+    const checks = await receiptChecks(ctx, input.receipt, input.proof);
+    return toolAnswer('verify-coil', ctx, {
+      verification: withInclusion(verifyReceipt(coil, input.receipt, checks.keys, checks.signatureOptions), checks),
+    });
   });
