@@ -19,7 +19,9 @@ import { saveCoilWithReceipt, storedCoilsVisibleTo } from '$lib/server/db/coil-r
 import { applyMigrations } from '$lib/server/db/migrate';
 import { renderProvenance } from '$lib/server/receipts/provenance';
 import { buildReceipt, verifyReceipt, type Receipt } from '$lib/server/receipts/receipt';
-import { signatureKeyIdOf } from '$lib/server/receipts/signature';
+import { signatureKeyIdOf, signIssued, type Issued } from '$lib/server/receipts/signature';
+import { readServerClock } from '$lib/server/clock';
+import { readySigner, serviceSigner } from '$lib/server/signing-key';
 import { signingKeysToCheck } from '$lib/server/db/receipt-log-repository';
 import { publicRegistry } from '$lib/server/registry';
 import { generateCoil } from '$lib/server/strategist';
@@ -32,8 +34,13 @@ import { buildRequirements } from '$lib/server/x402/requirements';
 type Body = Record<string, unknown>;
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
-/** `logged`: the service's rule (receipts/log-policy.ts): a generated Coil and an explicit receipt are logged, an anonymous tool call is not. */
-async function store(coil: Coil, receipt: Receipt, agentId: string | null = null, logged = false): Promise<void> {
+/**
+ * `logged`: the service's rule (receipts/log-policy.ts): a generated Coil and an explicit receipt
+ * are logged, an anonymous tool call is not. Signed once, at the server's clock, and stored with
+ * its signature, as the service does (trpc/procedure-kit/coil-store.ts); answers the signed receipt.
+ */
+async function store(coil: Coil, receipt: Issued<Receipt>, agentId: string | null = null, logged = false) {
+  const signed = signIssued(receipt, serviceSigner(config()), readServerClock(), logged);
   await saveCoilWithReceipt({
     logged,
     coil,
@@ -42,22 +49,21 @@ async function store(coil: Coil, receipt: Receipt, agentId: string | null = null
     agentId,
     score: scoreCoil(coil).total,
     storedAt: new Date(),
-    receipt,
+    receipt: signed,
   });
+  return signed;
 }
 
 const POST: Record<string, (body: Body) => Promise<Answer>> = {
   '/api/tools/validate-coil': async (body) => {
     const coil = coilSchema.parse(body.coil);
     const validation = validateCoil(coil);
-    const receipt = buildReceipt(coil, 'validation', new Date());
-    await store(coil, receipt);
+    const receipt = await store(coil, buildReceipt(coil, 'validation', new Date()));
     return { status: 200, body: { tool: 'validate-coil', validation, receipt } };
   },
   '/api/tools/receipt': async (body) => {
     const coil = coilSchema.parse(body.coil);
-    const receipt = buildReceipt(coil, 'coil_manifest', new Date());
-    await store(coil, receipt, null, true);
+    const receipt = await store(coil, buildReceipt(coil, 'coil_manifest', new Date()), null, true);
     const lineage = await storedCoilsVisibleTo(null).lineage(receipt.manifestHash);
     return { status: 200, body: { tool: 'receipt', receipt, provenance: renderProvenance(receipt.manifestHash, (h) => lineage.get(h)) } };
   },
@@ -67,15 +73,13 @@ const POST: Record<string, (body: Body) => Promise<Answer>> = {
       { prompt: String(body.prompt) },
       { config: { strategistProvider: 'mock', partner: { timeoutMs: 1000 } }, now },
     );
-    const receipt = buildReceipt(generated.coil, 'coil_manifest', now);
-    await store(generated.coil, receipt, generated.providerMeta.provider, true);
+    const receipt = await store(generated.coil, buildReceipt(generated.coil, 'coil_manifest', now), generated.providerMeta.provider, true);
     return { status: 200, body: { tool: 'generate-coil', ...generated, receipt } };
   },
   '/api/tools/drift-check': async (body) => {
     const coil = coilSchema.parse(body.coil);
     requireValidCoil(coil);
-    const receipt = buildReceipt(coil, 'coil_manifest', new Date());
-    await store(coil, receipt);
+    const receipt = await store(coil, buildReceipt(coil, 'coil_manifest', new Date()));
     const report = driftCheck({
       coil,
       coilId: receipt.coilId,
@@ -125,6 +129,7 @@ async function answer(req: http.IncomingMessage): Promise<Answer> {
 }
 
 await applyMigrations(config().databaseUrl);
+await readySigner(config(), readServerClock());
 http
   .createServer((req, res) => {
     answer(req).then(
