@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
 import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
 import { ADDR, rawCoil } from '../support/coils';
-import { startFakePartner, type FakePartner } from '../support/fake-partner';
+import { startFakePartner, stockLaneEnv, type FakePartner } from '../support/fake-partner';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 import { freshNowIso } from '../support/stock-intents';
 
@@ -32,13 +32,7 @@ let route: Address;
 beforeAll(async () => {
   [chain, partner] = await Promise.all([startLocalChain(), startFakePartner({ apiKey })]);
   server = await startServer({
-    env: {
-      PARTNER_API_URL: partner.url,
-      PARTNER_API_KEY: apiKey,
-      PARTNER_AGENT_API_ENABLED: 'true',
-      PARTNER_TIMEOUT_MS: '3000',
-      BROKER_CHAIN_RPC_URL: chain.rpcUrl,
-    },
+    env: stockLaneEnv(partner, apiKey, chain.rpcUrl),
   });
   route = await chain.deploy('TestSwapRoute');
   for (const a of SIX)

@@ -13,7 +13,7 @@ import { parseUnits, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDG } from '../../src/lib/server/registry';
 import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
-import { startFakePartner, type FakePartner } from '../support/fake-partner';
+import { startFakePartner, stockLaneEnv, type FakePartner } from '../support/fake-partner';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 import { signIn } from '../support/siwe';
 import { freshNowIso, intent, NVDA } from '../support/stock-intents';
@@ -36,13 +36,7 @@ let strangerCookie: Record<string, string>;
 beforeAll(async () => {
   [chain, partner] = await Promise.all([startLocalChain(), startFakePartner({ apiKey })]);
   server = await startServer({
-    env: {
-      PARTNER_API_URL: partner.url,
-      PARTNER_API_KEY: apiKey,
-      PARTNER_AGENT_API_ENABLED: 'true',
-      PARTNER_TIMEOUT_MS: '3000',
-      BROKER_CHAIN_RPC_URL: chain.rpcUrl,
-    },
+    env: stockLaneEnv(partner, apiKey, chain.rpcUrl),
   });
   route = await chain.deploy('TestSwapRoute');
   await chain.send(NVDA as Address, chain.artifact('TestToken').abi, 'mint', [route, parseUnits('1000', 18)]);

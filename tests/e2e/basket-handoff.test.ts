@@ -11,7 +11,7 @@ import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchBrowser } from '../support/browser';
 import { ADDR, rawCoil } from '../support/coils';
-import { startFakePartner, type FakePartner } from '../support/fake-partner';
+import { startFakePartner, stockLaneEnv, type FakePartner } from '../support/fake-partner';
 import { checkAtBothWidths, collectConsoleErrors } from '../support/page-checks';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 
@@ -35,13 +35,7 @@ beforeAll(async () => {
   ]);
   server = await startServer({
     allowPostgres: false,
-    env: {
-      PARTNER_API_URL: partner.url,
-      PARTNER_API_KEY: apiKey,
-      PARTNER_AGENT_API_ENABLED: 'true',
-      PARTNER_TIMEOUT_MS: '3000',
-      BROKER_CHAIN_RPC_URL: chain.rpcUrl,
-    },
+    env: stockLaneEnv(partner, apiKey, chain.rpcUrl),
   });
   route = await chain.deploy('TestSwapRoute');
   await chain.send(ADDR.SPY as Address, chain.artifact('TestToken').abi, 'mint', [route, parseUnits('1000', 18)]);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchBrowser } from '../support/browser';
 import { checkAtBothWidths } from '../support/page-checks';
 import { startLocalChain, type LocalChain } from '../support/chain/local-chain';
-import { startFakePartner, type FakePartner } from '../support/fake-partner';
+import { startFakePartner, stockLaneEnv, type FakePartner } from '../support/fake-partner';
 import { secretMarker, startServer, type TestServer } from '../support/server';
 import { AAPL, NVDA } from '../support/stock-intents';
 
@@ -32,13 +32,7 @@ beforeAll(async () => {
   ]);
   server = await startServer({
     allowPostgres: false,
-    env: {
-      PARTNER_API_URL: partner.url,
-      PARTNER_API_KEY: apiKey,
-      PARTNER_AGENT_API_ENABLED: 'true',
-      PARTNER_TIMEOUT_MS: '3000',
-      BROKER_CHAIN_RPC_URL: chain.rpcUrl,
-    },
+    env: stockLaneEnv(partner, apiKey, chain.rpcUrl),
   });
   browser = await launchBrowser();
   context = await browser.newContext();

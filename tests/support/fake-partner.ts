@@ -190,3 +190,14 @@ export class FakePartner {
 export async function startFakePartner(options: FakePartnerOptions): Promise<FakePartner> {
   return new FakePartner(options).start();
 }
+
+/** The server settings of an enabled stock lane: this fake partner, its key, and the local chain's RPC. */
+export function stockLaneEnv(partner: FakePartner, apiKey: string, rpcUrl: string): Record<string, string> {
+  return {
+    PARTNER_API_URL: partner.url,
+    PARTNER_API_KEY: apiKey,
+    PARTNER_AGENT_API_ENABLED: 'true',
+    PARTNER_TIMEOUT_MS: '3000',
+    BROKER_CHAIN_RPC_URL: rpcUrl,
+  };
+}
