@@ -5,6 +5,7 @@ import { pathReceiptOut } from '../../../receipts/artifact.schema';
 import { meta, pathDeps } from './meta';
 import { coilField, pathOptionsField } from './inputs';
 import { instructionsOut } from './shapes';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const brokerMcpInstructionsProcedure = publicProcedure
   .meta(
@@ -16,7 +17,9 @@ export const brokerMcpInstructionsProcedure = publicProcedure
   )
   .input(z.object({ coil: coilField, options: pathOptionsField, nowIso: nowIsoField }))
   .output(stampedOutput({ generatedAt: z.string(), instructions: instructionsOut, receipt: pathReceiptOut }))
-  .mutation(({ ctx, input }) => ({
-    generatedAt: ctx.answerTime.toISOString(),
-    ...generateBrokerMcpInstructions(input.coil, input.options ?? {}, pathDeps(ctx)),
-  }));
+  .mutation(({ ctx, input }) =>
+    signedAnswer(ctx, {
+      generatedAt: ctx.answerTime.toISOString(),
+      ...generateBrokerMcpInstructions(input.coil, input.options ?? {}, pathDeps(ctx)),
+    }),
+  );

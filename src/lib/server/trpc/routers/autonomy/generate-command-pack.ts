@@ -5,6 +5,7 @@ import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { meta, pathDeps } from './meta';
 import { coilField, pathOptionsField } from './inputs';
 import { commandPackOut } from './shapes';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const generateCommandPackProcedure = publicProcedure
   .meta(
@@ -16,7 +17,9 @@ export const generateCommandPackProcedure = publicProcedure
   )
   .input(z.object({ coil: coilField, options: pathOptionsField, nowIso: nowIsoField }))
   .output(stampedOutput({ generatedAt: z.string(), commandPack: commandPackOut, receipt: artifactReceiptOut }))
-  .mutation(({ ctx, input }) => ({
-    generatedAt: ctx.answerTime.toISOString(),
-    ...generatePartnerbotCommandPack(input.coil, input.options ?? {}, pathDeps(ctx)),
-  }));
+  .mutation(({ ctx, input }) =>
+    signedAnswer(ctx, {
+      generatedAt: ctx.answerTime.toISOString(),
+      ...generatePartnerbotCommandPack(input.coil, input.options ?? {}, pathDeps(ctx)),
+    }),
+  );

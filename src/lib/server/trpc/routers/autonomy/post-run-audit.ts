@@ -6,6 +6,7 @@ import { nowIsoField, publicProcedure, stampedOutput } from '../../init';
 import { artifactReceiptOut, receiptInput } from '../../../receipts/artifact.schema';
 import { meta } from './meta';
 import { autonomyModeField } from './inputs';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 const activityItemInput = z
   .object({
@@ -82,7 +83,9 @@ export const postRunAuditProcedure = publicProcedure
   )
   .input(z.object({ receipt: receiptInput, activity: z.array(activityItemInput).max(500), nowIso: nowIsoField }))
   .output(stampedOutput({ generatedAt: z.string(), report: auditReportOut, receipt: artifactReceiptOut }))
-  .mutation(({ ctx, input }) => ({
-    generatedAt: ctx.answerTime.toISOString(),
-    ...postRunAudit(input.receipt, input.activity, { now: ctx.answerTime, serverTime: ctx.serverTime }),
-  }));
+  .mutation(({ ctx, input }) =>
+    signedAnswer(ctx, {
+      generatedAt: ctx.answerTime.toISOString(),
+      ...postRunAudit(input.receipt, input.activity, { now: ctx.answerTime, serverTime: ctx.serverTime }),
+    }),
+  );

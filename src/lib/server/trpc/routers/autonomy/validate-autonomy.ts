@@ -8,6 +8,7 @@ import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { meta } from './meta';
 import { ackField, autonomyModeField, coilField, fusesField } from './inputs';
 import { autonomyFuseOut, gateOut } from './shapes';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const validateAutonomyProcedure = publicProcedure
   .meta(
@@ -47,12 +48,12 @@ export const validateAutonomyProcedure = publicProcedure
       fuses: evaluation.fuses,
       fuseChecksum: evaluation.fuseChecksum,
     };
-    return {
+    return signedAnswer(ctx, {
       generatedAt: ctx.answerTime.toISOString(),
       issues: evaluation.issues,
       gate: evaluation.gate,
       fuses: evaluation.fuses,
       fuseChecksum: evaluation.fuseChecksum,
       receipt: buildArtifactReceipt('autonomy_validation', subject, ctx.answerTime, manifestHash),
-    };
+    });
   });

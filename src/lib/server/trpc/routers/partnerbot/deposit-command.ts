@@ -13,6 +13,7 @@ import {
   vaultChainBlocksFor,
 } from '../../vault-shapes';
 import { chainBlockFields } from '../../../x402/lanes';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const depositCommandProcedure = publicProcedure
   .meta({
@@ -50,9 +51,9 @@ export const depositCommandProcedure = publicProcedure
   )
   .mutation(async ({ ctx, input }) => {
     const command = await buildDepositCommand(input, depositPackDepsFor(ctx.config, ctx.answerTime));
-    return {
+    return signedAnswer(ctx, {
       ...command,
       receipt: buildArtifactReceipt('vault_deposit_command', command, ctx.answerTime),
       ...vaultChainBlocksFor(ctx.config, [ackSource(command.ackVerification)]),
-    };
+    });
   });

@@ -4,6 +4,7 @@ import { chainAddressField } from '../../../registry/symbol-space';
 import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { symbolSpaceAware } from '../../error-map';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const importFeeClaimProcedure = publicProcedure
   .meta({
@@ -61,7 +62,9 @@ export const importFeeClaimProcedure = publicProcedure
       generatedAt: z.string(),
     }),
   )
-  .mutation(({ ctx, input }) => ({
-    ...importPartnerFeeClaim(input.claim, { now: ctx.answerTime, serverTime: ctx.serverTime }),
-    generatedAt: ctx.answerTime.toISOString(),
-  }));
+  .mutation(({ ctx, input }) =>
+    signedAnswer(ctx, {
+      ...importPartnerFeeClaim(input.claim, { now: ctx.answerTime, serverTime: ctx.serverTime }),
+      generatedAt: ctx.answerTime.toISOString(),
+    }),
+  );

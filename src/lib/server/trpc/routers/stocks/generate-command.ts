@@ -6,6 +6,7 @@ import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema, stockIntentSchema } from '../../../stocks/intent';
 import { hardFlagFields } from '../../../stocks/plan';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const generateCommandProcedure = publicProcedure
   .meta({
@@ -33,9 +34,9 @@ export const generateCommandProcedure = publicProcedure
   )
   .mutation(({ input, ctx }) => {
     const generated = generateStockCommand(input.intent, ctx.config);
-    return {
+    return signedAnswer(ctx, {
       ...generated,
       receipt: buildArtifactReceipt('stock_command', generated, ctx.answerTime),
       generatedAt: ctx.answerTime.toISOString(),
-    };
+    });
   });

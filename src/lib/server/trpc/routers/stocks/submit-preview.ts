@@ -4,6 +4,7 @@ import { buildArtifactReceipt } from '../../../receipts/artifact';
 import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { publicProcedure, rest, stampedOutput } from '../../init';
 import { stockIntentInputErrorCode, stockIntentInputSchema, stockIntentSchema } from '../../../stocks/intent';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const submitPreviewProcedure = publicProcedure
   .meta({
@@ -51,9 +52,9 @@ export const submitPreviewProcedure = publicProcedure
       { intent: input.intent, userConfirmedPlanHash: input.userConfirmedPlanHash, planGeneratedAt: ctx.answerTime },
       ctx.config,
     );
-    return {
+    return signedAnswer(ctx, {
       ...preview,
       receipt: buildArtifactReceipt('stock_submit_preview', preview, ctx.answerTime),
       generatedAt: ctx.answerTime.toISOString(),
-    };
+    });
   });

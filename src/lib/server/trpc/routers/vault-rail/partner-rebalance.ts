@@ -8,6 +8,7 @@ import { commandPackSchema } from '../../../stocks/command-pack';
 import { stockIntentInputErrorCode, stockIntentInputSchema } from '../../../stocks/intent';
 import { hardFlagFields, stockPlanSchema } from '../../../stocks/plan';
 import { chainBlockFields } from '../../../x402/lanes';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const partnerRebalanceProcedure = publicProcedure
   .meta({
@@ -49,9 +50,9 @@ export const partnerRebalanceProcedure = publicProcedure
       { intent: input.intent, vaultId: input.vaultId },
       { now: ctx.answerTime, notionalCapUsd: ctx.config.partner.stockTradeMaxNotionalUsd },
     );
-    return {
+    return signedAnswer(ctx, {
       ...prepared,
       receipt: buildArtifactReceipt('vault_partner_rebalance', prepared, ctx.answerTime),
       ...vaultChainBlocksFor(ctx.config),
-    };
+    });
   });

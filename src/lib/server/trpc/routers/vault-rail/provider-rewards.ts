@@ -5,6 +5,7 @@ import { nowIsoField, publicProcedure, rest, stampedOutput } from '../../init';
 import { vaultChainBlocksFor } from '../../vault-shapes';
 import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { chainBlockFields } from '../../../x402/lanes';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 export const providerRewardsProcedure = publicProcedure
   .meta({
@@ -43,8 +44,10 @@ export const providerRewardsProcedure = publicProcedure
       ...chainBlockFields,
     }),
   )
-  .mutation(({ ctx, input }) => ({
-    ...planProviderRewards(input, { now: ctx.answerTime }),
-    generatedAt: ctx.answerTime.toISOString(),
-    ...vaultChainBlocksFor(ctx.config),
-  }));
+  .mutation(({ ctx, input }) =>
+    signedAnswer(ctx, {
+      ...planProviderRewards(input, { now: ctx.answerTime }),
+      generatedAt: ctx.answerTime.toISOString(),
+      ...vaultChainBlocksFor(ctx.config),
+    }),
+  );

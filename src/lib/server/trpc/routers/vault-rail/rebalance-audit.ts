@@ -10,6 +10,7 @@ import { vaultChainBlocksFor } from '../../vault-shapes';
 import { artifactReceiptOut } from '../../../receipts/artifact.schema';
 import { vaultManifestSchema } from '../../../vaults/manifest';
 import { chainBlockFields } from '../../../x402/lanes';
+import { signedAnswer } from '../../procedure-kit/tool-answer';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -75,8 +76,10 @@ export const rebalanceAuditProcedure = publicProcedure
       ...chainBlockFields,
     }),
   )
-  .mutation(({ ctx, input }) => ({
-    ...auditVaultRebalance(input.manifest, input.policyOptions ?? {}, input.report, { now: ctx.answerTime, serverTime: ctx.serverTime }),
-    generatedAt: ctx.answerTime.toISOString(),
-    ...vaultChainBlocksFor(ctx.config),
-  }));
+  .mutation(({ ctx, input }) =>
+    signedAnswer(ctx, {
+      ...auditVaultRebalance(input.manifest, input.policyOptions ?? {}, input.report, { now: ctx.answerTime, serverTime: ctx.serverTime }),
+      generatedAt: ctx.answerTime.toISOString(),
+      ...vaultChainBlocksFor(ctx.config),
+    }),
+  );
