@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server';
+import { withoutSignatures } from '../support/signatures';
 
 let unconfigured: TestServer; // STRATEGIST_PROVIDER=partner, nothing configured
 let local: TestServer; // STRATEGIST_PROVIDER=mock
@@ -59,7 +60,7 @@ describe('corrections over HTTP (issue 33)', () => {
       expect(a.json.reading.corrections).toEqual(corrections);
       expect(a.json.reading.included).toContainEqual({ ticker: 'TSLA', because: 'included by a correction', source: 'correction' });
       const b = await local.post(path, { prompt, corrections, nowIso: NOW_ISO });
-      expect(JSON.stringify(b.json.receipt)).toBe(JSON.stringify(a.json.receipt));
+      expect(JSON.stringify(withoutSignatures(b.json.receipt))).toBe(JSON.stringify(withoutSignatures(a.json.receipt)));
       const other = await local.post(path, { prompt, corrections: { excluded: ['NVDA'] }, nowIso: NOW_ISO });
       expect(other.json.receipt.receiptId).not.toBe(a.json.receipt.receiptId);
     }

@@ -249,6 +249,7 @@ const WALK: Record<string, Call[]> = {
   'vaults.depositLink': [async (c) => c.vaults.depositLink({ slug: await firstVaultSlug(c), amount: '10', receiver: RECEIVER } as never)],
   // Without a chain (in process): both readings unknown, and the approval not found.
   'vaults.depositAccount': [async (c) => c.vaults.depositAccount({ slug: await firstVaultSlug(c), owner: RECEIVER } as never)],
+  'vaults.figures': [async (c) => c.vaults.figures({ slug: await firstVaultSlug(c) } as never)],
   'vaults.approvalStatus': [
     async (c) =>
       c.vaults.approvalStatus({ slug: await firstVaultSlug(c), txHash: `0x${'ab'.repeat(32)}`, owner: RECEIVER, amount: '10' } as never),
